@@ -1,0 +1,132 @@
+"""Nines / Le Neuf / Chômeur: the rulings N1 to N13 that differ from the shared flow."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .actions import PLAYS, Play
+from .cards import FULL_DECK, Card
+from .errors import MustFollowSuit
+from .events import DealerChosen, HandEnded
+from .rules import MAX_HANDS, Rules, Trump
+from .variant import Variant
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+class Nines(Variant):
+    def choose_first_dealer(self, rng: random.Random, players: int) -> DealerChosen:
+        # N2: everyone draws; the highest rank deals; those tied for highest draw again.
+        drawing = list(range(players))
+        rounds: list[tuple[tuple[int, Card], ...]] = []
+        while True:
+            deck = list(FULL_DECK)
+            rng.shuffle(deck)
+            draws = tuple(zip(drawing, deck, strict=False))
+            rounds.append(draws)
+            top = max(card.rank for _, card in draws)
+            drawing = [seat for seat, card in draws if card.rank == top]
+            if len(drawing) == 1:
+                return DealerChosen(tuple(rounds), drawing[0])
+
+    def deal(
+        self, rng: random.Random, rules: Rules, dealer: int
+    ) -> tuple[list[list[Card]], list[Card] | None]:
+        # N3: one card at a time clockwise from the dealer's left; the spare gets its card
+        # right after the dealer's in every round.
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        n = rules.players
+        order = [(dealer + k) % n for k in range(1, n + 1)]
+        piles = n + 1 if rules.has_spare else n
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        spare: list[Card] = []
+        targets = [hands[s] for s in order] + ([spare] if rules.has_spare else [])
+        for i, card in enumerate(deck):
+            targets[i % piles].append(card)
+        return hands, (spare if rules.has_spare else None)
+
+    def opening_trump(self, rules: Rules, hand_index: int) -> Trump:
+        return rules.trump_of_hand(hand_index)
+
+    def exchange_order(self, rules: Rules, dealer: int) -> tuple[int, ...]:
+        if not rules.has_spare:
+            return ()
+        first = dealer if rules.exchange == "dealer" else (dealer + 1) % rules.players
+        return tuple((first + k) % rules.players for k in range(rules.players))
+
+    def legal_plays(self, game: Game, seat: int) -> list[Play]:
+        hand = game.hands[seat]
+        if game.trick:
+            led = game.trick[0].suit
+            follow = [PLAYS[c.index] for c in hand if c.suit is led]
+            if follow:
+                return follow
+        return [PLAYS[c.index] for c in hand]
+
+    def check_play(self, game: Game, seat: int, play: Play) -> None:
+        if not game.trick:
+            return
+        led = game.trick[0].suit
+        if play.card.suit is not led and led is not None:
+            for card in game.hands[seat]:
+                if card.suit is led:
+                    raise MustFollowSuit(led)
+
+    def trick_winner(self, game: Game) -> int:
+        trick = game.trick
+        trump = game.trump
+        best = trick[0]
+        best_i = 0
+        for i in range(1, len(trick)):
+            card = trick[i]
+            if card.suit is best.suit:
+                if card.rank > best.rank:
+                    best, best_i = card, i
+            elif card.suit is trump:
+                best, best_i = card, i
+        return (game.leader + best_i) % game.players
+
+    def _unit_tricks(self, game: Game, unit: int) -> int:
+        return sum(game.tricks_won[s] for s in game.rules.seats_of(unit))
+
+    def stops_hand(self, game: Game, winner: int) -> bool:
+        # N9: with the house rule, a trick over quota lowers the score at once.
+        rules = game.rules
+        if not rules.instant_win:
+            return False
+        unit = rules.unit_of(winner)
+        over = self._unit_tricks(game, unit) - rules.quota
+        return over > 0 and game.hand_start_scores[unit] - over <= 0
+
+    def score_hand(self, game: Game, stopped: bool) -> HandEnded:
+        rules = game.rules
+        before = game.hand_start_scores
+        if stopped:
+            # N9: only the winner's score moves; the others stay as they were.
+            unit = rules.unit_of(game.last_trick_winner)
+            game.scores[unit] = before[unit] - (self._unit_tricks(game, unit) - rules.quota)
+        else:
+            for unit in range(rules.units):
+                game.scores[unit] = before[unit] + rules.quota - self._unit_tricks(game, unit)
+            if sum(game.scores) != sum(before) - 1:  # N7: 13 tricks against quotas of 12
+                raise AssertionError(f"scores {game.scores} do not total {sum(before) - 1}")
+        return HandEnded(
+            number=game.hand_number,
+            tricks_won=tuple(game.tricks_won),
+            scores=tuple(game.scores),
+            spare=tuple(game.spare) if game.spare is not None else None,
+            instant_win=stopped,
+        )
+
+    def winners(self, game: Game, stopped: bool) -> tuple[int, ...] | None:
+        rules = game.rules
+        scores = game.scores
+        lowest = min(scores)
+        tied = [u for u in range(rules.units) if scores[u] == lowest]
+        capped = game.hand_number >= MAX_HANDS
+        if not capped and (lowest > 0 or (len(tied) > 1 and rules.ties == "play-on")):
+            return None
+        return tuple(sorted(s for u in tied for s in rules.seats_of(u)))
