@@ -596,10 +596,14 @@ class Storage:
         # so a click inside a game's thread finds it too.
         ids = [channel_id] if thread_id is None else [channel_id, thread_id]
         marks = ", ".join("?" * len(ids))
+        # Two arms so each uses its partial unique index instead of scanning every game.
         rows = list(
             await db.execute_fetchall(
-                f"SELECT id FROM games WHERE status IN ('lobby', 'live')"
-                f" AND (channel_id IN ({marks}) OR thread_id IN ({marks})) ORDER BY id LIMIT 1",
+                f"SELECT id FROM games"
+                f" WHERE status IN ('lobby', 'live') AND channel_id IN ({marks})"
+                f" UNION ALL SELECT id FROM games"
+                f" WHERE status IN ('lobby', 'live') AND thread_id IN ({marks})"
+                f" ORDER BY id LIMIT 1",
                 (*ids, *ids),
             )
         )
@@ -815,7 +819,8 @@ class Storage:
         One transaction, and idempotent: a game already finished or abandoned is left alone and
         the call returns False, so no game is ever counted twice. A game is rated and counted in
         the statistics only if it was created rated and at least two seats are people; either
-        way its result is kept for history.
+        way its result is kept for history. The game must be live, and the result's seats and
+        player keys must be the stored seats' (ValueError otherwise).
         """
         _validate_result(result)
         now = self._now()
@@ -830,6 +835,18 @@ class Storage:
             game = rows[0]
             if game["status"] in ENDED_STATUSES:
                 return False
+            if game["status"] != "live":
+                raise GameStateError(f"game {game_id} has not started; abandon it instead")
+            # The statistics key off player_key: a result that does not match the stored seats
+            # would credit the wrong players, so it is refused rather than counted.
+            stored = {
+                row["seat"]: row["player_key"]
+                for row in await db.execute_fetchall(
+                    "SELECT seat, player_key FROM seats WHERE game_id = ?", (game_id,)
+                )
+            }
+            if stored != {s.seat: s.player_key for s in result.seats}:
+                raise ValueError(f"the result's seats do not match game {game_id}'s seats")
             people = sum(1 for s in result.seats if not s.is_computer)
             rated = bool(game["rated"]) and people >= 2
             changes: dict[int, tuple[float, float]] = {}
@@ -1034,7 +1051,12 @@ class Storage:
     ) -> list[HistoryRow]:
         """The guild's most recently ended games (finished or abandoned), newest first,
         optionally only those where ``player_key`` sat or of one game kind."""
-        conditions = ["g.guild_id = ?", "g.status IN ('finished', 'abandoned')"]
+        # "ended_at IS NOT NULL" lets SQLite use the partial index games_guild_ended.
+        conditions = [
+            "g.guild_id = ?",
+            "g.ended_at IS NOT NULL",
+            "g.status IN ('finished', 'abandoned')",
+        ]
         params: list[object] = [guild_id]
         if player_key is not None:
             conditions.append(
@@ -1109,7 +1131,8 @@ class Storage:
         """
         key = player_key(user_id, None)
         ended_games = (
-            "SELECT id FROM games WHERE guild_id = ? AND status IN ('finished', 'abandoned')"
+            "SELECT id FROM games WHERE guild_id = ? AND ended_at IS NOT NULL"
+            " AND status IN ('finished', 'abandoned')"
         )
         changed = 0
         async with self._write() as db:
@@ -1131,7 +1154,7 @@ class Storage:
                 (
                     # host_id is NOT NULL; 0 is no Discord snowflake, so it names nobody.
                     "UPDATE games SET host_id = 0 WHERE host_id = ? AND guild_id = ?"
-                    " AND status IN ('finished', 'abandoned')",
+                    " AND ended_at IS NOT NULL AND status IN ('finished', 'abandoned')",
                     (user_id, guild_id),
                 ),
             ]

@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiosqlite
 import pytest
 
 from bot.storage import (
@@ -19,9 +20,11 @@ from bot.storage import (
     GameResult,
     GameRow,
     GameStateError,
+    Migration,
     Seat,
     SeatResult,
     Storage,
+    _migrate,
     load_migrations,
 )
 
@@ -193,6 +196,23 @@ async def test_upgrading_a_v1_database_keeps_its_data(db_path: Path, clock: Cloc
         indexes = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
     raw.close()
     assert "games_guild_ended" in indexes
+
+
+async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
+    good, *_ = load_migrations()
+    broken = Migration(2, "0002_broken.sql", "CREATE TABLE extra (x);\nCREATE TABLE games (x);")
+    db = await aiosqlite.connect(db_path, isolation_level=None)
+    try:
+        assert await _migrate(db, [good]) == 1
+        with pytest.raises(sqlite3.OperationalError, match="already exists"):
+            await _migrate(db, [good, broken])
+        assert not db.in_transaction
+        rows = list(await db.execute_fetchall("PRAGMA user_version"))
+        assert rows[0][0] == 1
+        tables = [r[0] for r in await db.execute_fetchall("SELECT name FROM sqlite_master")]
+        assert "extra" not in tables
+    finally:
+        await db.close()
 
 
 async def test_a_database_newer_than_the_code_is_refused(db_path: Path) -> None:
@@ -496,6 +516,27 @@ async def test_finish_game_is_idempotent(storage: Storage) -> None:
         await storage.finish_game(9999, result)
 
 
+async def test_finish_game_checks_the_game_and_the_result(storage: Storage) -> None:
+    seats = [person(0, 11), person(1, 12)]
+    lobby = await new_game(storage)
+    await storage.set_seats(lobby.id, seats)
+    with pytest.raises(GameStateError):
+        await storage.finish_game(lobby.id, result_for(seats, [1, 2]))
+    game = await storage.update_game(lobby.id, status="live")
+    wrong_player = [person(0, 11), person(1, 99)]
+    with pytest.raises(ValueError, match="do not match"):
+        await storage.finish_game(game.id, result_for(wrong_player, [1, 2]))
+    with pytest.raises(ValueError, match="do not match"):
+        await storage.finish_game(game.id, result_for(seats[:1], [1]))
+    bad_winner = GameResult((5,), 1, result_for(seats, [1, 2]).seats)
+    with pytest.raises(ValueError, match="winner"):
+        await storage.finish_game(game.id, bad_winner)
+    # Nothing was written by the refused calls.
+    assert (await storage.game(game.id)).status == "live"  # type: ignore[union-attr]
+    assert await storage.leaderboard(GUILD, "nines") == ([], 0)
+    assert await storage.finish_game(game.id, result_for(seats, [1, 2]))
+
+
 async def test_concurrent_finishes_count_once(storage: Storage) -> None:
     seats = [person(0, 11), person(1, 12)]
     game = await seated_game(storage, seats)
@@ -549,6 +590,7 @@ async def test_rated_only_with_two_people(storage: Storage) -> None:
     )
     two = [person(0, 11), person(1, 12)]
     await storage.set_seats(friendly.id, two)
+    await storage.update_game(friendly.id, status="live")
     assert await storage.finish_game(friendly.id, result_for(two, [1, 2]))
     assert await storage.stats(GUILD, "nines", "u:12") is None
 
