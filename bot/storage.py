@@ -461,7 +461,11 @@ class Storage:
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row
-            await db.execute("PRAGMA journal_mode = WAL")
+            rows = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+            mode = str(next(iter(rows))[0])
+            if mode != "wal" and str(path) != ":memory:":
+                # e.g. a network file system: still correct, but readers block the writer.
+                log.warning("SQLite refused WAL mode for %s (journal_mode=%s)", path, mode)
             # NORMAL is durable across application crashes in WAL mode; only a power cut
             # may lose the last commits, never corrupt the file.
             await db.execute("PRAGMA synchronous = NORMAL")
