@@ -30,6 +30,7 @@ from .events import (
     HandStarted,
     TrickWon,
 )
+from .nein_nine import NeinNine
 from .nines import Nines
 from .rules import Rules, Trump
 from .variant import Variant
@@ -69,7 +70,7 @@ class HandLog:
 
 def variant_for(rules: Rules) -> Variant:
     if rules.game == "nein-nine":
-        raise NotImplementedError("Nein Nine is not playable yet.")
+        return NeinNine()
     return Nines()
 
 
