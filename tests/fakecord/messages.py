@@ -1,0 +1,97 @@
+"""Turning a message body (JSON or multipart payload_json plus files) into a stored message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import DiscordError
+from .models import EPHEMERAL, LOADING, Attachment, Message
+from .store import Store
+
+# Flags a sender may set; Discord ignores others (crossposted, has-thread, ...).
+SETTABLE_FLAGS = (1 << 2) | (1 << 6) | (1 << 12) | (1 << 15)
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One `files[n]` part of a multipart body."""
+
+    index: int
+    filename: str
+    content_type: str
+    data: bytes
+
+
+def _uploads_to_attachments(
+    store: Store,
+    body: dict[str, Any],
+    uploads: list[Upload],
+    url_base: str,
+    channel_id: int,
+) -> list[Attachment]:
+    described = {
+        str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)
+    }
+    out = []
+    for up in uploads:
+        meta = described.get(str(up.index), {})
+        att_id = store.snowflake()
+        filename = meta.get("filename") or up.filename
+        out.append(
+            Attachment(
+                id=att_id,
+                filename=filename,
+                content_type=up.content_type,
+                data=up.data,
+                url=f"{url_base}/attachments/{channel_id}/{att_id}/{filename}",
+                description=meta.get("description"),
+            )
+        )
+    return out
+
+
+def fill_new(
+    store: Store, msg: Message, body: dict[str, Any], uploads: list[Upload], url_base: str
+) -> Message:
+    msg.content = body.get("content") or ""
+    msg.embeds = list(body.get("embeds") or [])
+    msg.components = list(body.get("components") or [])
+    msg.flags |= int(body.get("flags") or 0) & SETTABLE_FLAGS
+    msg.attachments = _uploads_to_attachments(store, body, uploads, url_base, msg.channel_id)
+    if isinstance(ref := body.get("message_reference"), dict) and ref.get("message_id"):
+        msg.message_reference = {
+            "type": 0,
+            "message_id": str(ref["message_id"]),
+            "channel_id": str(ref.get("channel_id") or msg.channel_id),
+        }
+        msg.type = 19
+    if msg.flags & EPHEMERAL and msg.ephemeral_for is None:
+        raise DiscordError(
+            50035,
+            errors={"flags": {"_errors": [{"code": "BASE_TYPE_INVALID",
+                                           "message": "Ephemeral needs an interaction"}]}},
+        )
+    return msg
+
+
+def apply_edit(
+    store: Store, msg: Message, body: dict[str, Any], uploads: list[Upload], url_base: str
+) -> Message:
+    """PATCH semantics: fields present replace, absent stay; `attachments` lists who stays."""
+    if "content" in body:
+        msg.content = body["content"] or ""
+    if "embeds" in body:
+        msg.embeds = list(body["embeds"] or [])
+    if "components" in body:
+        msg.components = list(body["components"] or [])
+    if "flags" in body and body["flags"] is not None:
+        keep = msg.flags & (EPHEMERAL | (1 << 15))
+        msg.flags = keep | (int(body["flags"]) & SETTABLE_FLAGS & ~EPHEMERAL)
+    if "attachments" in body and body["attachments"] is not None:
+        kept_ids = {str(a.get("id")) for a in body["attachments"] if isinstance(a, dict)}
+        msg.attachments = [a for a in msg.attachments if str(a.id) in kept_ids]
+    msg.attachments += _uploads_to_attachments(store, body, uploads, url_base, msg.channel_id)
+    msg.flags &= ~LOADING
+    msg.edited_timestamp = store.iso_now()
+    return msg

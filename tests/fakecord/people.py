@@ -1,0 +1,193 @@
+"""What a person at the keyboard does: run a slash command, click a button, read a channel."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+from .commands import build_command_data
+from .errors import UsageRefused
+from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
+from .models import Channel, Message, User
+from .permissions import Perm
+
+if TYPE_CHECKING:
+    from .clock import FakeClock
+    from .commands import CommandRegistry
+    from .gateway import Gateway
+    from .models import Guild
+    from .rest import RestApi
+    from .store import Store
+
+QUIET_SECONDS = 0.03  # the bot counts as idle after this long without a request
+
+
+class People:
+    """Mixed into FakeDiscord: the test-facing actions of people in the guild."""
+
+    clock: FakeClock
+    store: Store
+    commands: CommandRegistry
+    gateway: Gateway
+    rest: RestApi
+    bot: User
+    app_id: int
+    interactions: dict[int, Interaction]
+    interactions_by_token: dict[str, Interaction]
+    _in_flight: int
+    _last_activity: float
+    _pending: set[Interaction]
+
+    async def slash(
+        self, user: User, channel: Channel, command: str, *, wait: bool = True, **options: Any
+    ) -> Interaction:
+        """`/nines start mode=...` by `user` in `channel`. Refused (UsageRefused) where the
+        Discord client would not offer it: no such synced command, channel not visible, ..."""
+        name, *path = command.split()
+        guild, perms = self._reachable(user, channel)
+        if not perms & Perm.USE_APPLICATION_COMMANDS:
+            raise UsageRefused(f"{user.name} may not use application commands here")
+        cmd = self.commands.find(guild.id, name)
+        if cmd is None:
+            raise UsageRefused(f"/{name} was never synced to Discord")
+        needed = cmd.get("default_member_permissions")
+        if needed is not None and int(needed) & perms != int(needed):
+            raise UsageRefused(f"{user.name} lacks the permissions /{name} asks for")
+        data = build_command_data(cmd, path, options, guild)
+        for uid, member in data.get("resolved", {}).get("members", {}).items():
+            member["permissions"] = str(self.store.permissions(channel, int(uid)))
+        return await self._interact(APPLICATION_COMMAND, user, channel, data, wait=wait,
+                                    name=" ".join([name, *path]))
+
+    async def click(
+        self, user: User, message: Message | int, label_or_custom_id: str, *, wait: bool = True
+    ) -> Interaction:
+        """Click a button found by its exact label, else by its custom_id."""
+        msg = message if isinstance(message, Message) else self.store.message_by_id(message)
+        if msg.deleted:
+            raise UsageRefused("the message is gone")
+        if msg.ephemeral_for not in (None, user.id):
+            raise UsageRefused(f"{user.name} cannot see that ephemeral message")
+        channel = self.store.channel(msg.channel_id)
+        self._reachable(user, channel)
+        buttons = msg.buttons()
+        by_label = [b for b in buttons if b.label == label_or_custom_id]
+        if len(by_label) > 1:
+            raise UsageRefused(f"several buttons are labelled {label_or_custom_id!r}")
+        found = by_label or [b for b in buttons if b.custom_id == label_or_custom_id]
+        if not found:
+            raise UsageRefused(f"no button {label_or_custom_id!r} on message {msg.id}")
+        button = found[0]
+        if button.disabled:
+            raise UsageRefused(f"button {label_or_custom_id!r} is disabled")
+        if button.custom_id is None:
+            raise UsageRefused("link buttons open a browser; the bot hears nothing")
+        data = {"custom_id": button.custom_id, "component_type": 2}
+        return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait,
+                                    source=msg)
+
+    def visible(self, user: User, channel: Channel) -> list[Message]:
+        """The messages `user` sees in `channel`, oldest first; their own ephemerals included."""
+        if channel.deleted or not self.store.can(channel, user.id, Perm.VIEW_CHANNEL):
+            return []
+        return [
+            m
+            for m in self.store.messages.get(channel.id, [])
+            if not m.deleted and m.ephemeral_for in (None, user.id)
+        ]
+
+    async def say(self, user: User, channel: Channel, content: str) -> Message:
+        """A person types a plain message in the channel."""
+        self._reachable(user, channel)
+        if not self.store.can(channel, user.id, Perm.SEND_MESSAGES):
+            raise UsageRefused(f"{user.name} may not write in #{channel.name}")
+        msg = Message(self.store.snowflake(), channel.id, channel.guild_id, user,
+                      content=content, timestamp=self.store.iso_now())
+        self.store.add_message(msg)
+        await self.rest._announce("MESSAGE_CREATE", msg)
+        return msg
+
+    async def settle(self, timeout: float = 10.0) -> None:
+        """Wait until no request is in flight, none came for ~30 ms, no interaction awaits its
+        acknowledgement, and the gateway is not half-way through a reconnect."""
+        deadline = time.monotonic() + timeout
+        while True:
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            clock_now = self.clock.now()
+            self._pending = {i for i in self._pending if not i.too_late_to_ack(clock_now)}
+            busy = (self._in_flight or self._pending or self.gateway.reconnecting
+                    or now - self._last_activity < QUIET_SECONDS)
+            if not busy:
+                return
+            if now > deadline:
+                raise TimeoutError(
+                    f"not settled after {timeout}s: in_flight={self._in_flight} "
+                    f"pending={self._pending} reconnecting={self.gateway.reconnecting}"
+                )
+
+    def notify_acknowledged(self, inter: Interaction) -> None:
+        self._pending.discard(inter)
+
+    # internals -------------------------------------------------------------------------------
+    def _reachable(self, user: User, channel: Channel) -> tuple[Guild, int]:
+        if channel.deleted:
+            raise UsageRefused(f"#{channel.name} was deleted")
+        guild = self.store.guild(channel.guild_id)
+        if user.id not in guild.members:
+            raise UsageRefused(f"{user.name} is not in {guild.name}")
+        perms = self.store.permissions(channel, user.id)
+        if not perms & Perm.VIEW_CHANNEL:
+            raise UsageRefused(f"{user.name} cannot see #{channel.name}")
+        return guild, perms
+
+    async def _interact(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        *,
+        wait: bool,
+        name: str | None = None,
+        source: Message | None = None,
+    ) -> Interaction:
+        if self.gateway.current is None:
+            raise RuntimeError("no bot is connected to the gateway")
+        guild = self.store.guild(channel.guild_id)
+        member = guild.members[user.id]
+        perms = self.store.permissions(channel, user.id)
+        inter_id, token = self.store.snowflake(), "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)
+        payload: dict[str, Any] = {
+            "id": str(inter_id),
+            "application_id": str(self.app_id),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+            "channel_id": str(channel.id),
+            "channel": {**channel.to_json(), "permissions": str(perms)},
+            "member": {**member.to_json(), "permissions": str(perms)},
+            "locale": user.locale,
+            "guild_locale": guild.preferred_locale,
+            "app_permissions": str(self.store.permissions(channel, self.bot.id)),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(guild.id)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "data": data,
+        }
+        if source is not None:
+            payload["message"] = source.to_json()
+        inter = Interaction(inter_id, token, kind, user, channel, guild, self.clock.now(),
+                            payload, command_name=name, source_message=source)
+        self.interactions[inter_id] = inter
+        self.interactions_by_token[token] = inter
+        self._pending.add(inter)
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await self.settle()
+        return inter

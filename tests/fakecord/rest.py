@@ -1,0 +1,473 @@
+"""Discord's HTTP routes: what each one does to the double's state, and the rules it checks."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import DiscordError
+from .interactions import (
+    APPLICATION_COMMAND,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE,
+    MESSAGE_COMPONENT,
+    MODAL,
+    UPDATE_MESSAGE,
+    Interaction,
+)
+from .messages import Upload, apply_edit, fill_new
+from .models import EPHEMERAL, LOADING, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Message
+from .permissions import Perm
+
+if TYPE_CHECKING:
+    from .server import FakeDiscord
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    template: str
+    params: dict[str, str]
+    query: Mapping[str, str]
+    body: Any
+    uploads: list[Upload] = field(default_factory=list)
+    interaction: Interaction | None = None  # set when the route carries an interaction token
+
+    def int_param(self, name: str) -> int:
+        try:
+            return int(self.params[name])
+        except ValueError:
+            raise DiscordError(50035, errors={name: {"_errors": [
+                {"code": "NUMBER_TYPE_COERCE", "message": "Value is not snowflake."}]}}) from None
+
+    def flag(self, name: str) -> bool:
+        return self.query.get(name, "").lower() in ("1", "true")
+
+
+Result = tuple[int, Any]
+Handler = Callable[["RestApi", Call], Awaitable[Result]]
+ROUTES: dict[tuple[str, str], Handler] = {}
+
+
+def route(method: str, template: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        ROUTES[(method, template)] = fn
+        return fn
+
+    return deco
+
+
+NO_CONTENT: Result = (204, None)
+
+
+class RestApi:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.store = fake.store
+
+    async def handle(self, call: Call) -> Result:
+        handler = ROUTES.get((call.method, call.template))
+        if handler is None:
+            raise LookupError(f"{call.method} {call.template}")
+        return await handler(self, call)
+
+    # helpers ---------------------------------------------------------------------------------
+    @property
+    def bot_id(self) -> int:
+        return self.fake.bot.id
+
+    def _bot_channel(self, call: Call, *needed: Perm) -> Channel:
+        chan = self.store.channel(call.int_param("channel_id"))
+        self.store.require_bot(chan, self.bot_id, *needed)
+        return chan
+
+    def _new_message(self, chan: Channel, **kw: Any) -> Message:
+        return Message(
+            id=self.store.snowflake(),
+            channel_id=chan.id,
+            guild_id=chan.guild_id,
+            author=self.fake.bot,
+            timestamp=self.store.iso_now(),
+            **kw,
+        )
+
+    async def _announce(self, event: str, msg: Message) -> None:
+        """Gateway events for messages everyone can see (ephemeral ones are never dispatched)."""
+        if msg.ephemeral_for is not None:
+            return
+        if event == "MESSAGE_DELETE":
+            data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+        else:
+            data = msg.to_json()
+            if event == "MESSAGE_CREATE" and msg.guild_id is not None:
+                member = self.store.guilds[msg.guild_id].members.get(msg.author.id)
+                if member is not None:
+                    data["member"] = member.to_json(with_user=False)
+        if msg.guild_id is not None:
+            data["guild_id"] = str(msg.guild_id)
+        await self.fake.gateway.dispatch(event, data)
+
+    # identity --------------------------------------------------------------------------------
+    @route("GET", "/users/@me")
+    async def me(self, call: Call) -> Result:
+        return 200, {**self.fake.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0}
+
+    @route("GET", "/users/{user_id}")
+    async def get_user(self, call: Call) -> Result:
+        return 200, self.store.user(call.int_param("user_id")).to_json()
+
+    @route("GET", "/oauth2/applications/@me")
+    @route("GET", "/applications/@me")
+    async def application(self, call: Call) -> Result:
+        return 200, self.fake.application_json()
+
+    @route("GET", "/gateway")
+    async def gateway(self, call: Call) -> Result:
+        return 200, {"url": self.fake.gateway_url}
+
+    @route("GET", "/gateway/bot")
+    async def gateway_bot(self, call: Call) -> Result:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return 200, {"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit}
+
+    # commands --------------------------------------------------------------------------------
+    def _app(self, call: Call) -> int:
+        if call.int_param("application_id") != self.fake.app_id:
+            raise DiscordError(50001, detail="not this bot's application")
+        return self.fake.app_id
+
+    def _guild_scope(self, call: Call) -> int | None:
+        if "guild_id" not in call.params:
+            return None
+        return self.store.guild(call.int_param("guild_id")).id
+
+    @route("GET", "/applications/{application_id}/commands")
+    @route("GET", "/applications/{application_id}/guilds/{guild_id}/commands")
+    async def list_commands(self, call: Call) -> Result:
+        self._app(call)
+        return 200, list(self.fake.commands.scope(self._guild_scope(call)).values())
+
+    @route("PUT", "/applications/{application_id}/commands")
+    @route("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+    async def put_commands(self, call: Call) -> Result:
+        app = self._app(call)
+        scope = self._guild_scope(call)
+        return 200, self.fake.commands.put_all(app, scope, call.body, self.store.snowflake)
+
+    @route("POST", "/applications/{application_id}/commands")
+    @route("POST", "/applications/{application_id}/guilds/{guild_id}/commands")
+    async def upsert_command(self, call: Call) -> Result:
+        app = self._app(call)
+        scope = self._guild_scope(call)
+        return 201, self.fake.commands.upsert(app, scope, call.body, self.store.snowflake)
+
+    @route("DELETE", "/applications/{application_id}/commands/{command_id}")
+    @route("DELETE", "/applications/{application_id}/guilds/{guild_id}/commands/{command_id}")
+    async def delete_command(self, call: Call) -> Result:
+        self._app(call)
+        scope = self.fake.commands.scope(self._guild_scope(call))
+        for name, cmd in list(scope.items()):
+            if cmd["id"] == call.params["command_id"]:
+                del scope[name]
+                return NO_CONTENT
+        raise DiscordError(10063)
+
+    # guilds ----------------------------------------------------------------------------------
+    @route("GET", "/guilds/{guild_id}")
+    async def get_guild(self, call: Call) -> Result:
+        guild = self.store.guild(call.int_param("guild_id"))
+        data = self.store.guild_json(guild)
+        for key in ("members", "channels", "threads", "voice_states", "presences"):
+            data.pop(key)
+        return 200, data
+
+    @route("GET", "/guilds/{guild_id}/channels")
+    async def guild_channels(self, call: Call) -> Result:
+        guild = self.store.guild(call.int_param("guild_id"))
+        chans = [self.store.channels[c] for c in guild.channel_ids]
+        return 200, [c.to_json() for c in chans if not c.deleted and not c.is_thread]
+
+    @route("GET", "/guilds/{guild_id}/roles")
+    async def guild_roles(self, call: Call) -> Result:
+        guild = self.store.guild(call.int_param("guild_id"))
+        return 200, [r.to_json() for r in guild.roles.values()]
+
+    @route("GET", "/guilds/{guild_id}/members/{user_id}")
+    async def guild_member(self, call: Call) -> Result:
+        guild = self.store.guild(call.int_param("guild_id"))
+        return 200, self.store.member(guild, call.int_param("user_id")).to_json()
+
+    # channels and messages -------------------------------------------------------------------
+    @route("GET", "/channels/{channel_id}")
+    async def get_channel(self, call: Call) -> Result:
+        return 200, self._bot_channel(call).to_json()
+
+    @route("DELETE", "/channels/{channel_id}")
+    async def delete_channel(self, call: Call) -> Result:
+        chan = self._bot_channel(call, Perm.MANAGE_CHANNELS)
+        await self.fake.delete_channel(chan)
+        return 200, chan.to_json()
+
+    @route("POST", "/channels/{channel_id}/typing")
+    async def typing(self, call: Call) -> Result:
+        self._bot_channel(call, Perm.SEND_MESSAGES)
+        return NO_CONTENT
+
+    @route("GET", "/channels/{channel_id}/messages")
+    async def list_messages(self, call: Call) -> Result:
+        chan = self._bot_channel(call, Perm.READ_MESSAGE_HISTORY)
+        msgs = [m for m in self.store.messages.get(chan.id, []) if self._public(m)]
+        if before := call.query.get("before"):
+            msgs = [m for m in msgs if m.id < int(before)]
+        if after := call.query.get("after"):
+            msgs = [m for m in msgs if m.id > int(after)]
+            msgs = msgs[: int(call.query.get("limit", 50))]
+        else:
+            msgs = msgs[-int(call.query.get("limit", 50)) :]
+        return 200, [m.to_json() for m in reversed(msgs)]
+
+    @staticmethod
+    def _public(msg: Message) -> bool:
+        return not msg.deleted and msg.ephemeral_for is None
+
+    def _channel_message(self, call: Call, chan: Channel) -> Message:
+        msg = self.store.message(chan.id, call.int_param("message_id"))
+        if msg.ephemeral_for is not None:
+            # Ephemeral messages exist only behind their interaction token.
+            raise DiscordError(10008)
+        return msg
+
+    @route("POST", "/channels/{channel_id}/messages")
+    async def create_message(self, call: Call) -> Result:
+        send = Perm.SEND_MESSAGES_IN_THREADS if self._is_thread(call) else Perm.SEND_MESSAGES
+        needed = [send] + ([Perm.ATTACH_FILES] if call.uploads else [])
+        chan = self._bot_channel(call, *needed)
+        if not (call.body.get("content") or call.body.get("embeds") or call.uploads
+                or call.body.get("components") or call.body.get("sticker_ids")):
+            raise DiscordError(50035, errors={"content": {"_errors": [
+                {"code": "BASE_TYPE_REQUIRED", "message": "Cannot send an empty message"}]}})
+        msg = fill_new(self.store, self._new_message(chan), call.body, call.uploads,
+                       self.fake.url_root)
+        self.store.add_message(msg)
+        await self._announce("MESSAGE_CREATE", msg)
+        return 200, msg.to_json()
+
+    def _is_thread(self, call: Call) -> bool:
+        chan = self.store.channels.get(int(call.params["channel_id"]))
+        return chan is not None and chan.is_thread
+
+    @route("GET", "/channels/{channel_id}/messages/{message_id}")
+    async def get_message(self, call: Call) -> Result:
+        chan = self._bot_channel(call, Perm.READ_MESSAGE_HISTORY)
+        return 200, self._channel_message(call, chan).to_json()
+
+    @route("PATCH", "/channels/{channel_id}/messages/{message_id}")
+    async def edit_message(self, call: Call) -> Result:
+        chan = self._bot_channel(call)
+        msg = self._channel_message(call, chan)
+        if msg.author.id != self.bot_id:
+            raise DiscordError(50005)
+        if call.uploads:
+            self.store.require_bot(chan, self.bot_id, Perm.ATTACH_FILES)
+        apply_edit(self.store, msg, call.body, call.uploads, self.fake.url_root)
+        await self._announce("MESSAGE_UPDATE", msg)
+        return 200, msg.to_json()
+
+    @route("DELETE", "/channels/{channel_id}/messages/{message_id}")
+    async def delete_message(self, call: Call) -> Result:
+        chan = self._bot_channel(call)
+        msg = self._channel_message(call, chan)
+        if msg.author.id != self.bot_id:
+            self.store.require_bot(chan, self.bot_id, Perm.MANAGE_MESSAGES)
+        msg.deleted = True
+        await self._announce("MESSAGE_DELETE", msg)
+        return NO_CONTENT
+
+    # threads ---------------------------------------------------------------------------------
+    async def _open_thread(self, parent: Channel, kind: int, name: str, thread_id: int | None
+                           ) -> Channel:
+        guild = self.store.guild(parent.guild_id)
+        thread = self.store.new_channel(guild, name, type=kind, parent_id=parent.id,
+                                        owner_id=self.bot_id, channel_id=thread_id)
+        data = {**thread.to_json(), "newly_created": True}
+        await self.fake.gateway.dispatch("THREAD_CREATE", data)
+        return thread
+
+    @route("POST", "/channels/{channel_id}/messages/{message_id}/threads")
+    async def thread_from_message(self, call: Call) -> Result:
+        parent = self._bot_channel(call, Perm.CREATE_PUBLIC_THREADS)
+        if parent.is_thread:
+            raise DiscordError(50013, detail="threads cannot hold threads")
+        msg = self._channel_message(call, parent)
+        if msg.id in self.store.channels:
+            raise DiscordError(50035, errors={"message_id": {"_errors": [
+                {"code": "THREAD_ALREADY_CREATED", "message": "A thread exists already"}]}})
+        # A thread started from a message shares that message's id.
+        thread = await self._open_thread(parent, PUBLIC_THREAD, call.body["name"], msg.id)
+        return 201, thread.to_json()
+
+    @route("POST", "/channels/{channel_id}/threads")
+    async def thread_alone(self, call: Call) -> Result:
+        kind = int(call.body.get("type") or PRIVATE_THREAD)
+        needed = Perm.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else Perm.CREATE_PUBLIC_THREADS
+        parent = self._bot_channel(call, needed)
+        thread = await self._open_thread(parent, kind, call.body["name"], None)
+        return 201, thread.to_json()
+
+    # attachments (the CDN) -------------------------------------------------------------------
+    def attachment(self, channel_id: int, attachment_id: int) -> tuple[str, bytes] | None:
+        for msg in self.store.messages.get(channel_id, []):
+            for att in msg.attachments:
+                if att.id == attachment_id and not msg.deleted:
+                    return att.content_type, att.data
+        return None
+
+    # interactions ----------------------------------------------------------------------------
+    def interaction_for(self, call: Call) -> Interaction:
+        """The interaction behind a callback or webhook route, with Discord's checks."""
+        if "interaction_id" in call.params:
+            inter = self.fake.interactions.get(call.int_param("interaction_id"))
+            if inter is None or inter.token != call.params["interaction_token"]:
+                raise DiscordError(10062)
+            return inter
+        inter = self.fake.interactions_by_token.get(call.params["webhook_token"])
+        if inter is None or call.params["webhook_id"] != str(self.fake.app_id):
+            raise DiscordError(10015)
+        if inter.expired(self.fake.clock.now()):
+            raise DiscordError(50027)
+        return inter
+
+    def _answer(self, inter: Interaction, kind: int, body: dict[str, Any],
+                uploads: list[Upload], *, loading: bool = False) -> Message:
+        msg = self._new_message(
+            inter.channel,
+            ephemeral_for=inter.user.id if int(body.get("flags") or 0) & EPHEMERAL else None,
+            interaction_token=inter.token,
+            interaction=(inter.id, inter.type, inter.user, inter.command_name),
+            webhook_id=self.fake.app_id,
+            application_id=self.fake.app_id,
+            type=20 if inter.type == APPLICATION_COMMAND else 19,
+        )
+        if loading:
+            msg.flags = LOADING | (int(body.get("flags") or 0) & EPHEMERAL)
+        else:
+            fill_new(self.store, msg, body, uploads, self.fake.url_root)
+        if inter.type != APPLICATION_COMMAND and inter.source_message is not None:
+            msg.message_reference = {"type": 0, "message_id": str(inter.source_message.id),
+                                     "channel_id": str(inter.channel.id)}
+        if kind == 0:
+            msg.type = 0
+        return self.store.add_message(msg)
+
+    @route("POST", "/interactions/{interaction_id}/{interaction_token}/callback")
+    async def callback(self, call: Call) -> Result:
+        inter = self.interaction_for(call)
+        now = self.fake.clock.now()
+        if inter.ack_type is not None:
+            raise DiscordError(40060)
+        if inter.too_late_to_ack(now):
+            raise DiscordError(10062, detail=f"acknowledged {now - inter.created_at:.1f}s late")
+        kind = int(call.body["type"])
+        data = call.body.get("data") or {}
+        on_message = inter.type == MESSAGE_COMPONENT or (
+            inter.source_message is not None and inter.type != APPLICATION_COMMAND)
+        if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and not on_message:
+            raise DiscordError(50035, errors={"type": {"_errors": [{
+                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                "message": f"Callback type {kind} needs a message component interaction"}]}})
+        resource: Message | None = None
+        if kind == CHANNEL_MESSAGE:
+            resource = inter.response = self._answer(inter, 1, data, call.uploads)
+            await self._announce("MESSAGE_CREATE", resource)
+        elif kind == DEFERRED_CHANNEL_MESSAGE:
+            resource = inter.response = self._answer(inter, 1, data, [], loading=True)
+            await self._announce("MESSAGE_CREATE", resource)
+        elif kind == DEFERRED_UPDATE:
+            inter.response = inter.source_message
+        elif kind == UPDATE_MESSAGE:
+            assert inter.source_message is not None
+            resource = inter.response = apply_edit(self.store, inter.source_message, data,
+                                                   call.uploads, self.fake.url_root)
+            await self._announce("MESSAGE_UPDATE", resource)
+        elif kind == MODAL:
+            inter.modal = data
+        else:
+            raise DiscordError(50035, errors={"type": {"_errors": [{
+                "code": "BASE_TYPE_CHOICES", "message": f"Callback type {kind} unsupported"}]}})
+        inter.ack_type, inter.acked_at = kind, now
+        self.fake.notify_acknowledged(inter)
+        if not call.flag("with_response"):
+            return NO_CONTENT
+        shown = inter.response
+        out: dict[str, Any] = {"interaction": {
+            "id": str(inter.id),
+            "type": inter.type,
+            "response_message_id": str(shown.id) if shown else None,
+            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+            "response_message_ephemeral": bool(shown and shown.ephemeral_for is not None),
+        }}
+        if resource is not None:
+            out["resource"] = {"type": kind, "message": resource.to_json()}
+        return 200, out
+
+    @route("POST", "/webhooks/{webhook_id}/{webhook_token}")
+    async def followup(self, call: Call) -> Result:
+        inter = self.interaction_for(call)
+        if inter.ack_type is None:
+            raise DiscordError(10015, detail="follow-up before the interaction was acknowledged")
+        original = inter.response
+        if original is not None and original.loading and not inter.followups:
+            # The first follow-up after a "thinking" defer becomes the original answer.
+            apply_edit(self.store, original, call.body, call.uploads, self.fake.url_root)
+            msg = original
+            await self._announce("MESSAGE_UPDATE", msg)
+        else:
+            msg = self._answer(inter, 0, call.body, call.uploads)
+            await self._announce("MESSAGE_CREATE", msg)
+        inter.followups.append(msg)
+        return (200, msg.to_json()) if call.flag("wait") else NO_CONTENT
+
+    def _token_message(self, call: Call, inter: Interaction) -> Message:
+        mid = call.params.get("message_id", "@original")
+        if mid == "@original":
+            msg = inter.response
+            if msg is None and inter.type == MESSAGE_COMPONENT and inter.ack_type is not None:
+                msg = inter.source_message
+        else:
+            ids = {m.id for m in inter.followups}
+            if inter.response is not None:
+                ids.add(inter.response.id)
+            msg = next((m for m in inter.followups if str(m.id) == mid), None)
+            if msg is None and inter.response is not None and str(inter.response.id) == mid:
+                msg = inter.response
+        if msg is None or msg.deleted:
+            raise DiscordError(10008)
+        return msg
+
+    @route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    @route("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+    async def token_get(self, call: Call) -> Result:
+        return 200, self._token_message(call, self.interaction_for(call)).to_json()
+
+    @route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    @route("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+    async def token_edit(self, call: Call) -> Result:
+        inter = self.interaction_for(call)
+        msg = self._token_message(call, inter)
+        was_loading = msg.loading
+        apply_edit(self.store, msg, call.body, call.uploads, self.fake.url_root)
+        if was_loading:
+            msg.edited_timestamp = None
+        await self._announce("MESSAGE_UPDATE", msg)
+        return 200, msg.to_json()
+
+    @route("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original")
+    @route("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+    async def token_delete(self, call: Call) -> Result:
+        msg = self._token_message(call, self.interaction_for(call))
+        msg.deleted = True
+        await self._announce("MESSAGE_DELETE", msg)
+        return NO_CONTENT

@@ -1,0 +1,329 @@
+"""FakeDiscord: the double's HTTP server, gateway and state, set up by a test."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from . import spec
+from .clock import FakeClock
+from .commands import CommandRegistry
+from .errors import DiscordError
+from .gateway import Gateway, Session
+from .interactions import Interaction
+from .messages import Upload
+from .models import Channel, Guild, Member, Message, Role, User
+from .people import People
+from .permissions import Perm
+from .ratelimit import RateLimits
+from .rest import ROUTES, Call, RestApi
+from .store import Store
+
+API_PREFIX = "/api/v10"
+JSON_HEADERS = {"Content-Type": "application/json", "Via": "1.1 google"}
+# What the bot's role gets unless a test says otherwise: enough to play a game in any channel.
+BOT_DEFAULT = (
+    Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES
+    | Perm.READ_MESSAGE_HISTORY | Perm.MANAGE_MESSAGES | Perm.CREATE_PUBLIC_THREADS
+    | Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES_IN_THREADS | Perm.MANAGE_THREADS
+    | Perm.USE_APPLICATION_COMMANDS | Perm.ADD_REACTIONS
+)
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    method: str
+    route: str  # the spec's template, e.g. /channels/{channel_id}/messages
+    path: str
+    body: Any
+    status: int
+    time: float  # the fake clock's time when the request arrived
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A request real Discord would have refused (or the double doesn't know)."""
+
+    method: str
+    path: str
+    code: int
+    where: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}: {self.code} at {self.where}: {self.reason}"
+
+
+class FakeDiscord(People):
+    """One Discord for one test: REST at `api_base`, gateway at `gateway_url`, bot `token`."""
+
+    def __init__(self, *, clock: FakeClock | None = None, bot_name: str = "Nines") -> None:
+        self.clock = clock or FakeClock()
+        self.store = Store(self.clock)
+        self.commands = CommandRegistry()
+        self.ratelimits = RateLimits()
+        self.token = "fake." + secrets.token_urlsafe(24)
+        self.bot = self.store.new_user(bot_name, bot=True)
+        self.app_id = self.bot.id
+        self.owner = self.store.new_user("owner")
+        self.requests: list[RequestRecord] = []
+        self.violations: list[Violation] = []
+        self.violations_expected = False
+        self.interactions: dict[int, Interaction] = {}
+        self.interactions_by_token: dict[str, Interaction] = {}
+        self.rest = RestApi(self)
+        self.gateway = Gateway(
+            token=self.token,
+            ready_payload=self._ready,
+            guild_payloads=lambda: [self.store.guild_json(g) for g in self.store.guilds.values()],
+            resume_url=lambda: self.gateway_url,
+            on_activity=self._touch,
+        )
+        self._in_flight = 0
+        self._pending: set[Interaction] = set()
+        self._background: set[asyncio.Task[None]] = set()
+        self._last_activity = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        # A ready-made place to play: a guild with #general, the bot in it with its own role.
+        self.guild = self.add_guild("Nines Test")
+        self.bot_role = self.add_role(self.guild, "Nines", BOT_DEFAULT)
+        self.add_member(self.guild, self.bot, roles=[self.bot_role])
+        self.channel = self.add_channel(self.guild, "general")
+
+    # addresses -------------------------------------------------------------------------------
+    @property
+    def url_root(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        return self.url_root + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # lifecycle -------------------------------------------------------------------------------
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._serve)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None and server.sockets
+        self.port = server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        await self.gateway.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def expect_violations(self) -> list[Violation]:
+        """Declare that this test breaks Discord's rules on purpose; returns the live list."""
+        self.violations_expected = True
+        return self.violations
+
+    # setting up the world --------------------------------------------------------------------
+    def add_user(self, name: str, *, locale: str = "en-US", guild: Guild | None = None,
+                 roles: list[Role] | None = None) -> User:
+        """A person, member of `guild` (default: the ready-made guild)."""
+        user = self.store.new_user(name, locale=locale)
+        self.add_member(guild or self.guild, user, roles=roles)
+        return user
+
+    def add_guild(self, name: str, *, preferred_locale: str = "en-US") -> Guild:
+        guild = self.store.new_guild(name, self.owner, preferred_locale=preferred_locale)
+        if self.gateway.current is not None:
+            self._later("GUILD_CREATE", self.store.guild_json(guild))
+        return guild
+
+    def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
+        return self.store.new_role(guild, name, int(permissions))
+
+    def add_member(self, guild: Guild, user: User, *, roles: list[Role] | None = None) -> Member:
+        member = Member(user, guild.id, [r.id for r in roles or []])
+        guild.members[user.id] = member
+        return member
+
+    def add_channel(self, guild: Guild | None = None, name: str = "games") -> Channel:
+        guild = guild or self.guild
+        chan = self.store.new_channel(guild, name)
+        if self.gateway.current is not None:
+            self._later("CHANNEL_CREATE", chan.to_json())
+        return chan
+
+    def set_permissions(self, channel: Channel, target: User | Role, *, allow: int = 0,
+                        deny: int = 0) -> None:
+        """A channel overwrite, e.g. deny=Perm.SEND_MESSAGES for fake.bot."""
+        self.store.set_overwrite(channel, target, allow=int(allow), deny=int(deny))
+        if self.gateway.current is not None:
+            self._later("CHANNEL_UPDATE", channel.to_json())
+
+    async def delete_channel(self, channel: Channel) -> None:
+        channel.deleted = True
+        await self.gateway.dispatch("CHANNEL_DELETE", channel.to_json())
+
+    async def delete_message(self, message: Message) -> None:
+        """Someone (a moderator) deletes a message."""
+        message.deleted = True
+        await self.rest._announce("MESSAGE_DELETE", message)
+
+    def _later(self, event: str, data: dict[str, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, data))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def application_json(self) -> dict[str, Any]:
+        return {
+            "id": str(self.app_id),
+            "name": self.bot.name,
+            "icon": None,
+            "description": "",
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": self.owner.to_json(),
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "team": None,
+            "bot": self.bot.to_json(),
+            "interactions_endpoint_url": None,
+            "redirect_uris": [],
+        }
+
+    def _ready(self, session: Session) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": {**self.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.store.guilds],
+            "session_id": session.id,
+            "resume_gateway_url": self.gateway_url,
+            "session_type": "normal",
+            "private_channels": [],
+            "relationships": [],
+            "presences": [],
+            "application": {"id": str(self.app_id), "flags": 0},
+            "_trace": ["fakecord"],
+        }
+
+    # the HTTP pipeline -----------------------------------------------------------------------
+    def _touch(self) -> None:
+        self._last_activity = time.monotonic()
+
+    async def _cdn(self, request: web.Request) -> web.Response:
+        found = self.rest.attachment(int(request.match_info["channel_id"]),
+                                     int(request.match_info["attachment_id"]))
+        if found is None:
+            return web.Response(status=404)
+        return web.Response(body=found[1], headers={"Content-Type": found[0]})
+
+    async def _serve(self, request: web.Request) -> web.Response:
+        self._in_flight += 1
+        self._touch()
+        try:
+            return await self._serve_inner(request)
+        finally:
+            self._in_flight -= 1
+            self._touch()
+
+    async def _serve_inner(self, request: web.Request) -> web.Response:
+        arrived = self.clock.now()
+        method = request.method
+        path = "/" + request.match_info["tail"]
+        matched = spec.match_route(path)
+        template = matched.template if matched else path
+        params = matched.params if matched else {}
+        body, uploads = await self._read_body(request)
+        call = Call(method, path, template, params, request.query, body, uploads)
+
+        def answer(status: int, payload: Any, headers: dict[str, str] | None = None
+                   ) -> web.Response:
+            self.requests.append(RequestRecord(method, template, path, body, status, arrived,
+                                               tuple(u.filename for u in uploads)))
+            if status >= 400 and call.interaction is not None:
+                from .interactions import ErrorRecord
+
+                code = payload.get("code", 0) if isinstance(payload, dict) else 0
+                msg = payload.get("message", "") if isinstance(payload, dict) else ""
+                call.interaction.errors.append(ErrorRecord(method, template, status, code, msg))
+            hdrs = {**JSON_HEADERS, **(headers or {})}
+            if status == 204:
+                return web.Response(status=204, headers={"Via": "1.1 google", **(headers or {})})
+            return web.Response(status=status, body=json.dumps(payload).encode(), headers=hdrs)
+
+        if (method, template) not in ROUTES:
+            self.violations.append(Violation(method, path, 0, template, "route not in the double"))
+            return answer(404, {"message": "404: Not Found", "code": 0})
+        tokened = "interaction_token" in params or "webhook_token" in params
+        if tokened:
+            try:
+                call.interaction = self.rest.interaction_for(call)
+            except DiscordError:
+                call.interaction = None
+        elif request.headers.get("Authorization") != f"Bot {self.token}":
+            return answer(401, {"message": "401: Unauthorized", "code": 0})
+
+        if fault := self.ratelimits.fault_for(method, path, template):
+            return answer(fault.status, fault.body)
+        major = params.get("channel_id") or params.get("guild_id") or params.get(
+            "webhook_token") or params.get("interaction_id") or ""
+        verdict = self.ratelimits.check(method, template, major)
+        if verdict.status == 429:
+            return answer(429, verdict.body, verdict.headers)
+
+        if body is not None:
+            problem = spec.validate(template, method, body)
+            if problem is not None:
+                self.violations.append(Violation(method, path, 50035, problem.where,
+                                                 problem.reason))
+                err = DiscordError(50035, errors=problem.errors)
+                return answer(err.status, err.body(), verdict.headers)
+        try:
+            status, payload = await self.rest.handle(call)
+        except DiscordError as err:
+            if err.code == 50035:
+                self.violations.append(Violation(method, path, 50035, "", str(err.errors)))
+            return answer(err.status, err.body(), verdict.headers)
+        return answer(status, payload, verdict.headers)
+
+    async def _read_body(self, request: web.Request) -> tuple[Any, list[Upload]]:
+        if not request.can_read_body:
+            return None, []
+        if request.content_type != "multipart/form-data":
+            raw = await request.read()
+            return (json.loads(raw) if raw else None), []
+        body: Any = None
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            name = getattr(part, "name", None) or ""
+            data = await part.read()  # type: ignore[union-attr]
+            if name == "payload_json":
+                body = json.loads(data)
+            elif name.startswith("files["):
+                uploads.append(Upload(
+                    index=int(name[6:-1]),
+                    filename=getattr(part, "filename", None) or name,
+                    content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                    data=bytes(data),
+                ))
+        return body, uploads

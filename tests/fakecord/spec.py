@@ -1,0 +1,201 @@
+"""Request bodies checked against Discord's OpenAPI spec, plus the limits the spec can't say."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+
+SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
+SPEC_PATH_ENV_FALLBACKS = (
+    Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json",
+)
+
+_PARAM = re.compile(r"\{([^}]+)\}")
+
+
+@dataclass(frozen=True)
+class RouteMatch:
+    template: str
+    params: dict[str, str]
+
+
+@functools.cache
+def _spec() -> dict[str, Any]:
+    for path in (SPEC_PATH, *SPEC_PATH_ENV_FALLBACKS):
+        if path.exists():
+            data: dict[str, Any] = json.loads(path.read_text())
+            return data
+    raise FileNotFoundError(f"Discord OpenAPI spec not found at {SPEC_PATH}")
+
+
+@functools.cache
+def _routes() -> list[tuple[re.Pattern[str], str]]:
+    """Spec paths as regexes; literal segments win over parameters (@original vs {message_id})."""
+    out = []
+    for template in _spec()["paths"]:
+        parts = []
+        for seg in template.strip("/").split("/"):
+            m = _PARAM.fullmatch(seg)
+            parts.append(f"(?P<{m.group(1)}>[^/]+)" if m else re.escape(seg))
+        out.append((re.compile("^/" + "/".join(parts) + "$"), template))
+    out.sort(key=lambda p: (p[1].count("{"), -len(p[1])))
+    return out
+
+
+def match_route(path: str) -> RouteMatch | None:
+    for rx, template in _routes():
+        if m := rx.match(path):
+            return RouteMatch(template, m.groupdict())
+    return None
+
+
+@functools.cache
+def _validator(template: str, method: str) -> Draft202012Validator | None:
+    op = _spec()["paths"].get(template, {}).get(method.lower())
+    if not op or "requestBody" not in op:
+        return None
+    schema = op["requestBody"]["content"]["application/json"]["schema"]
+    wrapped = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": _spec()["components"],
+        **schema,
+    }
+    return Draft202012Validator(wrapped)
+
+
+def _nest(path: Iterable[Any], leaf: dict[str, Any]) -> dict[str, Any]:
+    """Discord's 50035 `errors` tree: {"content": {"_errors": [{"code", "message"}]}}."""
+    node: dict[str, Any] = {"_errors": [leaf]}
+    for key in reversed(list(path)):
+        node = {str(key): node}
+    return node
+
+
+_CODES = {
+    "maxLength": "BASE_TYPE_MAX_LENGTH",
+    "minLength": "BASE_TYPE_MIN_LENGTH",
+    "maxItems": "BASE_TYPE_MAX_LENGTH",
+    "required": "BASE_TYPE_REQUIRED",
+    "type": "BASE_TYPE_INVALID",
+    "enum": "BASE_TYPE_CHOICES",
+    "maximum": "NUMBER_TYPE_MAX",
+    "minimum": "NUMBER_TYPE_MIN",
+}
+
+
+@dataclass(frozen=True)
+class BodyProblem:
+    """One reason Discord would answer 50035, with the `errors` tree it would send."""
+
+    where: str
+    reason: str
+    errors: dict[str, Any]
+
+
+def validate_schema(template: str, method: str, body: Any) -> BodyProblem | None:
+    validator = _validator(template, method)
+    if validator is None:
+        return None
+    error: ValidationError | None = best_match(validator.iter_errors(body))
+    if error is None:
+        return None
+    leaf = {"code": _CODES.get(str(error.validator), "BASE_TYPE_INVALID"), "message": error.message}
+    where = ".".join(str(p) for p in error.absolute_path) or "<body>"
+    return BodyProblem(where, error.message[:300], _nest(error.absolute_path, leaf))
+
+
+# Limits the spec does not express ---------------------------------------------------------
+IS_COMPONENTS_V2 = 1 << 15
+MAX_CONTENT, MAX_EMBED_CHARS, MAX_ROWS, MAX_ROW_BUTTONS, MAX_CUSTOM_ID = 2000, 6000, 5, 5, 100
+
+
+def _embed_chars(embed: dict[str, Any]) -> int:
+    n = len(embed.get("title") or "") + len(embed.get("description") or "")
+    n += len((embed.get("footer") or {}).get("text") or "")
+    n += len((embed.get("author") or {}).get("name") or "")
+    for f in embed.get("fields") or []:
+        n += len(f.get("name") or "") + len(f.get("value") or "")
+    return n
+
+
+def _message_parts(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The message-shaped part of a body: itself, or `data` of an interaction callback."""
+    if "type" in body and "data" in body and isinstance(body["data"], dict):
+        return body["data"] if body["type"] in (4, 7) else None
+    return body
+
+
+def check_limits(body: Any) -> BodyProblem | None:
+    if not isinstance(body, dict):
+        return None
+    msg = _message_parts(body)
+    if msg is None:
+        return None
+
+    def problem(path: list[Any], code: str, text: str) -> BodyProblem:
+        where = ".".join(str(p) for p in path)
+        return BodyProblem(where, text, _nest(path, {"code": code, "message": text}))
+
+    content = msg.get("content")
+    if isinstance(content, str) and len(content) > MAX_CONTENT:
+        return problem(["content"], "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.")
+    embeds = msg.get("embeds") or []
+    if isinstance(embeds, list) and sum(_embed_chars(e) for e in embeds if isinstance(e, dict)) > (
+        MAX_EMBED_CHARS
+    ):
+        return problem(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+    components = msg.get("components") or []
+    if not isinstance(components, list):
+        return None
+    flags = int(msg.get("flags") or 0)
+    if not flags & IS_COMPONENTS_V2:
+        if len(components) > MAX_ROWS:
+            return problem(
+                ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+            )
+        for i, row in enumerate(components):
+            inner = row.get("components") or [] if isinstance(row, dict) else []
+            buttons = [c for c in inner if isinstance(c, dict) and c.get("type") == 2]
+            if len(buttons) > MAX_ROW_BUTTONS:
+                return problem(
+                    ["components", i, "components"],
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 5 in length.",
+                )
+    seen: set[str] = set()
+    stack: list[Any] = list(components)
+    while stack:
+        comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        stack.extend(comp.get("components") or [])
+        if isinstance(comp.get("accessory"), dict):
+            stack.append(comp["accessory"])
+        cid = comp.get("custom_id")
+        if isinstance(cid, str):
+            if len(cid) > MAX_CUSTOM_ID:
+                return problem(
+                    ["components", "custom_id"],
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                )
+            if cid in seen:
+                return problem(
+                    ["components"],
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    f"Component custom id cannot be duplicated: {cid!r}",
+                )
+            seen.add(cid)
+    return None
+
+
+def validate(template: str, method: str, body: Any) -> BodyProblem | None:
+    return validate_schema(template, method, body) or check_limits(body)
