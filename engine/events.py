@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .actions import JokerCall
-from .cards import Card, Suit
+from .cards import FULL_DECK, JOKER, Card, Suit
 from .rules import Trump
 
 
@@ -43,6 +43,16 @@ class CardPlayed:
     seat: int
     card: Card
     joker: JokerCall | None = None
+
+
+def card_played(seat: int, card: Card) -> CardPlayed:
+    """The event for a plain play; shared instances, as a game makes thousands of them."""
+    return _PLAYED[seat][card.index]
+
+
+_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
+    tuple(CardPlayed(seat, card) for card in (*FULL_DECK, JOKER)) for seat in range(4)
+)
 
 
 @dataclass(frozen=True, slots=True)

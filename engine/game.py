@@ -15,10 +15,11 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import Action, Exchange, Play, parse_action
+from .actions import KEEP, SWAP, Action, Exchange, JokerCall, Play, parse_action
 from .cards import Card
 from .errors import GameIsOver, IllegalAction, NotInHand, NotYourTurn, ReplayError, WrongPhase
 from .events import (
@@ -29,6 +30,7 @@ from .events import (
     HandEnded,
     HandStarted,
     TrickWon,
+    card_played,
 )
 from .nein_nine import NeinNine
 from .nines import Nines
@@ -81,6 +83,9 @@ class Game:
         self.rules: Final = rules
         self.seed: Final = seed
         self.variant: Final = variant_for(rules)
+        # Most variants do nothing after a card is played: skip the call for them.
+        overridden = type(self.variant).after_play is not Variant.after_play
+        self._after_play = self.variant.after_play if overridden else None
         self.players: Final = rules.players
         self.log: list[tuple[int, Action]] = []
         self.scores: list[int] = [0 if rules.game == "nein-nine" else rules.start] * rules.units
@@ -106,7 +111,7 @@ class Game:
     turn: int | None
     leader: int
     trick: list[Card]
-    joker_call: str | None
+    joker_call: JokerCall | None
     tricks: list[TrickWon]
     tricks_won: list[int]
     taken: list[list[Card]]
@@ -156,13 +161,13 @@ class Game:
 
     # -- legality, in three layers ---------------------------------------------------------------
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
         """What ``seat`` may do now; empty when it is not that seat's turn."""
         if seat != self.turn:
             return []
         if self.phase == EXCHANGE:
-            return [Exchange(False), Exchange(True)]
-        return list(self.variant.legal_plays(self, seat))
+            return [KEEP, SWAP]
+        return self.variant.legal_plays(self, seat)
 
     def is_legal(self, seat: int, action: Action) -> bool:
         try:
@@ -190,12 +195,19 @@ class Game:
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply a legal action and return what happened; an illegal one raises and changes
         nothing."""
-        self.check(seat, action)
         events: list[Event] = []
-        if isinstance(action, Exchange):
-            self._exchange(seat, action.swap, events)
-        else:
+        if type(action) is Play and seat == self.turn and self.phase is PLAY:
+            # The common case, checked inline: searches and simulations apply millions.
+            if action.card not in self.hands[seat]:
+                raise NotInHand(action.card.pretty)
+            self.variant.check_play(self, seat, action)
             self._play(seat, action, events)
+        else:
+            self.check(seat, action)
+            if isinstance(action, Exchange):
+                self._exchange(seat, action.swap, events)
+            else:
+                self._play(seat, action, events)
         self.log.append((seat, action))
         return events
 
@@ -220,8 +232,9 @@ class Game:
         self.trick.append(card)
         if play.joker is not None:
             self.joker_call = play.joker
-        events.append(CardPlayed(seat, card, play.joker))
-        events.extend(self.variant.after_play(self, seat, play))
+        events.append(CardPlayed(seat, card, play.joker) if play.joker else card_played(seat, card))
+        if self._after_play is not None:
+            events.extend(self._after_play(self, seat, play))
         if len(self.trick) < self.players:
             self.turn = (seat + 1) % self.players
             return
@@ -234,7 +247,7 @@ class Game:
             self.leader,
             tuple(self.trick),
             winner,
-            self.joker_call,  # type: ignore[arg-type]
+            self.joker_call,
         )
         self.tricks.append(trick)
         self.tricks_won[winner] += 1

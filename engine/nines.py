@@ -6,7 +6,7 @@ import random
 from typing import TYPE_CHECKING
 
 from .actions import PLAYS, Play
-from .cards import FULL_DECK, Card
+from .cards import FULL_DECK, Card, shuffled
 from .errors import MustFollowSuit
 from .events import DealerChosen, HandEnded
 from .rules import MAX_HANDS, Rules, Trump
@@ -22,8 +22,7 @@ class Nines(Variant):
         drawing = list(range(players))
         rounds: list[tuple[tuple[int, Card], ...]] = []
         while True:
-            deck = list(FULL_DECK)
-            rng.shuffle(deck)
+            deck = shuffled(rng, FULL_DECK)
             draws = tuple(zip(drawing, deck, strict=False))
             rounds.append(draws)
             top = max(card.rank for _, card in draws)
@@ -36,17 +35,15 @@ class Nines(Variant):
     ) -> tuple[list[list[Card]], list[Card] | None]:
         # N3: one card at a time clockwise from the dealer's left; the spare gets its card
         # right after the dealer's in every round.
-        deck = list(FULL_DECK)
-        rng.shuffle(deck)
+        deck = shuffled(rng, FULL_DECK)
         n = rules.players
-        order = [(dealer + k) % n for k in range(1, n + 1)]
         piles = n + 1 if rules.has_spare else n
+        # Card k of the deck goes to pile k % piles; piles in receiving order.
+        dealt = [deck[k::piles] for k in range(piles)]
         hands: list[list[Card]] = [[] for _ in range(n)]
-        spare: list[Card] = []
-        targets = [hands[s] for s in order] + ([spare] if rules.has_spare else [])
-        for i, card in enumerate(deck):
-            targets[i % piles].append(card)
-        return hands, (spare if rules.has_spare else None)
+        for k in range(n):
+            hands[(dealer + 1 + k) % n] = dealt[k]
+        return hands, (dealt[n] if rules.has_spare else None)
 
     def opening_trump(self, rules: Rules, hand_index: int) -> Trump:
         return rules.trump_of_hand(hand_index)

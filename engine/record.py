@@ -36,7 +36,7 @@ def game_record(
         for trick in log.tricks:
             entry: dict[str, Any] = {
                 "leader": trick.leader,
-                "cards": [str(c) for c in trick.cards],
+                "cards": [c.code for c in trick.cards],
                 "winner": trick.winner,
             }
             if trick.joker is not None:
@@ -46,8 +46,8 @@ def game_record(
             "number": log.number,
             "dealer": log.dealer,
             "trump": _trump(log.trump),
-            "dealt": [[str(c) for c in cards] for cards in log.dealt],
-            "spare": [str(c) for c in log.spare] if log.spare is not None else None,
+            "dealt": [[c.code for c in cards] for cards in log.dealt],
+            "spare": [c.code for c in log.spare] if log.spare is not None else None,
             "exchange": [{"seat": seat, "swap": swap} for seat, swap in log.exchange],
             "tricks": tricks,
             "tricks_won": list(log.result.tricks_won),
