@@ -34,6 +34,11 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     finally:
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
         await fake.stop()
+    fail_on_violations(fake)
+
+
+def fail_on_violations(fake: FakeDiscord) -> None:
+    """Fail the test if the bot sent anything Discord would refuse, unless it was expected."""
     if fake.violations and not fake.violations_expected:
         pytest.fail("requests Discord would refuse:\n" + "\n".join(map(str, fake.violations)))
 

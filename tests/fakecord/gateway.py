@@ -49,7 +49,7 @@ class Gateway:
     @property
     def reconnecting(self) -> bool:
         """A session exists but no socket carries it (the bot is on its way back)."""
-        return self.current is not None and self.current.ws is None
+        return self.current is not None and not self.connected.is_set()
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send an event to the bot, or keep it for the RESUME if the bot is away."""

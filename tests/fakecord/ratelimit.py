@@ -39,6 +39,8 @@ class Fault:
     method: str
     pattern: str
     remaining: int
+    retry_after: float = 0.05
+    is_global: bool = False
 
     def matches(self, method: str, path: str, template: str) -> bool:
         if self.method not in ("*", method):
@@ -75,21 +77,46 @@ class RateLimits:
         self.global_limit = (limit, window)
         self._global = None
 
-    def inject(self, status: int, method: str = "*", path: str = "*", count: int = 1) -> None:
+    def inject(
+        self,
+        status: int,
+        method: str = "*",
+        path: str = "*",
+        count: int = 1,
+        *,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
         """Answer the next `count` requests matching method and path (glob on the path, or
-        the spec's route template exactly) with `status` (500, 502, 503, 504 ...)."""
-        self._faults.append(Fault(status, method.upper(), path, count))
+        the spec's route template exactly) with `status`: 500, 502, ... or 429 (then with
+        `retry_after` and the `global` flag, as Discord sends them)."""
+        self._faults.append(
+            Fault(status, method.upper(), path, count, retry_after, is_global)
+        )
 
     # used by the server ------------------------------------------------------------------
     def fault_for(self, method: str, path: str, template: str) -> Verdict | None:
         for fault in self._faults:
             if fault.remaining > 0 and fault.matches(method, path, template):
                 fault.remaining -= 1
+                if fault.status == 429:
+                    self.sent_429 += 1
+                    return self._too_many(fault.retry_after, fault.is_global)
                 self.sent_faults += 1
                 reason = {500: "Internal Server Error", 502: "Bad Gateway"}.get(fault.status, "")
                 body = {"message": f"{fault.status}: {reason}".strip(), "code": 0}
                 return Verdict({}, fault.status, body)
         return None
+
+    @staticmethod
+    def _too_many(retry_after: float, is_global: bool) -> Verdict:
+        body = {"message": "You are being rate limited.", "retry_after": retry_after,
+                "global": is_global}
+        headers = {"Retry-After": str(int(retry_after + 0.999)),
+                   "X-RateLimit-Scope": "global" if is_global else "user"}
+        if is_global:
+            headers["X-RateLimit-Global"] = "true"
+        return Verdict(headers, 429, body)
 
     def check(self, method: str, template: str, major: str) -> Verdict:
         now = time.monotonic()
@@ -102,10 +129,7 @@ class RateLimits:
 
         if not self._global.take(now):
             self.sent_429 += 1
-            retry = max(self._global.reset_at - now, 0.001)
-            body = {"message": "You are being rate limited.", "retry_after": retry, "global": True}
-            return Verdict({"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global",
-                            "Retry-After": str(int(retry + 0.999))}, 429, body)
+            return self._too_many(max(self._global.reset_at - now, 0.001), True)
 
         ok = bucket.take(now)
         reset_after = max(bucket.reset_at - now, 0.0)

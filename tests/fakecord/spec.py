@@ -36,6 +36,25 @@ def _spec() -> dict[str, Any]:
     raise FileNotFoundError(f"Discord OpenAPI spec not found at {SPEC_PATH}")
 
 
+# Where Discord's behaviour (and documentation) is looser than the preview spec. Discord takes
+# snowflakes as integers too, and discord.py sends new attachments' ids as integer indexes.
+SCHEMA_OVERRIDES: dict[str, dict[str, Any]] = {
+    "SnowflakeType": {
+        "anyOf": [
+            {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"},
+            {"type": "integer", "minimum": 0},
+        ]
+    },
+}
+
+
+@functools.cache
+def _components() -> dict[str, Any]:
+    components = dict(_spec()["components"])
+    components["schemas"] = {**components["schemas"], **SCHEMA_OVERRIDES}
+    return components
+
+
 @functools.cache
 def _routes() -> list[tuple[re.Pattern[str], str]]:
     """Spec paths as regexes; literal segments win over parameters (@original vs {message_id})."""
@@ -65,7 +84,7 @@ def _validator(template: str, method: str) -> Draft202012Validator | None:
     schema = op["requestBody"]["content"]["application/json"]["schema"]
     wrapped = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "components": _spec()["components"],
+        "components": _components(),
         **schema,
     }
     return Draft202012Validator(wrapped)
