@@ -40,6 +40,7 @@ from .events import (
     TrumpSet,
 )
 from .game import Game, SheetRow
+from .nein_nine import NeinNine, led_suit, round_points, spits, stones, stones_text, suit_under
 from .record import game_record
 from .rules import RULESETS, TRUMP_PRESETS, Rules, Ruleset, Trump, find_ruleset
 from .views import PublicView, SeatView, public_view, seat_view
@@ -69,6 +70,7 @@ __all__ = [
     "JokerCall",
     "JokerNeedsCall",
     "MustFollowSuit",
+    "NeinNine",
     "NinesError",
     "NotInHand",
     "NotYourTurn",
@@ -87,8 +89,14 @@ __all__ = [
     "WrongPhase",
     "find_ruleset",
     "game_record",
+    "led_suit",
     "parse_action",
     "public_view",
+    "round_points",
     "seat_view",
     "sort_hand",
+    "spits",
+    "stones",
+    "stones_text",
+    "suit_under",
 ]
