@@ -17,6 +17,7 @@ or "lose" call (G7). Capturing 9s costs points (G8).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from .actions import JOKER_LOSE, JOKER_WIN, PLAYS, Play
@@ -258,12 +259,18 @@ class NeinNine(Variant):
             points=points,
         )
 
+    @staticmethod
+    def _end_reached(rules: Rules, number: int, scores: Sequence[int]) -> bool:
+        return number >= rules.rounds or any(abs(s) >= rules.limit for s in scores)
+
     def winners(self, game: Game, stopped: bool) -> tuple[int, ...] | None:
-        # G9: nine rounds, or an early end at -limit or +limit; a tie for highest plays on.
+        # G9: nine rounds, or an early end at -limit or +limit; a tie for highest plays on
+        # until a round ends with a single highest score, wherever the scores are by then.
         rules = game.rules
         scores = game.scores
-        done = game.hand_number >= rules.rounds or any(abs(s) >= rules.limit for s in scores)
-        if not done:
+        if not self._end_reached(rules, game.hand_number, scores) and not any(
+            self._end_reached(rules, row.number, row.scores) for row in game.sheet
+        ):
             return None
         top = max(scores)
         tied = tuple(s for s in range(game.players) if scores[s] == top)

@@ -35,6 +35,7 @@ from engine import (
     NeinNine,
     Play,
     Rules,
+    SheetRow,
     Suit,
     TrickWon,
     TrumpSet,
@@ -339,6 +340,10 @@ def test_game_end_rules() -> None:
     assert at(3, (2, 3, -9)) == (1,)  # early end at -9: the highest still wins
     assert at(3, (3, 3, -9)) is None
     assert at(MAX_ROUNDS, (3, 3, -1)) == (0, 1)  # the safety cap shares the win
+    # Once the end is reached, a tie plays on until a single highest score, even if nobody is
+    # at the limit any more.
+    game.sheet = [SheetRow(3, D, 2, (9, 9, -4))]
+    assert at(4, (8, 7, -3)) == (0,)
     short = position(["", "", ""], rounds=2, limit=4)
     short.hand_index, short.scores = 0, [4, 0, -1]
     assert variant.winners(short, False) == (0,)
@@ -516,12 +521,13 @@ def test_random_games(seed: int, rounds: int, limit: int) -> None:
     assert game.over
     assert game.winners
     # The game ends after the set rounds or the limit, unless the top was tied.
-    for row in game.sheet[:-1]:
-        top = max(row.scores)
-        reached = row.number >= rules.rounds or any(abs(s) >= limit for s in row.scores)
-        assert not reached or list(row.scores).count(top) > 1
+    reached = False
+    for row in game.sheet:
+        reached = reached or row.number >= rules.rounds or any(abs(s) >= limit for s in row.scores)
+        if row is not game.sheet[-1]:
+            assert not reached or list(row.scores).count(max(row.scores)) > 1
+    assert reached
     last = game.sheet[-1]
-    assert last.number >= rules.rounds or any(abs(s) >= limit for s in last.scores)
     if last.number < MAX_ROUNDS:
         assert game.winners == (last.scores.index(max(last.scores)),)
     # Replay equals the live game.
