@@ -119,11 +119,33 @@ class BodyProblem:
     errors: dict[str, Any]
 
 
+# Errors that say "this was another branch of a union" rather than what is wrong.
+_WEAK = {"enum", "const", "anyOf", "oneOf", "type", "required", "additionalProperties"}
+
+
+def _most_telling(errors: list[ValidationError]) -> ValidationError | None:
+    """Among a union's branches, the deepest concrete complaint (a length, a range, ...)."""
+    if not errors:
+        return None
+    leaves: list[ValidationError] = []
+    stack = list(errors)
+    while stack:
+        err = stack.pop()
+        if err.context:
+            stack.extend(err.context)
+        else:
+            leaves.append(err)
+    strong = [e for e in leaves if e.validator not in _WEAK]
+    if strong:
+        return max(strong, key=lambda e: len(e.absolute_path))
+    return best_match(errors)
+
+
 def validate_schema(template: str, method: str, body: Any) -> BodyProblem | None:
     validator = _validator(template, method)
     if validator is None:
         return None
-    error: ValidationError | None = best_match(validator.iter_errors(body))
+    error = _most_telling(list(validator.iter_errors(body)))
     if error is None:
         return None
     leaf = {"code": _CODES.get(str(error.validator), "BASE_TYPE_INVALID"), "message": error.message}

@@ -1,0 +1,227 @@
+"""The double's REST rules: permissions, unknown things, threads, and bodies Discord refuses."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+import pytest
+from discord.http import Route
+
+from tests.fakecord import FakeDiscord, Perm
+from tests.fakecord.fixtures import fail_on_violations
+
+
+def _messages_route(channel_id: int) -> Route:
+    return Route("POST", "/channels/{channel_id}/messages", channel_id=channel_id)
+
+
+async def _post(client: discord.Client, channel_id: int, body: Any) -> Any:
+    return await client.http.request(_messages_route(channel_id), json=body)
+
+
+async def test_send_edit_delete_and_gateway_echo(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    chan = test_client.get_partial_messageable(fake.channel.id)
+    sent = await chan.send("hello")
+    stored = fake.visible(fake.add_user("alice"), fake.channel)
+    assert [m.content for m in stored] == ["hello"] and stored[0].author is fake.bot
+    await sent.edit(content="edited")
+    assert stored[0].content == "edited" and stored[0].edited_timestamp
+    fetched = await chan.fetch_message(sent.id)
+    assert fetched.content == "edited"
+    await sent.delete()
+    assert stored[0].deleted
+    with pytest.raises(discord.NotFound) as exc:
+        await chan.fetch_message(sent.id)
+    assert exc.value.code == 10008
+
+
+async def test_deleted_channel_is_unknown(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    doomed = fake.add_channel(name="doomed")
+    await fake.delete_channel(doomed)
+    with pytest.raises(discord.NotFound) as exc:
+        await test_client.get_partial_messageable(doomed.id).send("anyone?")
+    assert (exc.value.status, exc.value.code) == (404, 10003)
+
+
+async def test_deleted_message_is_unknown(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    sent = await test_client.get_partial_messageable(fake.channel.id).send("soon gone")
+    await fake.delete_message(fake.store.message_by_id(sent.id))
+    with pytest.raises(discord.NotFound) as exc:
+        await sent.edit(content="too late")
+    assert (exc.value.status, exc.value.code) == (404, 10008)
+
+
+@pytest.mark.parametrize(
+    ("denied", "code"),
+    [(Perm.SEND_MESSAGES, 50013), (Perm.VIEW_CHANNEL, 50001)],
+)
+async def test_bot_missing_permissions(
+    fake_discord: FakeDiscord, test_client: discord.Client, denied: Perm, code: int
+) -> None:
+    fake = fake_discord
+    fake.set_permissions(fake.channel, fake.bot, deny=denied)
+    with pytest.raises(discord.Forbidden) as exc:
+        await test_client.get_partial_messageable(fake.channel.id).send("hi")
+    assert (exc.value.status, exc.value.code) == (403, code)
+
+
+async def test_bot_without_attach_files_cannot_upload(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    fake.set_permissions(fake.channel, fake.bot_role, deny=Perm.ATTACH_FILES)
+    chan = test_client.get_partial_messageable(fake.channel.id)
+    with pytest.raises(discord.Forbidden) as exc:
+        await chan.send("chart", file=discord.File(io.BytesIO(b"png"), "c.png"))
+    assert exc.value.code == 50013
+    await chan.send("text is still fine")
+
+
+async def test_attachments_via_multipart(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    chan = test_client.get_partial_messageable(fake.channel.id)
+    png = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\n..."), "chart.png", description="scores")
+    sent = await chan.send("end of game", files=[png, discord.File(io.BytesIO(b"{}"), "g.json")])
+    stored = fake.store.message_by_id(sent.id)
+    assert [(a.filename, a.data) for a in stored.attachments] == [
+        ("chart.png", b"\x89PNG\r\n\x1a\n..."),
+        ("g.json", b"{}"),
+    ]
+    assert stored.attachments[0].description == "scores"
+    assert await sent.attachments[1].read() == b"{}"  # served from the double's CDN
+    edited = await sent.edit(attachments=[sent.attachments[0]])
+    assert [a.filename for a in edited.attachments] == ["chart.png"]
+
+
+async def test_threads_need_create_public_threads(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    chan = test_client.get_channel(fake.channel.id)
+    assert isinstance(chan, discord.TextChannel)
+    msg = await chan.send("game #1")
+    thread = await msg.create_thread(name="game-1")
+    assert thread.id == msg.id and fake.store.channels[thread.id].parent_id == fake.channel.id
+    await thread.send("round 1")
+    alice = fake.add_user("alice")
+    assert [m.content for m in fake.visible(alice, fake.store.channels[thread.id])] == ["round 1"]
+    loose = await chan.create_thread(name="side", type=discord.ChannelType.public_thread)
+    assert fake.store.channels[loose.id].type == 11
+
+    fake.set_permissions(fake.channel, fake.bot_role, deny=Perm.CREATE_PUBLIC_THREADS)
+    other = await chan.send("game #2")
+    with pytest.raises(discord.Forbidden) as exc:
+        await other.create_thread(name="game-2")
+    assert exc.value.code == 50013
+
+
+async def test_invalid_body_from_the_spec(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    violations = fake_discord.expect_violations()
+    with pytest.raises(discord.HTTPException) as exc:
+        await _post(test_client, fake_discord.channel.id, {"content": "x", "tts": "yes"})
+    assert (exc.value.status, exc.value.code) == (400, 50035)
+    assert "tts" in str(exc.value)
+    assert [v.code for v in violations] == [50035]
+
+
+def _row(*ids: str) -> dict[str, Any]:
+    return {"type": 1, "components": [
+        {"type": 2, "style": 1, "label": i, "custom_id": i} for i in ids]}
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        pytest.param({"components": [_row(f"b{i}") for i in range(6)]}, "components",
+                     id="six-action-rows"),
+        pytest.param({"components": [_row(*(f"b{i}" for i in range(6)))]}, "components",
+                     id="six-buttons-in-a-row"),
+        pytest.param({"components": [_row("same"), _row("same")]}, "duplicated",
+                     id="duplicate-custom-ids"),
+        pytest.param({"components": [_row("x" * 101)]}, "custom_id", id="long-custom-id"),
+        pytest.param({"content": "x" * 2001}, "content", id="long-content"),
+        pytest.param({"embeds": [{"description": "x" * 4000}, {"description": "y" * 2001}]},
+                     "6000", id="embeds-over-6000"),
+    ],
+)
+async def test_limits_the_spec_does_not_express(
+    fake_discord: FakeDiscord, test_client: discord.Client, body: dict[str, Any], where: str
+) -> None:
+    violations = fake_discord.expect_violations()
+    with pytest.raises(discord.HTTPException) as exc:
+        await _post(test_client, fake_discord.channel.id, {"content": "c", **body})
+    assert (exc.value.status, exc.value.code) == (400, 50035)
+    assert where in str(exc.value)
+    assert len(violations) == 1
+
+
+async def test_components_v2_may_have_more_top_level_components(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    texts = [{"type": 10, "content": f"line {i}"} for i in range(7)]
+    await _post(test_client, fake_discord.channel.id, {"flags": 1 << 15, "components": texts})
+
+
+async def test_violations_fail_the_test_unless_expected(fake_discord: FakeDiscord) -> None:
+    from tests.fakecord.server import Violation
+
+    fake_discord.violations.append(Violation("POST", "/x", 50035, "content", "too long"))
+    with pytest.raises(pytest.fail.Exception, match="too long"):
+        fail_on_violations(fake_discord)
+    fake_discord.expect_violations()
+    fail_on_violations(fake_discord)
+
+
+async def test_routes_the_double_lacks_are_violations(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    violations = fake_discord.expect_violations()
+    with pytest.raises(discord.NotFound):
+        await test_client.http.request(Route("GET", "/voice/regions"))
+    assert violations[0].reason == "route not in the double"
+
+
+async def test_commands_registration_global_and_guild(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    app = fake.app_id
+    globals_ = await test_client.http.get_global_commands(app)
+    assert [c["name"] for c in globals_] == ["nines"]
+    body = [{"name": "ping", "description": "Ping", "type": 1}]
+    await test_client.http.bulk_upsert_guild_commands(app, fake.guild.id, body)
+    listed = await test_client.http.get_guild_commands(app, fake.guild.id)
+    assert [c["name"] for c in listed] == ["ping"]
+    assert fake.commands.find(fake.guild.id, "ping") is not None
+    again = await test_client.http.bulk_upsert_guild_commands(app, fake.guild.id, body)
+    assert again[0]["id"] == listed[0]["id"]  # same name keeps its id
+
+
+async def test_fetches_discord_py_makes(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    chan = await test_client.fetch_channel(fake.channel.id)
+    assert chan.name == "general"
+    guild = await test_client.fetch_guild(fake.guild.id)
+    assert guild.name == "Nines Test"
+    member = await guild.fetch_member(alice.id)
+    assert member.name == "alice"
+    user = await test_client.fetch_user(alice.id)
+    assert user.name == "alice"
