@@ -554,3 +554,22 @@ def test_random_games_end_with_one_game_ended(seed: int) -> None:
             p == round_points(t, n)
             for p, t, n in zip(result.points, result.tricks_won, result.nines, strict=True)
         )
+
+
+def test_module_examples() -> None:
+    import doctest
+
+    import engine.nein_nine
+
+    assert doctest.testmod(engine.nein_nine).failed == 0
+
+
+def test_copy_keeps_the_trump_apart() -> None:
+    game = position(["JC 9S", "8H TS", "TC JH"], dealer=2)
+    game.apply(0, play("JC"))
+    other = game.copy()
+    other.apply(1, play("8H"))
+    assert other.trump is H
+    assert other.hands_log[-1].trump is H
+    assert public_view(game).trump is None
+    assert game.hands_log[-1].trump is None
