@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .actions import PLAYS, Play
 from .cards import FULL_DECK, Card, shuffled
-from .errors import MustFollowSuit
+from .errors import IllegalAction, MustFollowSuit
 from .events import DealerChosen, HandEnded
 from .rules import MAX_HANDS, Rules, Trump
 from .variant import Variant
@@ -64,6 +64,8 @@ class Nines(Variant):
         return [PLAYS[c.index] for c in hand]
 
     def check_play(self, game: Game, seat: int, play: Play) -> None:
+        if play.joker is not None:
+            raise IllegalAction("Only Nein Nine's Joker is played with a win or lose call.")
         if not game.trick:
             return
         led = game.trick[0].suit
