@@ -18,16 +18,20 @@ async def test_slash_with_typed_options_and_locales(fake_discord: FakeDiscord) -
     fake = fake_discord
     alice = fake.add_user("alice", locale="fr")
     bob = fake.add_user("bob")
-    res = await fake.slash(alice, fake.channel, "nines start", mode="nein", rounds=3,
-                           opponent=bob, ranked=True)
-    assert res.ack_type == 4 and not res.errors
+    res = await fake.slash(
+        alice, fake.channel, "nines start", mode="nein", rounds=3, opponent=bob, ranked=True
+    )
+    assert res.ack_type == 4
+    assert not res.errors
     assert res.message is not None
     assert res.message.content == "nein game, 3 rounds vs bob (ranked) [fr/en-US]"
     options = res.payload["data"]["options"][0]
-    assert options["name"] == "start" and options["type"] == 1
+    assert options["name"] == "start"
+    assert options["type"] == 1
     assert {o["name"]: o["value"] for o in options["options"]}["opponent"] == str(bob.id)
     assert str(bob.id) in res.payload["data"]["resolved"]["members"]
-    assert res.payload["locale"] == "fr" and res.payload["guild_locale"] == "en-US"
+    assert res.payload["locale"] == "fr"
+    assert res.payload["guild_locale"] == "en-US"
     assert int(res.payload["app_permissions"]) & Perm.SEND_MESSAGES
     assert fake.visible(bob, fake.channel) == [res.message]
 
@@ -39,16 +43,20 @@ async def test_guild_locale_and_a_guild_added_while_connected(fake_discord: Fake
     zoe = fake.add_user("zoe", locale="de", guild=guild)
     await fake.settle()
     res = await fake.slash(zoe, chan, "nines start", mode="nines")
-    assert res.message is not None and res.message.content.endswith("[de/fr]")
+    assert res.message is not None
+    assert res.message.content.endswith("[de/fr]")
 
 
 async def test_subcommand_group(fake_discord: FakeDiscord) -> None:
     alice = fake_discord.add_user("alice")
-    res = await fake_discord.slash(alice, fake_discord.channel, "nines settings language",
-                                   code="fr")
-    assert res.message is not None and res.message.content == "language=fr"
+    res = await fake_discord.slash(
+        alice, fake_discord.channel, "nines settings language", code="fr"
+    )
+    assert res.message is not None
+    assert res.message.content == "language=fr"
     group = res.payload["data"]["options"][0]
-    assert group["type"] == 2 and group["options"][0]["type"] == 1
+    assert group["type"] == 2
+    assert group["options"][0]["type"] == 1
 
 
 async def test_the_client_refuses_what_discord_would_not_offer(fake_discord: FakeDiscord) -> None:
@@ -83,7 +91,9 @@ async def test_ephemeral_is_seen_and_clicked_only_by_its_user(
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     res = await fake.slash(alice, fake.channel, "nines hand")
     hand = res.message
-    assert hand is not None and res.ephemeral and hand.flags & 64
+    assert hand is not None
+    assert res.ephemeral
+    assert hand.flags & 64
     assert hand in fake.visible(alice, fake.channel)
     assert hand not in fake.visible(bob, fake.channel)
     with pytest.raises(UsageRefused, match="cannot see"):
@@ -105,8 +115,10 @@ async def test_click_updates_message_and_disabled_buttons_cannot_be_clicked(
     with pytest.raises(UsageRefused, match="disabled"):
         await fake.click(alice, hand, "Pass")
     res = await fake.click(alice, hand, "hand:play")  # by custom_id
-    assert res.ack_type == 7 and res.message is hand
-    assert hand.content == "You played a card" and hand.buttons()[0].disabled
+    assert res.ack_type == 7
+    assert res.message is hand
+    assert hand.content == "You played a card"
+    assert hand.buttons()[0].disabled
     assert res.payload["message"]["flags"] & 64
     assert res.payload["message"]["interaction_metadata"]["user"]["id"] == str(alice.id)
     with pytest.raises(UsageRefused, match="disabled"):
@@ -119,7 +131,8 @@ async def test_persistent_dynamic_button(fake_discord: FakeDiscord) -> None:
     start = (await fake.slash(alice, fake.channel, "nines start", mode="nines")).message
     assert start is not None
     res = await fake.click(bob, start, "Join")
-    assert res.message is not None and res.ephemeral
+    assert res.message is not None
+    assert res.ephemeral
     assert res.message.content.startswith("bob joined game ")
     assert res.message in fake.visible(bob, fake.channel)
     assert res.message not in fake.visible(alice, fake.channel)
@@ -128,24 +141,32 @@ async def test_persistent_dynamic_button(fake_discord: FakeDiscord) -> None:
 async def test_deferred_thinking_then_followup(fake_discord: FakeDiscord) -> None:
     alice = fake_discord.add_user("alice")
     res = await fake_discord.slash(alice, fake_discord.channel, "nines stats")
-    assert res.ack_type == 5 and res.deferred
-    assert res.message is not None and res.message.content == "Wins: 3"
-    assert not res.message.loading and res.ephemeral
+    assert res.ack_type == 5
+    assert res.deferred
+    assert res.message is not None
+    assert res.message.content == "Wins: 3"
+    assert not res.message.loading
+    assert res.ephemeral
 
 
 async def test_attachments_keep_their_bytes(fake_discord: FakeDiscord) -> None:
     alice = fake_discord.add_user("alice")
     res = await fake_discord.slash(alice, fake_discord.channel, "nines leaderboard")
     msg = res.message
-    assert msg is not None and msg.content == "Leaderboard"
+    assert msg is not None
+    assert msg.content == "Leaderboard"
     files = {a.filename: a for a in msg.attachments}
     assert files["chart.png"].data.startswith(b"\x89PNG")
     assert files["scores.json"].data == b'{"top": []}'
 
 
 async def _raw_callback(client: discord.Client, inter_id: int, token: str, body: Any) -> Any:
-    route = Route("POST", "/interactions/{interaction_id}/{interaction_token}/callback",
-                  interaction_id=inter_id, interaction_token=token)
+    route = Route(
+        "POST",
+        "/interactions/{interaction_id}/{interaction_token}/callback",
+        interaction_id=inter_id,
+        interaction_token=token,
+    )
     return await client.http.request(route, json=body, params={"with_response": 1})
 
 
@@ -158,7 +179,8 @@ async def test_late_acknowledgement_is_unknown_interaction(
     fake.clock.advance(3.5)
     test_client.slow_gate.set()
     await fake.settle()
-    assert res.failed and [e.code for e in res.errors] == [10062]
+    assert res.failed
+    assert [e.code for e in res.errors] == [10062]
     [failure] = test_client.failures
     assert (failure.status, failure.code) == (404, 10062)
 
@@ -200,7 +222,8 @@ async def test_update_callback_on_a_slash_command_is_refused(
     res = await fake.slash(alice, fake.channel, "nines slow", wait=False)
     with pytest.raises(discord.HTTPException) as exc:
         await _raw_callback(test_client, res.id, res.token, {"type": 7, "data": {"content": "x"}})
-    assert exc.value.code == 50035 and violations
+    assert exc.value.code == 50035
+    assert violations
     await _raw_callback(test_client, res.id, res.token, {"type": 4, "data": {"content": "ok"}})
     test_client.slow_gate.set()
     await fake.settle()

@@ -28,9 +28,11 @@ async def test_send_edit_delete_and_gateway_echo(
     chan = test_client.get_partial_messageable(fake.channel.id)
     sent = await chan.send("hello")
     stored = fake.visible(fake.add_user("alice"), fake.channel)
-    assert [m.content for m in stored] == ["hello"] and stored[0].author is fake.bot
+    assert [m.content for m in stored] == ["hello"]
+    assert stored[0].author is fake.bot
     await sent.edit(content="edited")
-    assert stored[0].content == "edited" and stored[0].edited_timestamp
+    assert stored[0].content == "edited"
+    assert stored[0].edited_timestamp
     fetched = await chan.fetch_message(sent.id)
     assert fetched.content == "edited"
     await sent.delete()
@@ -114,7 +116,8 @@ async def test_threads_need_create_public_threads(
     assert isinstance(chan, discord.TextChannel)
     msg = await chan.send("game #1")
     thread = await msg.create_thread(name="game-1")
-    assert thread.id == msg.id and fake.store.channels[thread.id].parent_id == fake.channel.id
+    assert thread.id == msg.id
+    assert fake.store.channels[thread.id].parent_id == fake.channel.id
     await thread.send("round 1")
     alice = fake.add_user("alice")
     assert [m.content for m in fake.visible(alice, fake.store.channels[thread.id])] == ["round 1"]
@@ -140,23 +143,33 @@ async def test_invalid_body_from_the_spec(
 
 
 def _row(*ids: str) -> dict[str, Any]:
-    return {"type": 1, "components": [
-        {"type": 2, "style": 1, "label": i, "custom_id": i} for i in ids]}
+    return {
+        "type": 1,
+        "components": [{"type": 2, "style": 1, "label": i, "custom_id": i} for i in ids],
+    }
 
 
 @pytest.mark.parametrize(
     ("body", "where"),
     [
-        pytest.param({"components": [_row(f"b{i}") for i in range(6)]}, "components",
-                     id="six-action-rows"),
-        pytest.param({"components": [_row(*(f"b{i}" for i in range(6)))]}, "components",
-                     id="six-buttons-in-a-row"),
-        pytest.param({"components": [_row("same"), _row("same")]}, "duplicated",
-                     id="duplicate-custom-ids"),
+        pytest.param(
+            {"components": [_row(f"b{i}") for i in range(6)]}, "components", id="six-action-rows"
+        ),
+        pytest.param(
+            {"components": [_row(*(f"b{i}" for i in range(6)))]},
+            "components",
+            id="six-buttons-in-a-row",
+        ),
+        pytest.param(
+            {"components": [_row("same"), _row("same")]}, "duplicated", id="duplicate-custom-ids"
+        ),
         pytest.param({"components": [_row("x" * 101)]}, "custom_id", id="long-custom-id"),
         pytest.param({"content": "x" * 2001}, "content", id="long-content"),
-        pytest.param({"embeds": [{"description": "x" * 4000}, {"description": "y" * 2001}]},
-                     "6000", id="embeds-over-6000"),
+        pytest.param(
+            {"embeds": [{"description": "x" * 4000}, {"description": "y" * 2001}]},
+            "6000",
+            id="embeds-over-6000",
+        ),
     ],
 )
 async def test_limits_the_spec_does_not_express(

@@ -26,8 +26,9 @@ class CommandRegistry:
     ) -> list[dict[str, Any]]:
         """Bulk overwrite: same name keeps its id, as on Discord."""
         old = self.scope(guild_id)
-        fresh = {b["name"]: self._stored(app_id, guild_id, b, old.get(b["name"]), new_id)
-                 for b in bodies}
+        fresh = {
+            b["name"]: self._stored(app_id, guild_id, b, old.get(b["name"]), new_id) for b in bodies
+        }
         old.clear()
         old.update(fresh)
         return list(fresh.values())
@@ -81,7 +82,11 @@ def build_command_data(
     chain: list[dict[str, Any]] = []
     for word in path:
         sub = next(
-            (o for o in level if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)),
+            (
+                o
+                for o in level
+                if o["name"] == word and o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP)
+            ),
             None,
         )
         if sub is None:

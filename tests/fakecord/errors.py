@@ -46,3 +46,8 @@ class DiscordError(Exception):
 
 class UsageRefused(Exception):
     """What a person's Discord client would not let them do (click a disabled button, ...)."""
+
+
+def invalid_form(field: str, code: str, message: str) -> DiscordError:
+    """50035 Invalid Form Body with Discord's `errors` tree for one field."""
+    return DiscordError(50035, errors={field: {"_errors": [{"code": code, "message": message}]}})

@@ -48,8 +48,9 @@ async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[
     await client.login(fake.token)
     task = asyncio.create_task(client.connect(reconnect=True), name="discord-client")
     ready = asyncio.create_task(client.wait_until_ready())
-    done, _ = await asyncio.wait({task, ready}, timeout=READY_TIMEOUT,
-                                 return_when=asyncio.FIRST_COMPLETED)
+    done, _ = await asyncio.wait(
+        {task, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+    )
     if ready not in done:
         ready.cancel()
         await stop_client(client, task)

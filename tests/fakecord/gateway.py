@@ -11,7 +11,15 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-HELLO, HEARTBEAT_ACK, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION = 10, 11, 1, 2, 6, 7, 9
+HELLO, HEARTBEAT_ACK, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION = (
+    10,
+    11,
+    1,
+    2,
+    6,
+    7,
+    9,
+)
 DISPATCH = 0
 
 

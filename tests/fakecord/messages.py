@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import DiscordError
+from .errors import invalid_form
 from .models import EPHEMERAL, LOADING, Attachment, Message
 from .store import Store
 
@@ -30,9 +30,7 @@ def _uploads_to_attachments(
     url_base: str,
     channel_id: int,
 ) -> list[Attachment]:
-    described = {
-        str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)
-    }
+    described = {str(a.get("id")): a for a in body.get("attachments") or [] if isinstance(a, dict)}
     out = []
     for up in uploads:
         meta = described.get(str(up.index), {})
@@ -67,11 +65,7 @@ def fill_new(
         }
         msg.type = 19
     if msg.flags & EPHEMERAL and msg.ephemeral_for is None:
-        raise DiscordError(
-            50035,
-            errors={"flags": {"_errors": [{"code": "BASE_TYPE_INVALID",
-                                           "message": "Ephemeral needs an interaction"}]}},
-        )
+        raise invalid_form("flags", "BASE_TYPE_INVALID", "Ephemeral needs an interaction")
     return msg
 
 

@@ -38,6 +38,7 @@ class People:
     interactions_by_token: dict[str, Interaction]
     _in_flight: int
     _last_activity: float
+    _hold_until: float
     _pending: set[Interaction]
 
     async def slash(
@@ -58,8 +59,9 @@ class People:
         data = build_command_data(cmd, path, options, guild)
         for uid, member in data.get("resolved", {}).get("members", {}).items():
             member["permissions"] = str(self.store.permissions(channel, int(uid)))
-        return await self._interact(APPLICATION_COMMAND, user, channel, data, wait=wait,
-                                    name=" ".join([name, *path]))
+        return await self._interact(
+            APPLICATION_COMMAND, user, channel, data, wait=wait, name=" ".join([name, *path])
+        )
 
     async def click(
         self, user: User, message: Message | int, label_or_custom_id: str, *, wait: bool = True
@@ -85,8 +87,7 @@ class People:
         if button.custom_id is None:
             raise UsageRefused("link buttons open a browser; the bot hears nothing")
         data = {"custom_id": button.custom_id, "component_type": 2}
-        return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait,
-                                    source=msg)
+        return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait, source=msg)
 
     def visible(self, user: User, channel: Channel) -> list[Message]:
         """The messages `user` sees in `channel`, oldest first; their own ephemerals included."""
@@ -103,28 +104,38 @@ class People:
         self._reachable(user, channel)
         if not self.store.can(channel, user.id, Perm.SEND_MESSAGES):
             raise UsageRefused(f"{user.name} may not write in #{channel.name}")
-        msg = Message(self.store.snowflake(), channel.id, channel.guild_id, user,
-                      content=content, timestamp=self.store.iso_now())
+        msg = Message(
+            self.store.snowflake(),
+            channel.id,
+            channel.guild_id,
+            user,
+            content=content,
+            timestamp=self.store.iso_now(),
+        )
         self.store.add_message(msg)
         await self.rest._announce("MESSAGE_CREATE", msg)
         return msg
 
-    async def settle(self, timeout: float = 10.0) -> None:
+    async def settle(self, within: float = 10.0) -> None:
         """Wait until no request is in flight, none came for ~30 ms, no interaction awaits its
         acknowledgement, and the gateway is not half-way through a reconnect."""
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + within
         while True:
             await asyncio.sleep(0.005)
             now = time.monotonic()
             clock_now = self.clock.now()
             self._pending = {i for i in self._pending if not i.too_late_to_ack(clock_now)}
-            busy = (self._in_flight or self._pending or self.gateway.reconnecting
-                    or now - self._last_activity < QUIET_SECONDS)
+            busy = (
+                self._in_flight
+                or self._pending
+                or self.gateway.reconnecting
+                or now - max(self._last_activity, self._hold_until) < QUIET_SECONDS
+            )
             if not busy:
                 return
             if now > deadline:
                 raise TimeoutError(
-                    f"not settled after {timeout}s: in_flight={self._in_flight} "
+                    f"not settled after {within}s: in_flight={self._in_flight} "
                     f"pending={self._pending} reconnecting={self.gateway.reconnecting}"
                 )
 
@@ -182,8 +193,18 @@ class People:
         }
         if source is not None:
             payload["message"] = source.to_json()
-        inter = Interaction(inter_id, token, kind, user, channel, guild, self.clock.now(),
-                            payload, command_name=name, source_message=source)
+        inter = Interaction(
+            inter_id,
+            token,
+            kind,
+            user,
+            channel,
+            guild,
+            self.clock.now(),
+            payload,
+            command_name=name,
+            source_message=source,
+        )
         self.interactions[inter_id] = inter
         self.interactions_by_token[token] = inter
         self._pending.add(inter)

@@ -41,6 +41,7 @@ class Fault:
     remaining: int
     retry_after: float = 0.05
     is_global: bool = False
+    served: int = 0
 
     def matches(self, method: str, path: str, template: str) -> bool:
         if self.method not in ("*", method):
@@ -55,6 +56,8 @@ class Verdict:
     headers: dict[str, str]
     status: int = 200
     body: dict[str, Any] | None = None
+    # How long discord.py will now sleep before its next try (settle() waits that out).
+    hold: float = 0.0
 
 
 @dataclass
@@ -90,33 +93,38 @@ class RateLimits:
         """Answer the next `count` requests matching method and path (glob on the path, or
         the spec's route template exactly) with `status`: 500, 502, ... or 429 (then with
         `retry_after` and the `global` flag, as Discord sends them)."""
-        self._faults.append(
-            Fault(status, method.upper(), path, count, retry_after, is_global)
-        )
+        self._faults.append(Fault(status, method.upper(), path, count, retry_after, is_global))
 
     # used by the server ------------------------------------------------------------------
     def fault_for(self, method: str, path: str, template: str) -> Verdict | None:
         for fault in self._faults:
             if fault.remaining > 0 and fault.matches(method, path, template):
                 fault.remaining -= 1
+                fault.served += 1
                 if fault.status == 429:
                     self.sent_429 += 1
                     return self._too_many(fault.retry_after, fault.is_global)
                 self.sent_faults += 1
                 reason = {500: "Internal Server Error", 502: "Bad Gateway"}.get(fault.status, "")
                 body = {"message": f"{fault.status}: {reason}".strip(), "code": 0}
-                return Verdict({}, fault.status, body)
+                # discord.py retries a 5xx after 1, 3, 5 ... seconds.
+                return Verdict({}, fault.status, body, hold=1.0 + 2 * (fault.served - 1))
         return None
 
     @staticmethod
     def _too_many(retry_after: float, is_global: bool) -> Verdict:
-        body = {"message": "You are being rate limited.", "retry_after": retry_after,
-                "global": is_global}
-        headers = {"Retry-After": str(int(retry_after + 0.999)),
-                   "X-RateLimit-Scope": "global" if is_global else "user"}
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": retry_after,
+            "global": is_global,
+        }
+        headers = {
+            "Retry-After": str(int(retry_after + 0.999)),
+            "X-RateLimit-Scope": "global" if is_global else "user",
+        }
         if is_global:
             headers["X-RateLimit-Global"] = "true"
-        return Verdict(headers, 429, body)
+        return Verdict(headers, 429, body, hold=retry_after)
 
     def check(self, method: str, template: str, major: str) -> Verdict:
         now = time.monotonic()
@@ -141,9 +149,12 @@ class RateLimits:
             "X-RateLimit-Bucket": bucket_hash,
         }
         if ok:
-            return Verdict(headers)
+            return Verdict(headers, hold=reset_after if bucket.used >= bucket.limit else 0.0)
         self.sent_429 += 1
         headers.update({"X-RateLimit-Scope": "user", "Retry-After": str(int(reset_after + 0.999))})
-        body = {"message": "You are being rate limited.", "retry_after": reset_after,
-                "global": False}
-        return Verdict(headers, 429, body)
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": reset_after,
+            "global": False,
+        }
+        return Verdict(headers, 429, body, hold=reset_after)

@@ -6,7 +6,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import DiscordError
+from .errors import DiscordError, invalid_form
 from .interactions import (
     APPLICATION_COMMAND,
     CHANNEL_MESSAGE,
@@ -40,8 +40,7 @@ class Call:
         try:
             return int(self.params[name])
         except ValueError:
-            raise DiscordError(50035, errors={name: {"_errors": [
-                {"code": "NUMBER_TYPE_COERCE", "message": "Value is not snowflake."}]}}) from None
+            raise invalid_form(name, "NUMBER_TYPE_COERCE", "Value is not snowflake.") from None
 
     def flag(self, name: str) -> bool:
         return self.query.get(name, "").lower() in ("1", "true")
@@ -245,12 +244,17 @@ class RestApi:
         send = Perm.SEND_MESSAGES_IN_THREADS if self._is_thread(call) else Perm.SEND_MESSAGES
         needed = [send] + ([Perm.ATTACH_FILES] if call.uploads else [])
         chan = self._bot_channel(call, *needed)
-        if not (call.body.get("content") or call.body.get("embeds") or call.uploads
-                or call.body.get("components") or call.body.get("sticker_ids")):
-            raise DiscordError(50035, errors={"content": {"_errors": [
-                {"code": "BASE_TYPE_REQUIRED", "message": "Cannot send an empty message"}]}})
-        msg = fill_new(self.store, self._new_message(chan), call.body, call.uploads,
-                       self.fake.url_root)
+        if not (
+            call.body.get("content")
+            or call.body.get("embeds")
+            or call.uploads
+            or call.body.get("components")
+            or call.body.get("sticker_ids")
+        ):
+            raise invalid_form("content", "BASE_TYPE_REQUIRED", "Cannot send an empty message")
+        msg = fill_new(
+            self.store, self._new_message(chan), call.body, call.uploads, self.fake.url_root
+        )
         self.store.add_message(msg)
         await self._announce("MESSAGE_CREATE", msg)
         return 200, msg.to_json()
@@ -287,11 +291,13 @@ class RestApi:
         return NO_CONTENT
 
     # threads ---------------------------------------------------------------------------------
-    async def _open_thread(self, parent: Channel, kind: int, name: str, thread_id: int | None
-                           ) -> Channel:
+    async def _open_thread(
+        self, parent: Channel, kind: int, name: str, thread_id: int | None
+    ) -> Channel:
         guild = self.store.guild(parent.guild_id)
-        thread = self.store.new_channel(guild, name, type=kind, parent_id=parent.id,
-                                        owner_id=self.bot_id, channel_id=thread_id)
+        thread = self.store.new_channel(
+            guild, name, type=kind, parent_id=parent.id, owner_id=self.bot_id, channel_id=thread_id
+        )
         data = {**thread.to_json(), "newly_created": True}
         await self.fake.gateway.dispatch("THREAD_CREATE", data)
         return thread
@@ -303,8 +309,7 @@ class RestApi:
             raise DiscordError(50013, detail="threads cannot hold threads")
         msg = self._channel_message(call, parent)
         if msg.id in self.store.channels:
-            raise DiscordError(50035, errors={"message_id": {"_errors": [
-                {"code": "THREAD_ALREADY_CREATED", "message": "A thread exists already"}]}})
+            raise invalid_form("message_id", "THREAD_ALREADY_CREATED", "A thread exists already")
         # A thread started from a message shares that message's id.
         thread = await self._open_thread(parent, PUBLIC_THREAD, call.body["name"], msg.id)
         return 201, thread.to_json()
@@ -312,7 +317,9 @@ class RestApi:
     @route("POST", "/channels/{channel_id}/threads")
     async def thread_alone(self, call: Call) -> Result:
         kind = int(call.body.get("type") or PRIVATE_THREAD)
-        needed = Perm.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else Perm.CREATE_PUBLIC_THREADS
+        needed = (
+            Perm.CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else Perm.CREATE_PUBLIC_THREADS
+        )
         parent = self._bot_channel(call, needed)
         thread = await self._open_thread(parent, kind, call.body["name"], None)
         return 201, thread.to_json()
@@ -340,8 +347,15 @@ class RestApi:
             raise DiscordError(50027)
         return inter
 
-    def _answer(self, inter: Interaction, kind: int, body: dict[str, Any],
-                uploads: list[Upload], *, loading: bool = False) -> Message:
+    def _answer(
+        self,
+        inter: Interaction,
+        kind: int,
+        body: dict[str, Any],
+        uploads: list[Upload],
+        *,
+        loading: bool = False,
+    ) -> Message:
         msg = self._new_message(
             inter.channel,
             ephemeral_for=inter.user.id if int(body.get("flags") or 0) & EPHEMERAL else None,
@@ -356,8 +370,11 @@ class RestApi:
         else:
             fill_new(self.store, msg, body, uploads, self.fake.url_root)
         if inter.type != APPLICATION_COMMAND and inter.source_message is not None:
-            msg.message_reference = {"type": 0, "message_id": str(inter.source_message.id),
-                                     "channel_id": str(inter.channel.id)}
+            msg.message_reference = {
+                "type": 0,
+                "message_id": str(inter.source_message.id),
+                "channel_id": str(inter.channel.id),
+            }
         if kind == 0:
             msg.type = 0
         return self.store.add_message(msg)
@@ -373,11 +390,11 @@ class RestApi:
         kind = int(call.body["type"])
         data = call.body.get("data") or {}
         on_message = inter.type == MESSAGE_COMPONENT or (
-            inter.source_message is not None and inter.type != APPLICATION_COMMAND)
+            inter.source_message is not None and inter.type != APPLICATION_COMMAND
+        )
         if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and not on_message:
-            raise DiscordError(50035, errors={"type": {"_errors": [{
-                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
-                "message": f"Callback type {kind} needs a message component interaction"}]}})
+            why = f"Callback type {kind} needs a message component interaction"
+            raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
         resource: Message | None = None
         if kind == CHANNEL_MESSAGE:
             resource = inter.response = self._answer(inter, 1, data, call.uploads)
@@ -389,26 +406,28 @@ class RestApi:
             inter.response = inter.source_message
         elif kind == UPDATE_MESSAGE:
             assert inter.source_message is not None
-            resource = inter.response = apply_edit(self.store, inter.source_message, data,
-                                                   call.uploads, self.fake.url_root)
+            resource = inter.response = apply_edit(
+                self.store, inter.source_message, data, call.uploads, self.fake.url_root
+            )
             await self._announce("MESSAGE_UPDATE", resource)
         elif kind == MODAL:
             inter.modal = data
         else:
-            raise DiscordError(50035, errors={"type": {"_errors": [{
-                "code": "BASE_TYPE_CHOICES", "message": f"Callback type {kind} unsupported"}]}})
+            raise invalid_form("type", "BASE_TYPE_CHOICES", f"Callback type {kind} unsupported")
         inter.ack_type, inter.acked_at = kind, now
         self.fake.notify_acknowledged(inter)
         if not call.flag("with_response"):
             return NO_CONTENT
         shown = inter.response
-        out: dict[str, Any] = {"interaction": {
-            "id": str(inter.id),
-            "type": inter.type,
-            "response_message_id": str(shown.id) if shown else None,
-            "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-            "response_message_ephemeral": bool(shown and shown.ephemeral_for is not None),
-        }}
+        out: dict[str, Any] = {
+            "interaction": {
+                "id": str(inter.id),
+                "type": inter.type,
+                "response_message_id": str(shown.id) if shown else None,
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(shown and shown.ephemeral_for is not None),
+            }
+        }
         if resource is not None:
             out["resource"] = {"type": kind, "message": resource.to_json()}
         return 200, out

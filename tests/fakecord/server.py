@@ -29,10 +29,18 @@ API_PREFIX = "/api/v10"
 JSON_HEADERS = {"Content-Type": "application/json", "Via": "1.1 google"}
 # What the bot's role gets unless a test says otherwise: enough to play a game in any channel.
 BOT_DEFAULT = (
-    Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES
-    | Perm.READ_MESSAGE_HISTORY | Perm.MANAGE_MESSAGES | Perm.CREATE_PUBLIC_THREADS
-    | Perm.CREATE_PRIVATE_THREADS | Perm.SEND_MESSAGES_IN_THREADS | Perm.MANAGE_THREADS
-    | Perm.USE_APPLICATION_COMMANDS | Perm.ADD_REACTIONS
+    Perm.VIEW_CHANNEL
+    | Perm.SEND_MESSAGES
+    | Perm.EMBED_LINKS
+    | Perm.ATTACH_FILES
+    | Perm.READ_MESSAGE_HISTORY
+    | Perm.MANAGE_MESSAGES
+    | Perm.CREATE_PUBLIC_THREADS
+    | Perm.CREATE_PRIVATE_THREADS
+    | Perm.SEND_MESSAGES_IN_THREADS
+    | Perm.MANAGE_THREADS
+    | Perm.USE_APPLICATION_COMMANDS
+    | Perm.ADD_REACTIONS
 )
 
 
@@ -87,6 +95,7 @@ class FakeDiscord(People):
             on_activity=self._touch,
         )
         self._in_flight = 0
+        self._hold_until = 0.0
         self._pending: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._last_activity = time.monotonic()
@@ -122,7 +131,8 @@ class FakeDiscord(People):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
-        assert server is not None and server.sockets
+        assert server is not None
+        assert server.sockets
         self.port = server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
@@ -144,8 +154,14 @@ class FakeDiscord(People):
         return self.violations
 
     # setting up the world --------------------------------------------------------------------
-    def add_user(self, name: str, *, locale: str = "en-US", guild: Guild | None = None,
-                 roles: list[Role] | None = None) -> User:
+    def add_user(
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        guild: Guild | None = None,
+        roles: list[Role] | None = None,
+    ) -> User:
         """A person, member of `guild` (default: the ready-made guild)."""
         user = self.store.new_user(name, locale=locale)
         self.add_member(guild or self.guild, user, roles=roles)
@@ -172,8 +188,9 @@ class FakeDiscord(People):
             self._later("CHANNEL_CREATE", chan.to_json())
         return chan
 
-    def set_permissions(self, channel: Channel, target: User | Role, *, allow: int = 0,
-                        deny: int = 0) -> None:
+    def set_permissions(
+        self, channel: Channel, target: User | Role, *, allow: int = 0, deny: int = 0
+    ) -> None:
         """A channel overwrite, e.g. deny=Perm.SEND_MESSAGES for fake.bot."""
         self.store.set_overwrite(channel, target, allow=int(allow), deny=int(deny))
         if self.gateway.current is not None:
@@ -229,9 +246,15 @@ class FakeDiscord(People):
     def _touch(self) -> None:
         self._last_activity = time.monotonic()
 
+    def _hold(self, seconds: float) -> None:
+        """The bot was told to wait; settle() must not call it idle before it tries again."""
+        if seconds > 0:
+            self._hold_until = max(self._hold_until, time.monotonic() + seconds)
+
     async def _cdn(self, request: web.Request) -> web.Response:
-        found = self.rest.attachment(int(request.match_info["channel_id"]),
-                                     int(request.match_info["attachment_id"]))
+        found = self.rest.attachment(
+            int(request.match_info["channel_id"]), int(request.match_info["attachment_id"])
+        )
         if found is None:
             return web.Response(status=404)
         return web.Response(body=found[1], headers={"Content-Type": found[0]})
@@ -255,10 +278,20 @@ class FakeDiscord(People):
         body, uploads = await self._read_body(request)
         call = Call(method, path, template, params, request.query, body, uploads)
 
-        def answer(status: int, payload: Any, headers: dict[str, str] | None = None
-                   ) -> web.Response:
-            self.requests.append(RequestRecord(method, template, path, body, status, arrived,
-                                               tuple(u.filename for u in uploads)))
+        def answer(
+            status: int, payload: Any, headers: dict[str, str] | None = None
+        ) -> web.Response:
+            self.requests.append(
+                RequestRecord(
+                    method,
+                    template,
+                    path,
+                    body,
+                    status,
+                    arrived,
+                    tuple(u.filename for u in uploads),
+                )
+            )
             if status >= 400 and call.interaction is not None:
                 from .interactions import ErrorRecord
 
@@ -283,18 +316,26 @@ class FakeDiscord(People):
             return answer(401, {"message": "401: Unauthorized", "code": 0})
 
         if fault := self.ratelimits.fault_for(method, path, template):
-            return answer(fault.status, fault.body)
-        major = params.get("channel_id") or params.get("guild_id") or params.get(
-            "webhook_token") or params.get("interaction_id") or ""
+            self._hold(fault.hold)
+            return answer(fault.status, fault.body, fault.headers)
+        major = (
+            params.get("channel_id")
+            or params.get("guild_id")
+            or params.get("webhook_token")
+            or params.get("interaction_id")
+            or ""
+        )
         verdict = self.ratelimits.check(method, template, major)
+        self._hold(verdict.hold)
         if verdict.status == 429:
             return answer(429, verdict.body, verdict.headers)
 
         if body is not None:
             problem = spec.validate(template, method, body)
             if problem is not None:
-                self.violations.append(Violation(method, path, 50035, problem.where,
-                                                 problem.reason))
+                self.violations.append(
+                    Violation(method, path, 50035, problem.where, problem.reason)
+                )
                 err = DiscordError(50035, errors=problem.errors)
                 return answer(err.status, err.body(), verdict.headers)
         try:
@@ -320,10 +361,12 @@ class FakeDiscord(People):
             if name == "payload_json":
                 body = json.loads(data)
             elif name.startswith("files["):
-                uploads.append(Upload(
-                    index=int(name[6:-1]),
-                    filename=getattr(part, "filename", None) or name,
-                    content_type=part.headers.get("Content-Type", "application/octet-stream"),
-                    data=bytes(data),
-                ))
+                uploads.append(
+                    Upload(
+                        index=int(name[6:-1]),
+                        filename=getattr(part, "filename", None) or name,
+                        content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                        data=bytes(data),
+                    )
+                )
         return body, uploads

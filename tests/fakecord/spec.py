@@ -192,7 +192,9 @@ def check_limits(body: Any) -> BodyProblem | None:
     if isinstance(embeds, list) and sum(_embed_chars(e) for e in embeds if isinstance(e, dict)) > (
         MAX_EMBED_CHARS
     ):
-        return problem(["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        return problem(
+            ["embeds"], "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000"
+        )
     components = msg.get("components") or []
     if not isinstance(components, list):
         return None

@@ -95,10 +95,10 @@ class Store:
             perms = (perms & ~ow.deny) | ow.allow
         if not perms & Perm.VIEW_CHANNEL:
             return 0
-        if channel.type == PRIVATE_THREAD and user_id != channel.owner_id:
-            # Private threads: only the members (here: creator and the thread managers) see them.
-            if not perms & Perm.MANAGE_THREADS:
-                return 0
+        # Private threads: only the members (here: creator and the thread managers) see them.
+        private = channel.type == PRIVATE_THREAD and user_id != channel.owner_id
+        if private and not perms & Perm.MANAGE_THREADS:
+            return 0
         return perms
 
     def can(self, channel: Channel, user_id: int, perm: Perm) -> bool:

@@ -12,12 +12,17 @@ from discord import app_commands
 from .server import FakeDiscord
 
 
-class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:join:(?P<game>\d+)"):
+class JoinButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:join:(?P<game>\d+)"
+):
     """Persistent: survives restarts because discord.py matches the custom_id template."""
 
     def __init__(self, game: int) -> None:
-        super().__init__(discord.ui.Button(label="Join", custom_id=f"nines:join:{game}",
-                                           style=discord.ButtonStyle.primary))
+        super().__init__(
+            discord.ui.Button(
+                label="Join", custom_id=f"nines:join:{game}", style=discord.ButtonStyle.primary
+            )
+        )
         self.game = game
 
     @classmethod
