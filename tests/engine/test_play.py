@@ -160,12 +160,6 @@ def test_legal_actions_agree_with_is_legal() -> None:
         game.apply(seat, legal[-1])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: Game.check/apply accept Play(card, joker=...) for a non-Joker card "
-    "(engine/nines.py check_play never looks at play.joker); the logged action text "
-    "'AH:win' then fails parse_action, so Game.from_json cannot replay the game",
-)
 def test_joker_call_on_an_ordinary_card_is_illegal_in_nines() -> None:
     """A Nines card carries no Joker call: legal_actions never offers one, and an action text
     such as "9H:win" does not parse, so accepting it would log a game that cannot replay."""
