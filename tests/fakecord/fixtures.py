@@ -3,22 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 import discord
 import pytest
-import yarl
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
 from .server import FakeDiscord
 from .testbot import make_test_client
+from .wiring import discord_pointed_at, run_client, stop_client
 
 MakeClient = Callable[[FakeDiscord], Awaitable[discord.Client]]
 StartClient = Callable[[MakeClient], Awaitable[discord.Client]]
-
-READY_TIMEOUT = 10.0
 
 
 @pytest.fixture
@@ -26,13 +21,10 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A running double with discord.py pointed at it; fails the test on any rule broken."""
     fake = FakeDiscord()
     await fake.start()
-    saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    Route.BASE = fake.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     try:
-        yield fake
+        with discord_pointed_at(fake):
+            yield fake
     finally:
-        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
         await fake.stop()
     fail_on_violations(fake)
 
@@ -41,27 +33,6 @@ def fail_on_violations(fake: FakeDiscord) -> None:
     """Fail the test if the bot sent anything Discord would refuse, unless it was expected."""
     if fake.violations and not fake.violations_expected:
         pytest.fail("requests Discord would refuse:\n" + "\n".join(map(str, fake.violations)))
-
-
-async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[None]:
-    """login + connect in a task, as the bot's own startup does; returns once READY."""
-    await client.login(fake.token)
-    task = asyncio.create_task(client.connect(reconnect=True), name="discord-client")
-    ready = asyncio.create_task(client.wait_until_ready())
-    done, _ = await asyncio.wait(
-        {task, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
-    )
-    if ready not in done:
-        ready.cancel()
-        await stop_client(client, task)
-        raise RuntimeError("the client did not become ready against the fake Discord")
-    return task
-
-
-async def stop_client(client: discord.Client, task: asyncio.Task[None]) -> None:
-    await client.close()
-    with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.wait_for(task, timeout=5)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property
     def acknowledged(self) -> bool:

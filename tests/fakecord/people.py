@@ -141,6 +141,7 @@ class People:
 
     def notify_acknowledged(self, inter: Interaction) -> None:
         self._pending.discard(inter)
+        inter.answered.set()
 
     # internals -------------------------------------------------------------------------------
     def _reachable(self, user: User, channel: Channel) -> tuple[Guild, int]:

@@ -97,6 +97,7 @@ class RestApi:
         """Gateway events for messages everyone can see (ephemeral ones are never dispatched)."""
         if msg.ephemeral_for is not None:
             return
+        data: dict[str, Any]
         if event == "MESSAGE_DELETE":
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
         else:

@@ -130,10 +130,7 @@ class FakeDiscord(People):
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        assert server.sockets
-        self.port = server.sockets[0].getsockname()[1]
+        self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
         await self.gateway.close_all()

@@ -10,8 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema.exceptions import (  # type: ignore[import-untyped]
+    ValidationError,
+    best_match,
+)
 
 SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
 SPEC_PATH_ENV_FALLBACKS = (
