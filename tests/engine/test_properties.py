@@ -178,6 +178,7 @@ def play_checked(game: Game, rng: random.Random) -> list[object]:
                 trick = tricks[0]
                 assert trick.cards == (*trick_before, card)
                 assert trick.leader == leader_before
+                assert trick.number == len(game.hands_log[hand_number - 1].tricks)
                 assert 0 <= trick.winner < n
                 if nines:
                     codes = [str(c) for c in trick.cards]
@@ -221,7 +222,7 @@ def test_random_games_keep_every_invariant(
     play_checked(game, random.Random(seed))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     ruleset=st.sampled_from(NINES_RULESETS),
     options=nines_settings,
@@ -244,7 +245,7 @@ def test_game_length_bounds(ruleset: str, options: dict[str, object], seed: int)
         assert game.hand_number <= {"classic": 25, "partnership": 17, "four-player": 33}[ruleset]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(game_spec=any_game, seed=st.integers(0, 2**40), cut=st.floats(0, 1))
 def test_replay_gives_the_same_state(
     game_spec: tuple[str, dict[str, object]], seed: int, cut: float

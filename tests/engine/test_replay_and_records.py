@@ -296,7 +296,7 @@ def test_replay_reproduces_an_unusual_play() -> None:
     _same_state(Game.from_json(game.to_json()), game)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     ruleset=st.sampled_from(ALL_RULESETS),
     seed=st.integers(0, 2**32),

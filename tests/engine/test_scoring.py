@@ -307,3 +307,15 @@ def test_events_for_a_whole_game() -> None:
     assert isinstance(ended, GameEnded)
     assert ended.winners == game.winners
     assert ended.scores == tuple(game.scores)
+
+
+def test_instant_win_on_the_last_trick_leaves_the_others_unchanged() -> None:
+    """N9 read literally: when the thirteenth trick is the one that takes a player to 0, the
+    hand is an instant win and the others' scores stay as they were (here seat 1 would have
+    gone up by one and seat 2 down by one under ordinary scoring)."""
+    game = _position("classic", [1, 5, 5], [4, 3, 5], instant_win="on")
+    ended = _hand_ended(_finish_with(game, 0))
+    assert ended.tricks_won == (5, 3, 5)
+    assert ended.instant_win
+    assert ended.scores == (0, 5, 5)
+    assert game.winners == (0,)
