@@ -1,0 +1,42 @@
+"""Computer players (issue 4): random, rule-based and search-based, for every ruleset.
+
+A player decides from its seat's view alone (R1) and only among ``view.legal``. People choose
+a difficulty; ``make_player`` builds the player for it. ``agent.ComputerSeat`` runs them off the
+bot's event loop within a time budget.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .base import Player
+from .random_player import RandomPlayer
+from .rules_player import RulesPlayer
+from .search import SearchPlayer
+
+#: The levels offered to people, weakest first; each measurably stronger than the one before.
+DIFFICULTIES: Final = ("easy", "normal", "hard")
+
+
+def make_player(difficulty: str, seed: int = 0) -> Player:
+    """The player for a difficulty: "easy", "normal" or "hard" (ValueError otherwise)."""
+    if difficulty == "easy":
+        player: Player = RulesPlayer(seed, noise=0.3)
+    elif difficulty == "normal":
+        player = RulesPlayer(seed)
+    elif difficulty == "hard":
+        player = SearchPlayer(seed)
+    else:
+        raise ValueError(f"Unknown difficulty {difficulty!r}: choose one of {DIFFICULTIES}.")
+    player.name = difficulty
+    return player
+
+
+__all__ = [
+    "DIFFICULTIES",
+    "Player",
+    "RandomPlayer",
+    "RulesPlayer",
+    "SearchPlayer",
+    "make_player",
+]

@@ -1,0 +1,310 @@
+"""Duplicate matches between players: ``python -m engine.players.duel --a hard --b rules``.
+
+Hands: every deal is played once with the baseline ``b`` in every seat, and once per position
+with the candidate ``a`` in that position (a seat, or a team in the partnership game) and the
+rest unchanged; the per-hand edge is the candidate's tricks (Nein Nine: points) minus the
+baseline's in the same position on the same cards. Every player seeds each decision from the
+view, so both arms see the same random numbers wherever they reach the same position.
+Games: whole games with the candidate in one position (rotating) against baselines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from ..actions import Exchange
+from ..events import HandEnded
+from ..game import Game
+from ..rules import Rules
+from ..views import seat_view
+from .base import Player
+from .omniscient import OmniscientPlayer
+from .random_player import RandomPlayer
+from .rules_player import RulesPlayer
+from .search import SearchPlayer
+
+NINES_TRUMPS = ("H", "D", "C", "S", "NT")
+
+
+def make(spec: str, seed: int) -> Player:
+    """A player from a short spec: random, rules, easy, normal, hard, omniscient,
+    search:WORLDS, ismcts:ITERATIONS."""
+    from . import DIFFICULTIES, make_player
+    from .ismcts import IsmctsPlayer
+
+    name, _, arg = spec.partition(":")
+    if name in DIFFICULTIES:
+        return make_player(name, seed)
+    player: Player
+    if name == "random":
+        player = RandomPlayer(seed)
+    elif name == "rules":
+        player = RulesPlayer(seed)
+    elif name == "omniscient":
+        player = OmniscientPlayer(seed)
+    elif name == "search":
+        player = SearchPlayer(seed, worlds=int(arg or 24))
+    elif name == "ismcts":
+        player = IsmctsPlayer(seed, iterations=int(arg or 2000))
+    else:
+        raise ValueError(f"Unknown player {spec!r}.")
+    player.name = spec
+    return player
+
+
+@dataclass
+class Tally:
+    edges: list[float] = field(default_factory=list)
+    a_scores: list[float] = field(default_factory=list)
+    b_scores: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+    play_times: list[float] = field(default_factory=list)
+    exchange_times: list[float] = field(default_factory=list)
+    b_times: list[float] = field(default_factory=list)
+
+    def merge(self, other: Tally) -> None:
+        for name in self.__dataclass_fields__:
+            getattr(self, name).extend(getattr(other, name))
+
+
+def positions(rules: Rules) -> list[tuple[int, ...]]:
+    return [tuple(t) for t in rules.teams] if rules.teams else [(s,) for s in range(rules.players)]
+
+
+def deal_rules(ruleset: str, index: int, settings: dict[str, object]) -> Rules:
+    if ruleset == "nein-nine":
+        return Rules.from_settings(ruleset, settings)
+    # Vary the trump deal by deal (the first hand of a game always has the first trump).
+    return Rules.from_settings(
+        ruleset, {**settings, "trumps": NINES_TRUMPS[index % len(NINES_TRUMPS)]}
+    )
+
+
+def _decide(player: Player, game: Game, seat: int) -> object:
+    if isinstance(player, OmniscientPlayer):
+        return player.choose_in(game, seat)
+    return player.choose(seat_view(game, seat))
+
+
+def play(
+    game: Game,
+    seats: Sequence[Player],
+    timed: set[int],
+    tally: Tally,
+    one_hand: bool,
+) -> HandEnded | None:
+    """Play to the end of the hand (or game); times the decisions of the seats in ``timed``."""
+    while not game.over:
+        seat = game.turn
+        assert seat is not None
+        start = time.perf_counter()
+        action = _decide(seats[seat], game, seat)
+        spent = time.perf_counter() - start
+        if seat in timed:
+            (tally.exchange_times if isinstance(action, Exchange) else tally.play_times).append(
+                spent
+            )
+        else:
+            tally.b_times.append(spent)
+        for event in game.apply(seat, action):  # type: ignore[arg-type]
+            if one_hand and isinstance(event, HandEnded):
+                return event
+    return None
+
+
+def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...]) -> float:
+    if rules.game == "nein-nine":
+        return float(sum(result.points[s] for s in seats))
+    return float(sum(result.tricks_won[s] for s in seats))
+
+
+def run_deals(args: tuple[str, str, str, str, dict[str, object], int, list[int]]) -> Tally:
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices = args
+    tally = Tally()
+    for i in indices:
+        rules = deal_rules(ruleset, i, settings)
+        n = rules.players
+        game_seed = seed * 1_000_003 + i
+        shared: dict[tuple[int, ...], float] = {}
+        if opp_spec == b_spec:
+            others = [make(b_spec, seed + s) for s in range(n)]
+            result = play(Game(rules, game_seed), others, set(), Tally(), True)
+            assert result is not None
+            shared = {pos: score_of(result, rules, pos) for pos in positions(rules)}
+        edge = 0.0
+        for pos in positions(rules):
+            seats_a = [
+                make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)
+            ]
+            res_a = play(Game(rules, game_seed), seats_a, set(pos), tally, True)
+            assert res_a is not None
+            a = score_of(res_a, rules, pos)
+            if pos in shared:
+                b = shared[pos]
+            else:
+                seats_b = [
+                    make(b_spec, seed + s) if s in pos else make(opp_spec, seed + s)
+                    for s in range(n)
+                ]
+                res_b = play(Game(rules, game_seed), seats_b, set(), Tally(), True)
+                assert res_b is not None
+                b = score_of(res_b, rules, pos)
+            tally.a_scores.append(a)
+            tally.b_scores.append(b)
+            edge += a - b
+        tally.edges.append(edge / len(positions(rules)))
+    return tally
+
+
+def run_games(args: tuple[str, str, str, str, dict[str, object], int, list[int]]) -> Tally:
+    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices = args
+    tally = Tally()
+    for i in indices:
+        rules = Rules.from_settings(ruleset, settings)
+        n = rules.players
+        pos = positions(rules)[i % len(positions(rules))]
+        seats = [make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)]
+        game = Game(rules, seed * 1_000_003 + 500_000 + i)
+        play(game, seats, set(pos), tally, False)
+        assert game.winners is not None
+        units = {rules.unit_of(s) for s in game.winners}
+        tally.wins.append(1.0 / len(units) if rules.unit_of(pos[0]) in units else 0.0)
+    return tally
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    if not values:
+        return 0.0, 0.0
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return m, 0.0
+    return m, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "none"
+    ms = sorted(v * 1000 for v in values)
+
+    def at(q: float) -> float:
+        return ms[min(len(ms) - 1, int(q * len(ms)))]
+
+    return (
+        f"p50 {at(0.5):.1f} ms, p95 {at(0.95):.1f} ms, p99 {at(0.99):.1f} ms, "
+        f"max {ms[-1]:.1f} ms (n={len(ms)}, mean {statistics.fmean(ms):.1f} ms)"
+    )
+
+
+def _chunks(n: int, parts: int) -> list[list[int]]:
+    return [list(range(k, n, parts)) for k in range(parts) if k < n]
+
+
+def match(
+    a: str,
+    b: str,
+    *,
+    ruleset: str = "classic",
+    deals: int = 100,
+    games: int = 0,
+    opponents: str | None = None,
+    settings: dict[str, object] | None = None,
+    seed: int = 1,
+    workers: int = 1,
+) -> Tally:
+    """Run a duplicate match; ``workers`` > 1 spreads it over processes."""
+    opp = opponents or b
+    cfg = settings or {}
+    tally = Tally()
+    parts = max(1, workers) * 4
+    jobs_d = [(a, b, opp, ruleset, cfg, seed, c) for c in _chunks(deals, parts)]
+    jobs_g = [(a, b, opp, ruleset, cfg, seed, c) for c in _chunks(games, parts)]
+    if workers <= 1:
+        for job in jobs_d:
+            tally.merge(run_deals(job))
+        for job in jobs_g:
+            tally.merge(run_games(job))
+        return tally
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for t in pool.map(run_deals, jobs_d):
+            tally.merge(t)
+        for t in pool.map(run_games, jobs_g):
+            tally.merge(t)
+    return tally
+
+
+def report(tally: Tally, a: str, b: str, ruleset: str, opponents: str | None) -> str:
+    unit = "points" if ruleset == "nein-nine" else "tricks"
+    lines = [f"{ruleset}: {a} vs {b}" + (f" (opponents {opponents})" if opponents else "")]
+    if tally.edges:
+        m, h = mean_ci(tally.edges)
+        lines.append(
+            f"  hands: {len(tally.edges)} duplicate deals, edge {m:+.3f} {unit}/hand "
+            f"(95% CI {m - h:+.3f} .. {m + h:+.3f}); {a} {statistics.fmean(tally.a_scores):.3f}"
+            f", {b} {statistics.fmean(tally.b_scores):.3f} {unit}/hand in the same positions"
+        )
+    if tally.wins:
+        p = statistics.fmean(tally.wins)
+        h = 1.96 * math.sqrt(max(p * (1 - p), 1e-9) / len(tally.wins))
+        lines.append(
+            f"  games: {a} won {100 * p:.1f}% of {len(tally.wins)} "
+            f"(95% CI {100 * (p - h):.1f} .. {100 * (p + h):.1f}%)"
+        )
+    lines.append(f"  decision time {a} (play): {percentiles(tally.play_times)}")
+    if tally.exchange_times:
+        lines.append(f"  decision time {a} (exchange): {percentiles(tally.exchange_times)}")
+    lines.append(f"  decision time others: {percentiles(tally.b_times)}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="duel", description="Duplicate match between computer players."
+    )
+    parser.add_argument(
+        "--a",
+        default="hard",
+        help="candidate (random, rules, easy, normal, "
+        "hard, omniscient, search:WORLDS, ismcts:ITERATIONS)",
+    )
+    parser.add_argument("--b", default="rules", help="baseline, same choices")
+    parser.add_argument("--opponents", default=None, help="the other seats (default: --b)")
+    parser.add_argument("--ruleset", default="classic")
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals (hands)")
+    parser.add_argument("--games", type=int, default=0, help="whole games")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rules setting, e.g. --set instant_win=on",
+    )
+    args = parser.parse_args(argv)
+    settings: dict[str, object] = dict(s.split("=", 1) for s in args.set)
+    started = time.perf_counter()
+    tally = match(
+        args.a,
+        args.b,
+        ruleset=args.ruleset,
+        deals=args.deals,
+        games=args.games,
+        opponents=args.opponents,
+        settings=settings,
+        seed=args.seed,
+        workers=args.workers,
+    )
+    print(report(tally, args.a, args.b, args.ruleset, args.opponents))
+    print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,279 @@
+"""What a seat knows, and worlds (deals of the unseen cards) consistent with it.
+
+Everything here is built from a ``SeatView`` alone (R1). The unseen cards go to the seats and
+the spare that could hold them: a seat that did not follow suit holds none of that suit (as it
+stood when it played), a hand whose content the seat knows (one it put down, or held) stays
+known wherever it went in the exchange (N4), and hand sizes are public.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..actions import Exchange, Play
+from ..cards import JOKER, Card
+from ..nein_nine import DECK as NEIN_DECK
+from ..nein_nine import led_suit, suit_under
+from ..rules import Trump
+from ..views import SeatView
+from .simulate import FULL, NO_TRUMP, SUIT_MASKS, SUIT_OF, hand_value
+
+SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
+NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
+
+
+def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c.index
+    return m
+
+
+def trump_index(trump: Trump) -> int:
+    return NO_TRUMP if trump is None else SUIT_INDEX[trump.value]
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """A seat's knowledge, in bitmasks. Holder ``n`` is the spare (3-player Nines)."""
+
+    seat: int
+    n: int
+    game: str  # "nines" or "nein-nine"
+    trump: int  # NO_TRUMP or a suit index (S H D C = 0 1 2 3)
+    hand: int
+    played: int  # every card played this hand, the trick in progress too
+    played_by: list[int]
+    trick: list[int]
+    leader: int
+    tricks: list[int]
+    teams: bool
+    quota: int
+    fixed: dict[int, int]  # holder -> its exact cards
+    sizes: dict[int, int]  # holder -> how many unknown cards it holds
+    excluded: list[int]  # holder -> cards it cannot hold
+    # Exchange inference: (pile owner seat, swapped, spare was a discard at the time).
+    decisions: list[tuple[int, bool, bool]] = field(default_factory=list)
+    pile_holder: dict[int, int] = field(default_factory=dict)  # pile id -> holder now
+
+    @property
+    def pool(self) -> int:
+        full = NEIN_FULL if self.game == "nein-nine" else FULL
+        known = self.hand | self.played
+        for m in self.fixed.values():
+            known |= m
+        return full & ~known
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    table = view.table
+    rules = table.rules
+    n = rules.players
+    me = view.seat
+    nein = rules.game == "nein-nine"
+    played_by = [0] * n
+    excluded = [0] * (n + 1)
+    played = 0
+    # Walk every card of the hand in play order: who played what, and who showed a void.
+    plays: list[list[tuple[int, Card]]] = [
+        [((t.leader + i) % n, c) for i, c in enumerate(t.cards)] for t in view.played
+    ]
+    plays.append(list(table.trick))
+    trump_now: Trump = None if nein else table.trump
+    for trick in plays:
+        cards: list[Card] = []
+        for seat, card in trick:
+            played |= 1 << card.index
+            played_by[seat] |= 1 << card.index
+            if nein:
+                led = led_suit(cards, trump_now) if cards else None
+                if led is not None and card is not JOKER and suit_under(card, trump_now) is not led:
+                    excluded[seat] |= sum(
+                        1 << c.index for c in NEIN_DECK if suit_under(c, trump_now) is led
+                    )
+                if trump_now is None and card.rank == 8 and card.suit is not None:
+                    trump_now = card.suit  # G4: the first 8 sets trump at once
+            elif cards and card.suit is not cards[0].suit:
+                assert cards[0].suit is not None
+                excluded[seat] |= SUIT_MASKS[SUIT_INDEX[cards[0].suit.value]]
+            cards.append(card)
+    hand = mask_of(view.hand)
+    # N4: follow the piles through the exchange (pile s = seat s's dealt hand, pile n = spare).
+    cur = list(range(n))
+    spare_pile = n
+    decisions: list[tuple[int, bool, bool]] = []
+    discarded = False
+    for seat, swap in table.exchange:
+        decisions.append((seat, swap, discarded))
+        if swap:
+            cur[seat], spare_pile = spare_pile, cur[seat]
+            discarded = True
+    known = {cur[me]: hand | played_by[me]}
+    if view.put_down:
+        known[me] = mask_of(view.put_down[0])
+    fixed: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    holders = [s for s in range(n) if s != me]
+    pile_holder = {cur[s]: s for s in range(n)}
+    if rules.has_spare:
+        holders.append(n)
+        pile_holder[spare_pile] = n
+    for h in holders:
+        pile = spare_pile if h == n else cur[h]
+        if pile in known:
+            fixed[h] = known[pile] & ~(played_by[h] if h < n else 0)
+        else:
+            sizes[h] = 13 if h == n else table.hand_sizes[h]
+    k = Knowledge(
+        seat=me,
+        n=n,
+        game=rules.game,
+        trump=trump_index(table.trump),
+        hand=hand,
+        played=played,
+        played_by=played_by,
+        trick=[c.index for _, c in table.trick],
+        leader=table.leader,
+        tricks=list(table.tricks_won),
+        teams=rules.teams is not None,
+        quota=rules.quota,
+        fixed=fixed,
+        sizes=sizes,
+        excluded=excluded,
+        decisions=[d for d in decisions if d[0] != me],
+        pile_holder=pile_holder,
+    )
+    if k.pool.bit_count() != sum(sizes.values()):
+        raise AssertionError(f"unseen cards {k.pool.bit_count()} != holder sizes {sizes}")
+    return k
+
+
+def deal(k: Knowledge, rng: random.Random) -> dict[int, int]:
+    """One random assignment of the unseen cards to their possible holders."""
+    holders = list(k.sizes)
+    cards = bits(k.pool)
+    for _ in range(40):
+        rng.shuffle(cards)
+        # The most constrained cards first, so the greedy deal rarely paints itself in.
+        cards.sort(key=lambda c: sum(1 for h in holders if (k.excluded[h] >> c) & 1))
+        left = dict(k.sizes)
+        out = dict.fromkeys(holders, 0)
+        ok = True
+        for c in reversed(cards):
+            choices = [h for h in holders if left[h] and not (k.excluded[h] >> c) & 1]
+            if not choices:
+                ok = False
+                break
+            total = sum(left[h] for h in choices)
+            r = rng.randrange(total)
+            for h in choices:
+                r -= left[h]
+                if r < 0:
+                    break
+            out[h] |= 1 << c
+            left[h] -= 1
+        if ok:
+            return out
+    return _deal_exact(k, cards, rng)
+
+
+def _deal_exact(k: Knowledge, cards: list[int], rng: random.Random) -> dict[int, int]:
+    # Backtracking, for the rare position where the greedy deal keeps failing.
+    holders = list(k.sizes)
+    left = dict(k.sizes)
+    out = dict.fromkeys(holders, 0)
+
+    def place(i: int) -> bool:
+        if i == len(cards):
+            return True
+        c = cards[i]
+        options = [h for h in holders if left[h] and not (k.excluded[h] >> c) & 1]
+        rng.shuffle(options)
+        for h in options:
+            left[h] -= 1
+            out[h] |= 1 << c
+            if place(i + 1):
+                return True
+            left[h] += 1
+            out[h] &= ~(1 << c)
+        return False
+
+    if not place(0):
+        raise AssertionError("no deal fits what the seat knows")
+    return out
+
+
+def sample_world(k: Knowledge, rng: random.Random, tries: int = 1) -> list[int]:
+    """Every holder's cards (seats, then the spare if any) in one consistent world.
+
+    With ``tries`` > 1, worlds that contradict the exchange decisions (a hand the rule-based
+    player would have kept was put down, or the other way round) are redrawn, up to that
+    many times: an earlier player's discard is weak.
+    """
+    best: list[int] = []
+    best_bad = 1 << 30
+    for _ in range(max(1, tries)):
+        dealt = deal(k, rng)
+        world = [0] * (k.n + 1)
+        for h, m in k.fixed.items():
+            world[h] = m
+        for h, m in dealt.items():
+            world[h] = m
+        world[k.seat] = k.hand
+        if tries <= 1 or not k.decisions:
+            return world
+        bad = _contradictions(k, world)
+        if bad == 0:
+            return world
+        if bad < best_bad:
+            best, best_bad = world, bad
+    return best
+
+
+def _contradictions(k: Knowledge, world: list[int]) -> int:
+    bad = 0
+    for seat, swapped, discarded in k.decisions:
+        holder = k.pile_holder[seat]
+        pile = world[holder] | (k.played_by[holder] if holder < k.n else 0)
+        threshold = 6.5 if discarded else 10.0
+        if (hand_value(pile, k.trump) < threshold) != swapped:
+            bad += 1
+    return bad
+
+
+def equivalent_groups(legal: list[int], k: Knowledge) -> list[int]:
+    """One card per set of interchangeable legal cards (Nines: touching cards of a suit).
+
+    Two cards of a suit with no card between them that another seat could hold win and lose
+    the same tricks, so trying one of them is enough.
+    """
+    seen = k.hand | k.played
+    reps: list[int] = []
+    prev = -2
+    for c in sorted(legal):
+        if prev >= 0 and SUIT_OF[c] == SUIT_OF[prev]:
+            between = ((1 << c) - 1) & ~((2 << prev) - 1)
+            if between & ~seen == 0:
+                prev = c
+                continue
+        reps.append(c)
+        prev = c
+    return reps
+
+
+def play_actions(view: SeatView) -> list[Play]:
+    return [a for a in view.legal if isinstance(a, Play)]
+
+
+def is_exchange(view: SeatView) -> bool:
+    return bool(view.legal) and isinstance(view.legal[0], Exchange)
