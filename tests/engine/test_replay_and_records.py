@@ -320,3 +320,36 @@ def test_records_check_and_replay(
     # The record replays: its rules and seed with the game's actions rebuild the record.
     again = Game.replay(Rules.from_dict(record["rules"]), record["seed"], list(game.log))
     assert game_record(again) == record
+
+
+def _tampered(record: dict[str, Any], change: str) -> dict[str, Any]:
+    bad = json.loads(json.dumps(record))
+    hand = bad["hands"][0]
+    trick = hand["tricks"][2]
+    n = len(bad["players"])
+    if change == "winner":
+        trick["winner"] = (trick["winner"] + 1) % n
+    elif change == "score":
+        hand["scores"][0] += 1
+    elif change == "card":
+        trick["cards"][0] = "1X"
+    elif change == "leader":
+        trick["leader"] = (trick["leader"] + 1) % n
+    elif change == "swap":
+        hand["tricks"][0]["cards"][:2] = hand["tricks"][0]["cards"][1::-1]
+    elif change == "tricks_won":
+        hand["tricks_won"][0] += 1
+    elif change == "winners":
+        bad["winners"] = [(bad["winners"][0] + 1) % n]
+    return bad
+
+
+@pytest.mark.parametrize(
+    "change", ["winner", "score", "card", "leader", "swap", "tricks_won", "winners"]
+)
+def test_the_record_checker_catches_tampering(change: str) -> None:
+    game = _random_game("classic", 44, ties="joint")
+    record = game_record(game)
+    check_record(record)
+    with pytest.raises(AssertionError):
+        check_record(_tampered(record, change))
