@@ -102,6 +102,15 @@ async def test_ephemeral_is_seen_and_clicked_only_by_its_user(
     with pytest.raises(discord.NotFound) as exc:
         await test_client.http.get_message(fake.channel.id, hand.id)
     assert exc.value.code == 10008
+    route = Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=fake.channel.id,
+        message_id=hand.id,
+    )
+    with pytest.raises(discord.NotFound) as exc:
+        await test_client.http.request(route, json={"content": "x"})
+    assert exc.value.code == 10008
 
 
 async def test_click_updates_message_and_disabled_buttons_cannot_be_clicked(
@@ -111,7 +120,14 @@ async def test_click_updates_message_and_disabled_buttons_cannot_be_clicked(
     alice = fake.add_user("alice")
     hand = (await fake.slash(alice, fake.channel, "nines hand")).message
     assert hand is not None
-    assert [(b.label, b.disabled) for b in hand.buttons()] == [("Play", False), ("Pass", True)]
+    assert [(b.label, b.disabled) for b in hand.buttons()] == [
+        ("Play", False),
+        ("Sort", False),
+        ("Pass", True),
+    ]
+    sorted_ = await fake.click(alice, hand, "Sort")
+    assert sorted_.ack_type == 6
+    assert hand.content == "Your hand: 9♥ 9♠"
     with pytest.raises(UsageRefused, match="disabled"):
         await fake.click(alice, hand, "Pass")
     res = await fake.click(alice, hand, "hand:play")  # by custom_id
@@ -239,3 +255,20 @@ async def test_request_log_counts_discord_calls(fake_discord: FakeDiscord) -> No
         ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", 200),
         ("POST", "/webhooks/{webhook_id}/{webhook_token}", 200),
     ]
+
+
+async def test_modal_open_and_submit(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    opened = await fake.slash(alice, fake.channel, "nines settings name")
+    assert opened.ack_type == 9
+    assert opened.modal is not None
+    assert opened.modal["title"] == "Your name"
+    with pytest.raises(UsageRefused):
+        await fake.submit_modal(bob, opened, {"Name": "Bobby"})
+    with pytest.raises(UsageRefused, match="required"):
+        await fake.submit_modal(alice, opened, {})
+    res = await fake.submit_modal(alice, opened, {"Name": "Ali"})
+    assert res.message is not None
+    assert res.message.content == "name=Ali"
+    assert res.ephemeral

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .commands import build_command_data
 from .errors import UsageRefused
-from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
+from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT, Interaction
 from .models import Channel, Message, User
 from .permissions import Perm
 
@@ -40,6 +40,7 @@ class People:
     _last_activity: float
     _hold_until: float
     _pending: set[Interaction]
+    _thinking: set[Interaction]
 
     async def slash(
         self, user: User, channel: Channel, command: str, *, wait: bool = True, **options: Any
@@ -89,6 +90,38 @@ class People:
         data = {"custom_id": button.custom_id, "component_type": 2}
         return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait, source=msg)
 
+    async def submit_modal(
+        self, user: User, opened_by: Interaction, values: dict[str, str], *, wait: bool = True
+    ) -> Interaction:
+        """Fill in and submit the modal the bot showed in answer to `opened_by`. `values` are
+        keyed by a field's custom_id or its label; fields left out are submitted empty."""
+        modal = opened_by.modal
+        if modal is None or opened_by.user.id != user.id:
+            raise UsageRefused(f"{user.name} has no modal open from that interaction")
+
+        def answer(field: dict[str, Any], label: str | None) -> dict[str, Any]:
+            cid = field["custom_id"]
+            value = values.get(cid, values.get(label or field.get("label") or "", ""))
+            if field.get("type") == 4:
+                if field.get("required", True) and not value:
+                    raise UsageRefused(f"field {label or cid!r} is required")
+                return {"type": 4, "custom_id": cid, "value": value}
+            return {"type": field["type"], "custom_id": cid, "values": list(value or [])}
+
+        submitted = []
+        for comp in modal.get("components", []):
+            if comp.get("type") == 1:
+                row = [answer(c, None) for c in comp.get("components", [])]
+                submitted.append({"type": 1, "components": row})
+            elif comp.get("type") == 18:
+                inner = answer(comp["component"], comp.get("label"))
+                submitted.append({"type": 18, "component": inner})
+        data = {"custom_id": modal["custom_id"], "components": submitted}
+        self._reachable(user, opened_by.channel)
+        return await self._interact(
+            MODAL_SUBMIT, user, opened_by.channel, data, wait=wait, source=opened_by.source_message
+        )
+
     def visible(self, user: User, channel: Channel) -> list[Message]:
         """The messages `user` sees in `channel`, oldest first; their own ephemerals included."""
         if channel.deleted or not self.store.can(channel, user.id, Perm.VIEW_CHANNEL):
@@ -117,16 +150,27 @@ class People:
         return msg
 
     async def settle(self, within: float = 10.0) -> None:
-        """Wait until no request is in flight, none came for ~30 ms, no interaction awaits its
-        acknowledgement, and the gateway is not half-way through a reconnect."""
+        """Wait until no request is in flight, none came for ~30 ms (nor is the bot sitting out a
+        rate limit or retry), no interaction awaits its acknowledgement, no deferred "thinking"
+        answer is still owed, and the gateway is not half-way through a reconnect."""
         deadline = time.monotonic() + within
         while True:
             await asyncio.sleep(0.005)
             now = time.monotonic()
             clock_now = self.clock.now()
             self._pending = {i for i in self._pending if not i.too_late_to_ack(clock_now)}
+            # A "thinking" answer is still owed to the person (until the token runs out).
+            self._thinking = {
+                i
+                for i in self._thinking
+                if i.response is not None
+                and i.response.loading
+                and not i.response.deleted
+                and not i.expired(clock_now)
+            }
             busy = (
-                self._in_flight
+                self._thinking
+                or self._in_flight
                 or self._pending
                 or self.gateway.reconnecting
                 or now - max(self._last_activity, self._hold_until) < QUIET_SECONDS
@@ -136,11 +180,14 @@ class People:
             if now > deadline:
                 raise TimeoutError(
                     f"not settled after {within}s: in_flight={self._in_flight} "
-                    f"pending={self._pending} reconnecting={self.gateway.reconnecting}"
+                    f"pending={self._pending} thinking={self._thinking} "
+                    f"reconnecting={self.gateway.reconnecting}"
                 )
 
     def notify_acknowledged(self, inter: Interaction) -> None:
         self._pending.discard(inter)
+        if inter.response is not None and inter.response.loading:
+            self._thinking.add(inter)
         inter.answered.set()
 
     # internals -------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from .interactions import (
     DEFERRED_UPDATE,
     MESSAGE_COMPONENT,
     MODAL,
+    MODAL_SUBMIT,
     UPDATE_MESSAGE,
     Interaction,
 )
@@ -396,6 +397,10 @@ class RestApi:
         if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and not on_message:
             why = f"Callback type {kind} needs a message component interaction"
             raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
+        if kind == MODAL and inter.type == MODAL_SUBMIT:
+            raise invalid_form(
+                "type", "INTERACTION_RESPONSE_TYPE_INVALID", "A modal cannot open one"
+            )
         resource: Message | None = None
         if kind == CHANNEL_MESSAGE:
             resource = inter.response = self._answer(inter, 1, data, call.uploads)

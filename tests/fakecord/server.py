@@ -97,6 +97,7 @@ class FakeDiscord(People):
         self._in_flight = 0
         self._hold_until = 0.0
         self._pending: set[Interaction] = set()
+        self._thinking: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._last_activity = time.monotonic()
         self._runner: web.AppRunner | None = None

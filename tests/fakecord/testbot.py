@@ -46,6 +46,11 @@ class HandView(discord.ui.View):
         button.disabled = True
         await interaction.response.edit_message(content="You played a card", view=self)
 
+    @discord.ui.button(label="Sort", custom_id="hand:sort")
+    async def sort(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()  # deferred update: the hand is edited afterwards
+        await interaction.edit_original_response(content="Your hand: 9♥ 9♠")
+
     @discord.ui.button(label="Pass", custom_id="hand:pass", disabled=True)
     async def pass_(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.defer()
@@ -123,7 +128,18 @@ def make_group(client: ProbeClient) -> app_commands.Group:
     async def language(interaction: discord.Interaction, code: str) -> None:
         await interaction.response.send_message(f"language={code}", ephemeral=True)
 
+    @settings.command(name="name", description="Pick a display name")
+    async def name(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(NameModal())
+
     return group
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    name: discord.ui.TextInput[NameModal] = discord.ui.TextInput(label="Name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"name={self.name.value}", ephemeral=True)
 
 
 async def make_test_client(fake: FakeDiscord) -> discord.Client:
