@@ -238,3 +238,21 @@ async def test_fetches_discord_py_makes(
     assert member.name == "alice"
     user = await test_client.fetch_user(alice.id)
     assert user.name == "alice"
+
+
+async def test_people_talking_reach_the_bot_without_content_intent(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    heard: list[discord.Message] = []
+
+    async def on_message(message: discord.Message) -> None:
+        heard.append(message)
+
+    test_client.event(on_message)
+    alice = fake.add_user("alice")
+    await fake.say(alice, fake.channel, "secret plan")
+    await fake.settle()
+    assert [m.author.name for m in heard] == ["alice"]
+    assert heard[0].content == ""  # no message_content intent: Discord blanks it
+    assert fake.visible(alice, fake.channel)[0].content == "secret plan"

@@ -50,6 +50,7 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.current: Session | None = None
         self.identifies = 0
+        self.intents = 0  # what the bot asked for in IDENTIFY
         self.resumes = 0
         self.connected = asyncio.Event()
         self._sockets: set[web.WebSocketResponse] = set()
@@ -126,6 +127,7 @@ class Gateway:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         self.identifies += 1
+        self.intents = int(d.get("intents") or 0)
         session = Session(secrets.token_hex(16), ws=ws)
         self.sessions[session.id] = session
         self.current = session

@@ -61,6 +61,7 @@ def route(method: str, template: str) -> Callable[[Handler], Handler]:
 
 
 NO_CONTENT: Result = (204, None)
+GUILD_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 15
 
 
 class RestApi:
@@ -96,13 +97,17 @@ class RestApi:
 
     async def _announce(self, event: str, msg: Message) -> None:
         """Gateway events for messages everyone can see (ephemeral ones are never dispatched)."""
-        if msg.ephemeral_for is not None:
+        intents = self.fake.gateway.intents
+        if msg.ephemeral_for is not None or not intents & GUILD_MESSAGES:
             return
         data: dict[str, Any]
         if event == "MESSAGE_DELETE":
             data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
         else:
             data = msg.to_json()
+            if msg.author.id != self.bot_id and not intents & MESSAGE_CONTENT:
+                # Without the privileged intent Discord blanks what other people wrote.
+                data.update(content="", embeds=[], attachments=[], components=[])
             if event == "MESSAGE_CREATE" and msg.guild_id is not None:
                 member = self.store.guilds[msg.guild_id].members.get(msg.author.id)
                 if member is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import secrets
 import time
@@ -77,8 +78,10 @@ class FakeDiscord(People):
         self.store = Store(self.clock)
         self.commands = CommandRegistry()
         self.ratelimits = RateLimits()
-        self.token = "fake." + secrets.token_urlsafe(24)
         self.bot = self.store.new_user(bot_name, bot=True)
+        # Shaped like Discord's: base64 of the bot id, a timestamp part and an HMAC part.
+        bot_part = base64.urlsafe_b64encode(str(self.bot.id).encode()).decode().rstrip("=")
+        self.token = f"{bot_part}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
         self.app_id = self.bot.id
         self.owner = self.store.new_user("owner")
         self.requests: list[RequestRecord] = []
