@@ -227,6 +227,7 @@ async def test_token_expires_after_15_minutes(
     with pytest.raises(discord.HTTPException) as exc:
         await interaction.edit_original_response(content="too late")
     assert exc.value.code == 50027
+    assert [e.code for e in res.errors] == [50027, 50027]
 
 
 async def test_update_callback_on_a_slash_command_is_refused(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord.http import Route
@@ -256,3 +257,22 @@ async def test_people_talking_reach_the_bot_without_content_intent(
     assert [m.author.name for m in heard] == ["alice"]
     assert heard[0].content == ""  # no message_content intent: Discord blanks it
     assert fake.visible(alice, fake.channel)[0].content == "secret plan"
+
+
+async def test_malformed_json_is_refused(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    violations = fake.expect_violations()
+    headers = {"Authorization": f"Bot {fake.token}", "Content-Type": "application/json"}
+    url = f"{fake.api_base}/channels/{fake.channel.id}/messages"
+    async with aiohttp.ClientSession() as http, http.post(url, data=b"{", headers=headers) as resp:
+        assert resp.status == 400
+        assert (await resp.json())["code"] == 50109
+    assert violations[0].code == 50109
+
+
+async def test_wrong_token_is_unauthorized(fake_discord: FakeDiscord) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"{fake_discord.api_base}/users/@me", headers={"Authorization": "Bot x"}) as resp,
+    ):
+        assert resp.status == 401

@@ -21,6 +21,7 @@ KNOWN: dict[int, tuple[int, str]] = {
     50013: (403, "Missing Permissions"),
     50027: (401, "Invalid Webhook Token"),
     50035: (400, "Invalid Form Body"),
+    50109: (400, "The request body contains invalid JSON."),
     40001: (401, "Unauthorized"),
 }
 
