@@ -38,6 +38,8 @@ class JoinButton(
 
 
 class HandView(discord.ui.View):
+    """Not persistent: discord.py finds it by the response_message_id the callback returned."""
+
     def __init__(self) -> None:
         super().__init__(timeout=None)
 
@@ -70,7 +72,6 @@ class ProbeClient(discord.Client):
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(JoinButton)
-        self.add_view(HandView())
         await self.tree.sync()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
