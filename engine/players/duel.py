@@ -111,8 +111,6 @@ def play(
             (tally.exchange_times if isinstance(action, Exchange) else tally.play_times).append(
                 spent
             )
-        else:
-            tally.b_times.append(spent)
         for event in game.apply(seat, action):  # type: ignore[arg-type]
             if one_hand and isinstance(event, HandEnded):
                 return event
@@ -125,21 +123,29 @@ def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...]) -> float:
     return float(sum(result.tricks_won[s] for s in seats))
 
 
-def run_deals(args: tuple[str, str, str, str, dict[str, object], int, list[int]]) -> Tally:
-    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices = args
+Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool]
+
+
+def run_deals(args: Job) -> Tally:
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate = args
     tally = Tally()
     for i in indices:
         rules = deal_rules(ruleset, i, settings)
         n = rules.players
         game_seed = seed * 1_000_003 + i
         shared: dict[tuple[int, ...], float] = {}
+        places = positions(rules)
+        if rotate:  # one position a deal (for slow baselines): still paired, half the cost
+            places = [places[i % len(places)]]
         if opp_spec == b_spec:
             others = [make(b_spec, seed + s) for s in range(n)]
-            result = play(Game(rules, game_seed), others, set(), Tally(), True)
+            tb = Tally()
+            result = play(Game(rules, game_seed), others, set(range(n)), tb, True)
+            tally.b_times.extend(tb.play_times)
             assert result is not None
             shared = {pos: score_of(result, rules, pos) for pos in positions(rules)}
         edge = 0.0
-        for pos in positions(rules):
+        for pos in places:
             seats_a = [
                 make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)
             ]
@@ -153,18 +159,20 @@ def run_deals(args: tuple[str, str, str, str, dict[str, object], int, list[int]]
                     make(b_spec, seed + s) if s in pos else make(opp_spec, seed + s)
                     for s in range(n)
                 ]
-                res_b = play(Game(rules, game_seed), seats_b, set(), Tally(), True)
+                tb = Tally()
+                res_b = play(Game(rules, game_seed), seats_b, set(pos), tb, True)
+                tally.b_times.extend(tb.play_times)
                 assert res_b is not None
                 b = score_of(res_b, rules, pos)
             tally.a_scores.append(a)
             tally.b_scores.append(b)
             edge += a - b
-        tally.edges.append(edge / len(positions(rules)))
+        tally.edges.append(edge / len(places))
     return tally
 
 
-def run_games(args: tuple[str, str, str, str, dict[str, object], int, list[int]]) -> Tally:
-    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices = args
+def run_games(args: Job) -> Tally:
+    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices, _rotate = args
     tally = Tally()
     for i in indices:
         rules = Rules.from_settings(ruleset, settings)
@@ -217,14 +225,15 @@ def match(
     settings: dict[str, object] | None = None,
     seed: int = 1,
     workers: int = 1,
+    rotate: bool = False,
 ) -> Tally:
     """Run a duplicate match; ``workers`` > 1 spreads it over processes."""
     opp = opponents or b
     cfg = settings or {}
     tally = Tally()
     parts = max(1, workers) * 4
-    jobs_d = [(a, b, opp, ruleset, cfg, seed, c) for c in _chunks(deals, parts)]
-    jobs_g = [(a, b, opp, ruleset, cfg, seed, c) for c in _chunks(games, parts)]
+    jobs_d: list[Job] = [(a, b, opp, ruleset, cfg, seed, c, rotate) for c in _chunks(deals, parts)]
+    jobs_g: list[Job] = [(a, b, opp, ruleset, cfg, seed, c, rotate) for c in _chunks(games, parts)]
     if workers <= 1:
         for job in jobs_d:
             tally.merge(run_deals(job))
@@ -259,7 +268,10 @@ def report(tally: Tally, a: str, b: str, ruleset: str, opponents: str | None) ->
     lines.append(f"  decision time {a} (play): {percentiles(tally.play_times)}")
     if tally.exchange_times:
         lines.append(f"  decision time {a} (exchange): {percentiles(tally.exchange_times)}")
-    lines.append(f"  decision time others: {percentiles(tally.b_times)}")
+    if tally.b_times:
+        lines.append(f"  decision time {b} (play): {percentiles(tally.b_times)}")
+        ratio = statistics.fmean(tally.play_times) / max(statistics.fmean(tally.b_times), 1e-9)
+        lines.append(f"  mean play-decision time {a}/{b}: {ratio:.3f}")
     return "\n".join(lines)
 
 
@@ -279,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals (hands)")
     parser.add_argument("--games", type=int, default=0, help="whole games")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--rotate", action="store_true", help="one position a deal instead of every position"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--set",
@@ -300,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         settings=settings,
         seed=args.seed,
         workers=args.workers,
+        rotate=args.rotate,
     )
     print(report(tally, args.a, args.b, args.ruleset, args.opponents))
     print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)")

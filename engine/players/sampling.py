@@ -65,6 +65,9 @@ class Knowledge:
     # Exchange inference: (pile owner seat, swapped, spare was a discard at the time).
     decisions: list[tuple[int, bool, bool]] = field(default_factory=list)
     pile_holder: dict[int, int] = field(default_factory=dict)  # pile id -> holder now
+    # Cached by ``deal``: each unseen card's possible holders.
+    eligible: dict[int, list[int]] | None = None
+    constrained: bool = False
 
     @property
     def pool(self) -> int:
@@ -161,25 +164,46 @@ def knowledge(view: SeatView) -> Knowledge:
 def deal(k: Knowledge, rng: random.Random) -> dict[int, int]:
     """One random assignment of the unseen cards to their possible holders."""
     holders = list(k.sizes)
-    cards = bits(k.pool)
+    if len(holders) == 1:
+        return {holders[0]: k.pool}
+    if k.eligible is None:
+        pool_cards = bits(k.pool)
+        k.eligible = {c: [h for h in holders if not (k.excluded[h] >> c) & 1] for c in pool_cards}
+        k.constrained = any(len(e) < len(holders) for e in k.eligible.values())
+    eligible = k.eligible
+    cards = list(eligible)
+    if not k.constrained:
+        # No voids: a shuffle cut into the holders' sizes is uniform.
+        rng.shuffle(cards)
+        out: dict[int, int] = {}
+        at = 0
+        for h in holders:
+            m = 0
+            for c in cards[at : at + k.sizes[h]]:
+                m |= 1 << c
+            out[h] = m
+            at += k.sizes[h]
+        return out
+    rand = rng.random
     for _ in range(40):
         rng.shuffle(cards)
         # The most constrained cards first, so the greedy deal rarely paints itself in.
-        cards.sort(key=lambda c: sum(1 for h in holders if (k.excluded[h] >> c) & 1))
+        cards.sort(key=lambda c: len(eligible[c]))
         left = dict(k.sizes)
         out = dict.fromkeys(holders, 0)
         ok = True
-        for c in reversed(cards):
-            choices = [h for h in holders if left[h] and not (k.excluded[h] >> c) & 1]
+        for c in cards:
+            choices = [h for h in eligible[c] if left[h]]
             if not choices:
                 ok = False
                 break
-            total = sum(left[h] for h in choices)
-            r = rng.randrange(total)
-            for h in choices:
-                r -= left[h]
-                if r < 0:
-                    break
+            h = choices[0]
+            if len(choices) > 1:
+                r = rand() * sum(left[h] for h in choices)
+                for h in choices:
+                    r -= left[h]
+                    if r < 0:
+                        break
             out[h] |= 1 << c
             left[h] -= 1
         if ok:

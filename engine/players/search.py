@@ -62,7 +62,7 @@ class SearchPlayer(Player):
     def __init__(
         self,
         seed: int = 0,
-        worlds: int = 24,
+        worlds: int = 32,
         exchange_worlds: int = 48,
         inference: int = 8,
         budget_s: float = 0.8,
