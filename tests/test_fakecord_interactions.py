@@ -176,6 +176,15 @@ async def test_attachments_keep_their_bytes(fake_discord: FakeDiscord) -> None:
     assert files["scores.json"].data == b'{"top": []}'
 
 
+async def test_attachment_in_the_first_answer(fake_discord: FakeDiscord) -> None:
+    alice = fake_discord.add_user("alice")
+    res = await fake_discord.slash(alice, fake_discord.channel, "nines chart")
+    assert res.message is not None
+    assert [(a.filename, a.data) for a in res.message.attachments] == [
+        ("chart.png", b"\x89PNG\r\n\x1a\nchart")
+    ]
+
+
 async def _raw_callback(client: discord.Client, inter_id: int, token: str, body: Any) -> Any:
     route = Route(
         "POST",
@@ -273,3 +282,23 @@ async def test_modal_open_and_submit(fake_discord: FakeDiscord) -> None:
     assert res.message is not None
     assert res.message.content == "name=Ali"
     assert res.ephemeral
+
+
+async def test_followups_edit_and_delete_through_the_token(
+    fake_discord: FakeDiscord, test_client: ProbeClient
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    res = await fake.slash(alice, fake.channel, "nines hand")
+    interaction = next(i for i in test_client.seen if i.id == res.id)
+    note = await interaction.followup.send("psst", ephemeral=True, wait=True)
+    shout = await interaction.followup.send("everyone!", wait=True)
+    assert [m.content for m in fake.visible(bob, fake.channel)] == ["everyone!"]
+    await note.edit(content="psst (edited)")
+    assert res.followups[0].content == "psst (edited)"
+    await interaction.delete_original_response()
+    await shout.delete()
+    assert [m.content for m in fake.visible(alice, fake.channel)] == ["psst (edited)"]
+    with pytest.raises(discord.NotFound) as exc:
+        await interaction.original_response()
+    assert exc.value.code == 10008

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 from typing import Any, Literal
 
@@ -111,9 +112,14 @@ def make_group(client: ProbeClient) -> app_commands.Group:
     @group.command(name="leaderboard", description="Top players, with a chart")
     async def leaderboard(interaction: discord.Interaction) -> None:
         await interaction.response.defer()
-        png = discord.File(__import__("io").BytesIO(b"\x89PNG\r\n\x1a\nfake"), "chart.png")
-        data = discord.File(__import__("io").BytesIO(b'{"top": []}'), "scores.json")
+        png = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\nfake"), "chart.png")
+        data = discord.File(io.BytesIO(b'{"top": []}'), "scores.json")
         await interaction.edit_original_response(content="Leaderboard", attachments=[png, data])
+
+    @group.command(name="chart", description="The score chart, attached to the answer")
+    async def chart(interaction: discord.Interaction) -> None:
+        png = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\nchart"), "chart.png")
+        await interaction.response.send_message("Scores", file=png)
 
     @group.command(name="slow", description="Answers only when the test lets it")
     async def slow(interaction: discord.Interaction) -> None:

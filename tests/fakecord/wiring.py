@@ -20,6 +20,8 @@ READY_TIMEOUT = 10.0
 def discord_pointed_at(fake: FakeDiscord) -> Iterator[None]:
     """discord.py has no option for its URLs, only these two class attributes (process-wide)."""
     saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
+    if "127.0.0.1" in saved[0]:
+        raise RuntimeError(f"discord.py already points at another fake Discord ({saved[0]})")
     Route.BASE = fake.api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
     try:
