@@ -73,6 +73,17 @@ async def test_the_client_refuses_what_discord_would_not_offer(fake_discord: Fak
     assert fake.interactions == {}
 
 
+async def test_default_member_permissions_hide_a_command(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    mods = fake.add_role(fake.guild, "mods", Perm.MANAGE_MESSAGES)
+    alice, mod = fake.add_user("alice"), fake.add_user("mod", roles=[mods])
+    with pytest.raises(UsageRefused, match="lacks the permissions"):
+        await fake.slash(alice, fake.channel, "nines-admin stop")
+    res = await fake.slash(mod, fake.channel, "nines-admin stop")
+    assert res.message is not None
+    assert res.message.content == "stopped"
+
+
 async def test_a_member_cannot_invoke_where_they_cannot_see(fake_discord: FakeDiscord) -> None:
     fake = fake_discord
     secret = fake.add_channel(name="staff")

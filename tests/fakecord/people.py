@@ -55,7 +55,11 @@ class People:
         if cmd is None:
             raise UsageRefused(f"/{name} was never synced to Discord")
         needed = cmd.get("default_member_permissions")
-        if needed is not None and int(needed) & perms != int(needed):
+        # "0" hides the command from everyone but administrators.
+        if needed is not None and (
+            int(needed) & perms != int(needed)
+            or (int(needed) == 0 and not perms & Perm.ADMINISTRATOR)
+        ):
             raise UsageRefused(f"{user.name} lacks the permissions /{name} asks for")
         data = build_command_data(cmd, path, options, guild)
         for uid, member in data.get("resolved", {}).get("members", {}).items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -16,9 +17,16 @@ from jsonschema.exceptions import (  # type: ignore[import-untyped]
     best_match,
 )
 
-SPEC_PATH = Path("/work/shared/discord-api-spec/openapi.json")
-SPEC_PATH_ENV_FALLBACKS = (
-    Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json",
+# Where the spec lives: $DISCORD_API_SPEC, else shared/ beside the checkout (CI clones main
+# with shared/ next to it), else the workplace's copy.
+SPEC_CANDIDATES = tuple(
+    Path(p)
+    for p in (
+        os.environ.get("DISCORD_API_SPEC", ""),
+        Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json",
+        "/work/shared/discord-api-spec/openapi.json",
+    )
+    if p
 )
 
 _PARAM = re.compile(r"\{([^}]+)\}")
@@ -32,11 +40,11 @@ class RouteMatch:
 
 @functools.cache
 def _spec() -> dict[str, Any]:
-    for path in (SPEC_PATH, *SPEC_PATH_ENV_FALLBACKS):
-        if path.exists():
+    for path in SPEC_CANDIDATES:
+        if path.is_file():
             data: dict[str, Any] = json.loads(path.read_text())
             return data
-    raise FileNotFoundError(f"Discord OpenAPI spec not found at {SPEC_PATH}")
+    raise FileNotFoundError(f"Discord's OpenAPI spec is in none of {SPEC_CANDIDATES}")
 
 
 # Where Discord's behaviour (and documentation) is looser than the preview spec. Discord takes

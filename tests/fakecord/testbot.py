@@ -81,6 +81,17 @@ class ProbeClient(discord.Client):
 
 def make_group(client: ProbeClient) -> app_commands.Group:
     group = app_commands.Group(name="nines", description="Play Nines")
+    moderators = app_commands.Group(
+        name="nines-admin",
+        description="Moderation",
+        default_permissions=discord.Permissions(manage_messages=True),
+    )
+
+    @moderators.command(name="stop", description="Stop a game")
+    async def stop(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("stopped")
+
+    client.tree.add_command(moderators)
 
     @group.command(name="start", description="Start a game")
     @app_commands.describe(mode="Variant", rounds="How many rounds")
