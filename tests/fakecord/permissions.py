@@ -46,6 +46,3 @@ EVERYONE_DEFAULT = (
     | Perm.CREATE_PRIVATE_THREADS
     | Perm.SEND_MESSAGES_IN_THREADS
 )
-
-# Without these a channel permission means nothing (Discord's implicit-permission rules).
-_NEEDS_SEND = Perm.MENTION_EVERYONE | Perm.ATTACH_FILES | Perm.EMBED_LINKS

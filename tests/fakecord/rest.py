@@ -357,12 +357,13 @@ class RestApi:
     def _answer(
         self,
         inter: Interaction,
-        kind: int,
         body: dict[str, Any],
         uploads: list[Upload],
         *,
         loading: bool = False,
+        followup: bool = False,
     ) -> Message:
+        """A message posted through the interaction (its answer or a follow-up)."""
         msg = self._new_message(
             inter.channel,
             ephemeral_for=inter.user.id if int(body.get("flags") or 0) & EPHEMERAL else None,
@@ -382,7 +383,7 @@ class RestApi:
                 "message_id": str(inter.source_message.id),
                 "channel_id": str(inter.channel.id),
             }
-        if kind == 0:
+        if followup:
             msg.type = 0
         return self.store.add_message(msg)
 
@@ -408,15 +409,17 @@ class RestApi:
             )
         resource: Message | None = None
         if kind == CHANNEL_MESSAGE:
-            resource = inter.response = self._answer(inter, 1, data, call.uploads)
+            resource = inter.response = self._answer(inter, data, call.uploads)
             await self._announce("MESSAGE_CREATE", resource)
         elif kind == DEFERRED_CHANNEL_MESSAGE:
-            resource = inter.response = self._answer(inter, 1, data, [], loading=True)
+            resource = inter.response = self._answer(inter, data, [], loading=True)
             await self._announce("MESSAGE_CREATE", resource)
         elif kind == DEFERRED_UPDATE:
             inter.response = inter.source_message
         elif kind == UPDATE_MESSAGE:
             assert inter.source_message is not None
+            if inter.source_message.deleted:
+                raise DiscordError(10008)
             resource = inter.response = apply_edit(
                 self.store, inter.source_message, data, call.uploads, self.fake.url_root
             )
@@ -452,10 +455,11 @@ class RestApi:
         if original is not None and original.loading and not inter.followups:
             # The first follow-up after a "thinking" defer becomes the original answer.
             apply_edit(self.store, original, call.body, call.uploads, self.fake.url_root)
+            original.edited_timestamp = None
             msg = original
             await self._announce("MESSAGE_UPDATE", msg)
         else:
-            msg = self._answer(inter, 0, call.body, call.uploads)
+            msg = self._answer(inter, call.body, call.uploads, followup=True)
             await self._announce("MESSAGE_CREATE", msg)
         inter.followups.append(msg)
         return (200, msg.to_json()) if call.flag("wait") else NO_CONTENT
@@ -467,9 +471,6 @@ class RestApi:
             if msg is None and inter.type == MESSAGE_COMPONENT and inter.ack_type is not None:
                 msg = inter.source_message
         else:
-            ids = {m.id for m in inter.followups}
-            if inter.response is not None:
-                ids.add(inter.response.id)
             msg = next((m for m in inter.followups if str(m.id) == mid), None)
             if msg is None and inter.response is not None and str(inter.response.id) == mid:
                 msg = inter.response
