@@ -313,3 +313,14 @@ async def test_followups_edit_and_delete_through_the_token(
     with pytest.raises(discord.NotFound) as exc:
         await interaction.original_response()
     assert exc.value.code == 10008
+
+
+async def test_autocomplete(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    choices = await fake.autocomplete(
+        alice, fake.channel, "nines settings language", "code", code="f"
+    )
+    assert choices == [{"name": "fr", "value": "fr"}]
+    with pytest.raises(UsageRefused, match="no autocomplete"):
+        await fake.autocomplete(alice, fake.channel, "nines start", "mode")

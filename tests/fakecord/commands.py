@@ -74,9 +74,15 @@ class CommandRegistry:
 
 
 def build_command_data(
-    cmd: dict[str, Any], path: list[str], options: dict[str, Any], guild: Guild
+    cmd: dict[str, Any],
+    path: list[str],
+    options: dict[str, Any],
+    guild: Guild,
+    *,
+    focused: str | None = None,
 ) -> dict[str, Any]:
-    """The `data` of an APPLICATION_COMMAND interaction, as a Discord client builds it."""
+    """The `data` of an APPLICATION_COMMAND interaction, as a Discord client builds it; with
+    `focused`, of an APPLICATION_COMMAND_AUTOCOMPLETE one (half-typed, nothing required)."""
     resolved: dict[str, dict[str, Any]] = {}
     level: list[dict[str, Any]] = cmd.get("options") or []
     chain: list[dict[str, Any]] = []
@@ -96,7 +102,10 @@ def build_command_data(
     if any(o["type"] in (SUB_COMMAND, SUB_COMMAND_GROUP) for o in level):
         raise UsageRefused(f"/{cmd['name']} {' '.join(path)} needs a subcommand")
 
-    values = [_option_value(spec, options, guild, resolved) for spec in level]
+    if focused is not None:
+        values = _typed_so_far(level, options, focused)
+    else:
+        values = [_option_value(spec, options, guild, resolved) for spec in level]
     unknown = set(options) - {o["name"] for o in level}
     if unknown:
         raise UsageRefused(f"unknown options {sorted(unknown)}")
@@ -117,6 +126,25 @@ def build_command_data(
     if resolved:
         data["resolved"] = resolved
     return data
+
+
+def _typed_so_far(
+    level: list[dict[str, Any]], options: dict[str, Any], focused: str
+) -> list[dict[str, Any] | None]:
+    """Autocomplete sends what the person has typed, as text, and marks the focused option."""
+    spec = next((o for o in level if o["name"] == focused), None)
+    if spec is None or not spec.get("autocomplete"):
+        raise UsageRefused(f"option {focused!r} has no autocomplete")
+    out: list[dict[str, Any] | None] = []
+    for o in level:
+        if o["name"] in options or o["name"] == focused:
+            typed = options.get(o["name"], "")
+            value = typed if o["type"] == STRING else str(typed)
+            item = {"name": o["name"], "type": o["type"], "value": value}
+            if o["name"] == focused:
+                item["focused"] = True
+            out.append(item)
+    return out
 
 
 def _option_value(

@@ -11,8 +11,9 @@ from .models import Channel, Guild, Message, User
 ACK_DEADLINE = 3.0  # seconds to answer the callback
 TOKEN_LIFETIME = 15 * 60.0  # seconds the interaction token works for follow-ups and edits
 
-APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT = 2, 3, 5
-CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL = 4, 5, 6, 7, 9
+APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
+AUTOCOMPLETE_RESULT, MODAL = 8, 9
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
     modal: dict[str, Any] | None = None
+    choices: list[dict[str, Any]] | None = None  # an autocomplete's answer
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from .commands import build_command_data
 from .errors import UsageRefused
-from .interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT, Interaction
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    Interaction,
+)
 from .models import Channel, Message, User
 from .permissions import Perm
 
@@ -47,6 +53,26 @@ class People:
     ) -> Interaction:
         """`/nines start mode=...` by `user` in `channel`. Refused (UsageRefused) where the
         Discord client would not offer it: no such synced command, channel not visible, ..."""
+        return await self._command(user, channel, command, options, wait=wait)
+
+    async def autocomplete(
+        self, user: User, channel: Channel, command: str, focused: str, **typed: Any
+    ) -> list[dict[str, Any]]:
+        """`user` types into option `focused` (its text in `typed`); returns the choices the bot
+        offered ([] if it did not answer in time)."""
+        inter = await self._command(user, channel, command, typed, wait=True, focused=focused)
+        return inter.choices or []
+
+    async def _command(
+        self,
+        user: User,
+        channel: Channel,
+        command: str,
+        options: dict[str, Any],
+        *,
+        wait: bool,
+        focused: str | None = None,
+    ) -> Interaction:
         name, *path = command.split()
         guild, perms = self._reachable(user, channel)
         if not perms & Perm.USE_APPLICATION_COMMANDS:
@@ -61,11 +87,16 @@ class People:
             or (int(needed) == 0 and not perms & Perm.ADMINISTRATOR)
         ):
             raise UsageRefused(f"{user.name} lacks the permissions /{name} asks for")
-        data = build_command_data(cmd, path, options, guild)
+        data = build_command_data(cmd, path, options, guild, focused=focused)
         for uid, member in data.get("resolved", {}).get("members", {}).items():
             member["permissions"] = str(self.store.permissions(channel, int(uid)))
         return await self._interact(
-            APPLICATION_COMMAND, user, channel, data, wait=wait, name=" ".join([name, *path])
+            APPLICATION_COMMAND if focused is None else AUTOCOMPLETE,
+            user,
+            channel,
+            data,
+            wait=wait,
+            name=" ".join([name, *path]),
         )
 
     async def click(

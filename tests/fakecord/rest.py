@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from .errors import DiscordError, invalid_form
 from .interactions import (
     APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
@@ -403,6 +405,9 @@ class RestApi:
         if kind in (DEFERRED_UPDATE, UPDATE_MESSAGE) and not on_message:
             why = f"Callback type {kind} needs a message component interaction"
             raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
+        if (kind == AUTOCOMPLETE_RESULT) != (inter.type == AUTOCOMPLETE):
+            why = "Autocomplete interactions take callback type 8, and only they do"
+            raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
         if kind == MODAL and inter.type == MODAL_SUBMIT:
             raise invalid_form(
                 "type", "INTERACTION_RESPONSE_TYPE_INVALID", "A modal cannot open one"
@@ -426,6 +431,8 @@ class RestApi:
             await self._announce("MESSAGE_UPDATE", resource)
         elif kind == MODAL:
             inter.modal = data
+        elif kind == AUTOCOMPLETE_RESULT:
+            inter.choices = list(data.get("choices") or [])
         else:
             raise invalid_form("type", "BASE_TYPE_CHOICES", f"Callback type {kind} unsupported")
         inter.ack_type, inter.acked_at = kind, now

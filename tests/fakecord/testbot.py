@@ -146,6 +146,13 @@ def make_group(client: ProbeClient) -> app_commands.Group:
     async def language(interaction: discord.Interaction, code: str) -> None:
         await interaction.response.send_message(f"language={code}", ephemeral=True)
 
+    @language.autocomplete("code")
+    async def language_codes(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        codes = ["en-US", "fr", "de"]
+        return [app_commands.Choice(name=c, value=c) for c in codes if c.startswith(current)]
+
     @settings.command(name="name", description="Pick a display name")
     async def name(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(NameModal())
