@@ -541,6 +541,21 @@ class Storage:
                 (guild_id, text, self._now()),
             )
 
+    # --- meta ---------------------------------------------------------------------------------
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._read() as db:
+            rows = list(await db.execute_fetchall("SELECT value FROM meta WHERE key = ?", (key,)))
+        return str(rows[0]["value"]) if rows else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._write() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     # --- games --------------------------------------------------------------------------------
 
     async def create_game(

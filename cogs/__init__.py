@@ -1,0 +1,1 @@
+"""Discord cogs: slash commands and buttons mapped onto the game sessions."""

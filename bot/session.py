@@ -1,0 +1,570 @@
+"""One session per live game: the engine game, its seats, a lock, its timers, its storage.
+
+Everything that changes a game goes through ``GameSession`` under its lock, in this order:
+check with the engine, store in SQLite, apply to the engine, then tell the presenter (the
+Discord side, in ``cogs/nines``) what changed. An action is stored before anyone is told it
+happened, so a restart at any moment loses nothing and applies nothing twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, Protocol
+
+from engine import (
+    Action,
+    Event,
+    Game,
+    GameEnded,
+    IllegalAction,
+    Rules,
+    SeatView,
+    seat_view,
+)
+
+from .computer import Computers
+from .storage import (
+    ActionConflict,
+    ChannelBusy,
+    GameResult,
+    GameRow,
+    Seat,
+    SeatResult,
+    Storage,
+    player_key,
+)
+
+log = logging.getLogger(__name__)
+
+LOBBY_SECONDS: Final = 15 * 60
+DEFAULT_TURN_SECONDS: Final = 120
+TIMEOUTS_BEFORE_AWAY: Final = 2  # time-outs in a row before the computer keeps the seat
+
+
+class SessionError(Exception):
+    """A refusal to show the person who asked, privately: an i18n key and its parameters."""
+
+    def __init__(self, key: str, **params: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """Who sits in a seat: a person (``user_id``) or a computer (``difficulty``)."""
+
+    name: str
+    user_id: int | None = None
+    difficulty: str | None = None
+    away: bool = False  # a person whose seat the computer plays after repeated time-outs
+    timeouts: int = 0
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def played_by_computer(self) -> bool:
+        return self.user_id is None or self.away
+
+    @property
+    def key(self) -> str:
+        return player_key(self.user_id, self.difficulty)
+
+
+@dataclass(slots=True)
+class Change:
+    """What one step of the game did, for the presenter to show."""
+
+    events: list[Event] = field(default_factory=list)
+    timed_out: list[int] = field(default_factory=list)  # seats the computer played for
+    restored: bool = False
+    ended: str | None = None  # "finished", or why the game was abandoned
+
+    def extend(self, other: Change) -> None:
+        self.events.extend(other.events)
+        self.timed_out.extend(other.timed_out)
+        self.ended = other.ended or self.ended
+
+
+class Presenter(Protocol):
+    """The Discord side: shows what a session did (table, hand summaries, the end)."""
+
+    async def show(self, session: GameSession, change: Change) -> None: ...
+
+    async def lobby_expired(self, session: GameSession) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Deps:
+    storage: Storage
+    computers: Computers
+    presenter: Presenter
+    clock: Callable[[], float] = time.time
+
+
+class GameSession:
+    """A lobby or a game in progress in one channel (or thread)."""
+
+    def __init__(
+        self,
+        row: GameRow,
+        seats: list[SeatInfo],
+        deps: Deps,
+        *,
+        players: int,
+        turn_seconds: float = DEFAULT_TURN_SECONDS,
+        game: Game | None = None,
+    ) -> None:
+        self.id: Final = row.id
+        self.guild_id: Final = row.guild_id
+        self.channel_id: Final = row.thread_id or row.channel_id
+        self.host_id = row.host_id
+        self.language = row.language
+        self.rules = Rules.from_dict(row.rules)
+        self.seed = row.seed
+        self.status = row.status
+        self.lobby_message_id = row.lobby_message_id
+        self.table_message_id = row.table_message_id
+        self.created_at = row.created_at
+        self.players = players
+        self.seats = seats
+        self.turn_seconds = turn_seconds
+        self.game = game
+        self.deadline: float | None = row.turn_deadline
+        self.deps = deps
+        self.lock = asyncio.Lock()
+        self._timer: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        """How many actions the game has accepted: the version buttons carry."""
+        return len(self.game.log) if self.game else 0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    def view(self, seat: int) -> SeatView:
+        assert self.game is not None
+        return seat_view(self.game, seat)
+
+    @property
+    def people(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    # -- the lobby -------------------------------------------------------------------------------
+
+    def _require_lobby(self) -> None:
+        if self.status != "lobby":
+            raise SessionError("error.not_lobby")
+
+    async def _save_seats(self) -> None:
+        await self.deps.storage.set_seats(
+            self.id,
+            [
+                Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
+                for i, s in enumerate(self.seats)
+            ],
+        )
+
+    async def join(self, user_id: int, name: str) -> None:
+        self._require_lobby()
+        if self.seat_of(user_id) is not None:
+            raise SessionError("error.already_joined")
+        if len(self.seats) >= self.players:
+            raise SessionError("error.lobby_full")
+        self.seats.append(SeatInfo(name, user_id))
+        await self._save_seats()
+
+    async def leave(self, user_id: int) -> None:
+        self._require_lobby()
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise SessionError("error.not_joined")
+        if user_id == self.host_id:
+            raise SessionError("error.host_cannot_leave")
+        del self.seats[seat]
+        await self._save_seats()
+
+    async def add_computer(self, user_id: int, difficulty: str, name: str) -> None:
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise SessionError("error.host_only")
+        if difficulty not in self.deps.computers.difficulties:
+            raise SessionError("error.bad_difficulty")
+        if len(self.seats) >= self.players:
+            raise SessionError("error.lobby_full")
+        self.seats.append(SeatInfo(name, None, difficulty))
+        await self._save_seats()
+
+    async def remove_computer(self, user_id: int) -> None:
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise SessionError("error.host_only")
+        for i in range(len(self.seats) - 1, -1, -1):
+            if self.seats[i].is_computer:
+                del self.seats[i]
+                await self._save_seats()
+                return
+        raise SessionError("error.no_computer")
+
+    async def start(self, user_id: int) -> Change:
+        """Deal the first hand; computer seats that act first play at once."""
+        self._require_lobby()
+        if user_id != self.host_id:
+            raise SessionError("error.host_only")
+        if len(self.seats) < self.players:
+            raise SessionError("error.seats_empty", missing=self.players - len(self.seats))
+        self.game = Game(self.rules, self.seed)
+        self.status = "live"
+        await self.deps.storage.update_game(self.id, status="live")
+        change = Change(events=list(self.game.opening))
+        await self._arm()
+        return change
+
+    # -- play ------------------------------------------------------------------------------------
+
+    def _check_turn(self, user_id: int, n: int) -> int:
+        """The acting seat of ``user_id``, or a SessionError saying why it may not act."""
+        if self.status != "live" or self.game is None:
+            raise SessionError("error.not_live")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise SessionError("error.not_seated")
+        if self.seats[seat].away:
+            raise SessionError("error.away")
+        if n != self.n:
+            raise SessionError("error.stale")
+        if self.game.turn != seat:
+            raise SessionError("error.not_your_turn")
+        return seat
+
+    async def act(self, user_id: int, n: int, action: Action) -> Change:
+        """A person's action, checked, stored, then applied. Call under ``lock``."""
+        seat = self._check_turn(user_id, n)
+        assert self.game is not None
+        try:
+            self.game.check(seat, action)
+        except IllegalAction as error:
+            raise SessionError("error.illegal", error=error) from None
+        self.seats[seat].timeouts = 0
+        return await self._commit(seat, action, by_computer=False)
+
+    async def _commit(self, seat: int, action: Action, *, by_computer: bool) -> Change:
+        game = self.game
+        assert game is not None
+        n = len(game.log)
+        try:
+            await self.deps.storage.append_action(
+                self.id, n, seat, str(action), by_computer, turn_deadline=None
+            )
+        except ActionConflict:
+            # The database is the truth; a mismatch means another writer: refuse, change nothing.
+            raise SessionError("error.stale") from None
+        change = Change(events=game.apply(seat, action))
+        if game.over:
+            change.extend(await self._finish())
+        return change
+
+    async def run_computers(self) -> Change:
+        """Play every computer (or absent person's) turn up to the next person's. Under lock."""
+        change = Change()
+        game = self.game
+        while game is not None and not game.over and not self.closed:
+            seat = game.turn
+            assert seat is not None
+            info = self.seats[seat]
+            if not info.played_by_computer:
+                break
+            action = await self._computer_choice(seat)
+            change.extend(await self._commit(seat, action, by_computer=True))
+        await self._arm()
+        return change
+
+    async def _computer_choice(self, seat: int) -> Action:
+        info = self.seats[seat]
+        difficulty = info.difficulty or "normal"
+        seed = (self.seed * 1_000_003 + self.n) % (1 << 62)
+        return await self.deps.computers.decide(self.view(seat), difficulty, seed)
+
+    async def come_back(self, user_id: int) -> None:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise SessionError("error.not_seated")
+        info = self.seats[seat]
+        if not info.away:
+            raise SessionError("error.not_away")
+        info.away, info.timeouts = False, 0
+        await self.deps.storage.set_seat_away(self.id, seat, False, 0)
+        await self._arm()
+
+    # -- timers ----------------------------------------------------------------------------------
+
+    async def _arm(self) -> None:
+        """(Re)start the timer of the decision now due, and store its deadline."""
+        self._cancel_timer()
+        if self.closed:
+            return
+        if self.status == "lobby":
+            deadline = self.created_at + LOBBY_SECONDS
+        else:
+            game = self.game
+            if game is None or game.over or game.turn is None:
+                return
+            if self.seats[game.turn].played_by_computer:
+                return
+            deadline = self.deps.clock() + self.turn_seconds
+            if deadline != self.deadline:
+                await self.deps.storage.update_game(self.id, turn_deadline=deadline)
+        self.deadline = deadline
+        self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
+
+    def resume_timer(self) -> None:
+        """After a restart: honour the stored deadline, even one that passed while down."""
+        self._cancel_timer()
+        if self.closed:
+            return
+        if self.status == "lobby":
+            deadline = self.created_at + LOBBY_SECONDS
+        elif self.deadline is not None:
+            deadline = self.deadline
+        else:
+            return
+        self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
+        self._timer = None
+
+    async def _wait(self, deadline: float, n: int) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.deps.clock()))
+        try:
+            async with self.lock:
+                if self.closed or n != self.n:
+                    return  # someone acted first
+                if self.status == "lobby":
+                    await self.abandon("expired")
+                    await self.deps.presenter.lobby_expired(self)
+                    return
+                change = await self._time_out()
+            await self.deps.presenter.show(self, change)
+        except Exception:
+            log.exception("timer of game %s failed", self.id)
+
+    async def _time_out(self) -> Change:
+        """The seat due to act ran out of time: the computer plays for it this once."""
+        game = self.game
+        assert game is not None and game.turn is not None
+        seat = game.turn
+        info = self.seats[seat]
+        info.timeouts += 1
+        if info.timeouts >= TIMEOUTS_BEFORE_AWAY:
+            info.away = True
+        await self.deps.storage.set_seat_away(self.id, seat, info.away, info.timeouts)
+        change = Change(timed_out=[seat])
+        change.extend(await self._commit(seat, await self._computer_choice(seat), by_computer=True))
+        if not game.over and all(s.played_by_computer for s in self.seats):
+            await self.abandon("everyone_away")
+            change.ended = "everyone_away"
+            return change
+        change.extend(await self.run_computers())
+        return change
+
+    # -- the end ---------------------------------------------------------------------------------
+
+    def result(self) -> GameResult:
+        """Places, tricks and exchanges of every seat, for the leaderboard."""
+        game = self.game
+        assert game is not None and game.winners is not None
+        rules = game.rules
+        scores = game.scores
+        better = -1 if rules.game == "nein-nine" else 1  # Nines: lowest wins
+        tricks = [0] * self.players
+        swaps = [0] * self.players
+        exchanges = [0] * self.players
+        for hand in game.hands_log:
+            if hand.result is not None:
+                for s, t in enumerate(hand.result.tricks_won):
+                    tricks[s] += t
+            for s, swap in hand.exchange:
+                exchanges[s] += 1
+                swaps[s] += int(swap)
+        seats = []
+        for i, info in enumerate(self.seats):
+            mine = scores[rules.unit_of(i)]
+            place = 1 + sum(1 for u in range(rules.units) if better * scores[u] < better * mine)
+            if i in game.winners:
+                place = 1
+            seats.append(
+                SeatResult(
+                    seat=i,
+                    player_key=info.key,
+                    name=info.name,
+                    is_computer=info.is_computer,
+                    place=place,
+                    tricks=tricks[i],
+                    hands=game.hand_number,
+                    swaps=swaps[i],
+                    exchanges=exchanges[i],
+                    final_score=mine,
+                )
+            )
+        return GameResult(game.winners, game.hand_number, tuple(seats))
+
+    async def _finish(self) -> Change:
+        await self.deps.storage.finish_game(self.id, self.result())
+        self.close()
+        return Change(ended="finished")
+
+    async def abandon(self, reason: str) -> None:
+        await self.deps.storage.abandon_game(self.id, reason)
+        self.close()
+
+    def close(self) -> None:
+        self.closed = True
+        self._cancel_timer()
+
+    def winners_event(self) -> GameEnded | None:
+        game = self.game
+        if game is None or game.winners is None:
+            return None
+        return GameEnded(game.winners, tuple(game.scores))
+
+
+class Sessions:
+    """Every open game of the process, by id and by channel."""
+
+    def __init__(self, deps: Deps) -> None:
+        self.deps = deps
+        self._by_id: dict[int, GameSession] = {}
+        self._by_channel: dict[int, GameSession] = {}
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def get(self, game_id: int) -> GameSession | None:
+        session = self._by_id.get(game_id)
+        if session is not None and session.closed:
+            self.discard(session)
+            return None
+        return session
+
+    def in_channel(self, channel_id: int) -> GameSession | None:
+        session = self._by_channel.get(channel_id)
+        return self.get(session.id) if session else None
+
+    def all(self) -> list[GameSession]:
+        return [s for s in list(self._by_id.values()) if self.get(s.id)]
+
+    def add(self, session: GameSession) -> None:
+        self._by_id[session.id] = session
+        self._by_channel[session.channel_id] = session
+
+    def discard(self, session: GameSession) -> None:
+        session.close()
+        self._by_id.pop(session.id, None)
+        if self._by_channel.get(session.channel_id) is session:
+            del self._by_channel[session.channel_id]
+
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        rules: Rules,
+        host_id: int,
+        host_name: str,
+        language: str,
+        turn_seconds: float,
+    ) -> GameSession:
+        """A new lobby with its host seated. Raises ChannelBusy if the channel has a game."""
+        storage = self.deps.storage
+        row = await storage.create_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            kind=rules.game,  # type: ignore[arg-type]
+            rules=rules.to_dict(),
+            seed=random.SystemRandom().getrandbits(62),
+            host_id=host_id,
+            language=language,
+        )
+        session = GameSession(
+            row,
+            [SeatInfo(host_name, host_id)],
+            self.deps,
+            players=rules.players,
+            turn_seconds=turn_seconds,
+        )
+        await session._save_seats()
+        await session._arm()
+        self.add(session)
+        return session
+
+    async def restore(self, turn_seconds: Callable[[int], float]) -> list[GameSession]:
+        """Rebuild every open game from storage after a start; timers resume."""
+        storage = self.deps.storage
+        restored = []
+        for row in await storage.live_games():
+            seats = [
+                SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
+                for s in await storage.seats(row.id)
+            ]
+            rules = Rules.from_dict(row.rules)
+            game = None
+            if row.status == "live":
+                actions = [(a.seat, a.action) for a in await storage.actions(row.id)]
+                try:
+                    game = Game.from_dict(
+                        {"rules": row.rules, "seed": row.seed, "actions": actions}
+                    )
+                except Exception:
+                    log.exception("game %s does not replay; abandoning it", row.id)
+                    await storage.abandon_game(row.id, "corrupt")
+                    continue
+            session = GameSession(
+                row,
+                seats,
+                self.deps,
+                players=rules.players,
+                turn_seconds=turn_seconds(row.guild_id),
+                game=game,
+            )
+            self.add(session)
+            restored.append(session)
+        return restored
+
+    async def close(self) -> None:
+        for session in list(self._by_id.values()):
+            session.close()
+        # Let cancelled timers finish so nothing is left pending at shutdown.
+        await asyncio.sleep(0)
+
+
+__all__ = [
+    "Change",
+    "ChannelBusy",
+    "Deps",
+    "GameSession",
+    "Presenter",
+    "SeatInfo",
+    "SessionError",
+    "Sessions",
+]

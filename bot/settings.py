@@ -1,0 +1,73 @@
+"""The bot's settings: one frozen value built from a mapping (the environment, or a test's dict)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+DISCORD_API_BASE: Final = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL: Final = "wss://gateway.discord.gg"
+
+# Discord tokens are dot-separated base64url parts; anything else is a paste mistake.
+_TOKEN = re.compile(r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+){1,2}$")
+
+
+class SettingsError(Exception):
+    """A setting that is missing or malformed; the message says what to set and where."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database: Path = Path("data/nines.sqlite3")
+    log_level: int = logging.INFO
+    dev_guild: int | None = None
+    api_base: str = DISCORD_API_BASE
+    gateway_url: str = DISCORD_GATEWAY_URL
+    sync_commands: str = "auto"  # auto: only when the commands changed; always; never
+    computer_workers: int = 1
+
+    def __repr__(self) -> str:
+        # Never print the token, even in a traceback or a debug log.
+        return f"Settings(database={self.database!s}, dev_guild={self.dev_guild}, ...)"
+
+    @classmethod
+    def from_mapping(cls, env: Mapping[str, str]) -> Settings:
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise SettingsError(
+                "DISCORD_TOKEN is not set: put your bot token in .env (see .env.example) "
+                "or in the environment."
+            )
+        if not _TOKEN.match(token):
+            raise SettingsError(
+                "DISCORD_TOKEN does not look like a bot token: copy it again from the "
+                "Discord developer portal (Bot > Reset Token) into .env."
+            )
+        level_name = env.get("LOG_LEVEL", "INFO").strip().upper()
+        level = logging.getLevelName(level_name)
+        if not isinstance(level, int):
+            raise SettingsError(f"LOG_LEVEL={level_name!r} is not a level: use DEBUG, INFO, ...")
+        guild_text = env.get("DEV_GUILD_ID", "").strip()
+        if guild_text and not guild_text.isdigit():
+            raise SettingsError(f"DEV_GUILD_ID={guild_text!r} must be a server id (digits).")
+        sync = env.get("SYNC_COMMANDS", "auto").strip().lower()
+        if sync not in ("auto", "always", "never"):
+            raise SettingsError(f"SYNC_COMMANDS={sync!r} must be auto, always or never.")
+        workers_text = env.get("COMPUTER_WORKERS", "1").strip()
+        if not workers_text.isdigit() or not 0 <= int(workers_text) <= 16:
+            raise SettingsError("COMPUTER_WORKERS must be a whole number from 0 to 16.")
+        return cls(
+            token=token,
+            database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
+            log_level=level,
+            dev_guild=int(guild_text) if guild_text else None,
+            api_base=env.get("DISCORD_API_BASE", DISCORD_API_BASE).strip().rstrip("/"),
+            gateway_url=env.get("DISCORD_GATEWAY_URL", DISCORD_GATEWAY_URL).strip(),
+            sync_commands=sync,
+            computer_workers=int(workers_text),
+        )

@@ -1,0 +1,82 @@
+"""The Nines cog: ``/nines`` commands, persistent buttons, and the public table."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import language_of, tr
+from bot.session import Change, Deps, Sessions
+
+from . import ids
+from .commands import NinesCog
+from .table import DiscordPresenter
+from .ui import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from bot.app import NinesBot
+
+log = logging.getLogger(__name__)
+
+
+async def setup(bot: NinesBot) -> None:
+    bot.presenter = DiscordPresenter(bot)
+    bot.sessions = Sessions(Deps(bot.storage, bot.computers, bot.presenter))
+    settings_cache: dict[int, float] = {}
+
+    async def turn_timer(guild_id: int) -> float:
+        if guild_id not in settings_cache:
+            stored = await bot.storage.get_guild_settings(guild_id)
+            settings_cache[guild_id] = float(stored.get("turn_timer") or 120)
+        return settings_cache[guild_id]
+
+    restored = await bot.sessions.restore(lambda _guild: 120.0)
+    for session in restored:
+        session.turn_seconds = await turn_timer(session.guild_id)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await bot.add_cog(NinesCog(bot))
+    bot.add_listener(_unknown_component, "on_interaction")
+    if restored:
+        bot.loop.create_task(_announce_restored(bot, restored), name="restore-games")
+
+
+async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
+    """Once connected: refresh every restored table, saying so, and resume its timers."""
+    await bot.wait_until_ready()
+    for session in sessions:
+        try:
+            async with session.lock:
+                if session.closed:
+                    continue
+                if session.status == "lobby":
+                    session.resume_timer()
+                    continue
+                change = Change(restored=True)
+                game = session.game
+                assert game is not None
+                if game.over:  # stopped between its last move and its result
+                    change.extend(await session._finish())
+                elif game.turn is not None and session.seats[game.turn].played_by_computer:
+                    change.extend(await session.run_computers())
+                else:
+                    session.resume_timer()  # a deadline that passed while down fires now
+                await bot.presenter.show(session, change)
+        except Exception:
+            log.exception("could not restore game %s", session.id)
+
+
+async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
+    """A button whose custom_id is not ours (forged, or from an old version): answer it."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    if ids.is_ours(custom_id) or interaction.response.is_done():
+        return
+    try:
+        await interaction.response.send_message(
+            tr(language_of(interaction.locale), "error.unknown_button"), ephemeral=True
+        )
+    except discord.HTTPException:
+        log.debug("could not answer an unknown button", exc_info=True)

@@ -1,0 +1,411 @@
+"""The ``/nines`` slash commands. Each checks, calls a session or storage, and answers."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.i18n import language_of, tr
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
+from bot.storage import ChannelBusy, player_key
+from engine import TRUMP_PRESETS, Rules, SettingError
+
+from . import render, ui
+from .controller import Controller, member_name
+
+if TYPE_CHECKING:
+    from bot.app import NinesBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+RULESETS = [
+    app_commands.Choice(
+        name=_("Classic (3 players, spare hand)", key="choice.classic"), value="classic"
+    ),
+    app_commands.Choice(
+        name=_("Partnership (4 players, 2 teams)", key="choice.partnership"), value="partnership"
+    ),
+    app_commands.Choice(
+        name=_("Four players, each for themselves", key="choice.four-player"), value="four-player"
+    ),
+    app_commands.Choice(
+        name=_("Nein Nine (3 players, 21 cards)", key="choice.nein-nine"), value="nein-nine"
+    ),
+]
+GAMES = [
+    app_commands.Choice(name=_("Nines", key="game.nines"), value="nines"),
+    app_commands.Choice(name=_("Nein Nine", key="game.nein-nine"), value="nein-nine"),
+]
+EXCHANGES = [
+    app_commands.Choice(name=_("Left of the dealer first", key="choice.left"), value="left"),
+    app_commands.Choice(name=_("Dealer first", key="choice.dealer"), value="dealer"),
+]
+TIES = [
+    app_commands.Choice(
+        name=_("Play on until one player is alone lowest", key="choice.play-on"), value="play-on"
+    ),
+    app_commands.Choice(name=_("Tied players share the win", key="choice.joint"), value="joint"),
+]
+ON_OFF = [
+    app_commands.Choice(name=_("On", key="choice.on"), value="on"),
+    app_commands.Choice(name=_("Off", key="choice.off"), value="off"),
+]
+
+#: Server settings that are not rules settings, with their defaults.
+TABLE_DEFAULTS: dict[str, str | int] = {
+    "turn_timer": DEFAULT_TURN_SECONDS,
+    "difficulty": "normal",
+    "language": "",  # empty: the server's preferred locale
+    "threads": "off",
+}
+
+
+class NinesCog(commands.Cog, name="Nines"):
+    nines = app_commands.Group(
+        name=_("nines", key="cmd.nines"),
+        description=_("Play Nines, the Quebec card game", key="cmd.nines.desc"),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: NinesBot) -> None:
+        self.bot = bot
+        self.controller = Controller(bot)
+
+    @property
+    def sessions(self) -> Sessions:
+        return self.bot.sessions
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        return dict(await self.bot.storage.get_guild_settings(guild_id))
+
+    def public_language(self, interaction: Interaction, settings: dict[str, Any]) -> str:
+        chosen = str(settings.get("language") or "")
+        return chosen if chosen in ("en", "fr") else language_of(interaction.guild_locale)
+
+    async def private(self, interaction: Interaction, text: str) -> None:
+        await self.controller.private(interaction, text)
+
+    def can_post(self, interaction: Interaction) -> bool:
+        perms = interaction.app_permissions
+        return perms.view_channel and perms.send_messages and perms.embed_links
+
+    # -- /nines start --------------------------------------------------------------------------
+
+    @nines.command(
+        name=_("start", key="cmd.start"),
+        description=_("Open a game of Nines in this channel", key="cmd.start.desc"),
+    )
+    @app_commands.describe(
+        ruleset=_(
+            "Which game: classic, partnership, four players, or Nein Nine", key="opt.ruleset"
+        ),
+        trumps=_(
+            "Trump order: classic, spades-first, hdsc, hcds, quebec, clubs-first, or e.g. "
+            "H,S,D,C,NT",
+            key="opt.trumps",
+        ),
+        exchange=_("Who decides first whether to swap for the spare hand", key="opt.exchange"),
+        ties=_("What happens when players tie for the lowest score", key="opt.ties"),
+        instant_win=_("Win the moment your score reaches zero", key="opt.instant_win"),
+        start=_("Starting score (3 to 21)", key="opt.start"),
+        rounds=_("Nein Nine: number of rounds", key="opt.rounds"),
+        limit=_("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
+    )
+    @app_commands.choices(ruleset=RULESETS, exchange=EXCHANGES, ties=TIES, instant_win=ON_OFF)
+    async def start_command(
+        self,
+        interaction: Interaction,
+        ruleset: str | None = None,
+        trumps: str | None = None,
+        exchange: str | None = None,
+        ties: str | None = None,
+        instant_win: str | None = None,
+        start: app_commands.Range[int, 3, 21] | None = None,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        limit: app_commands.Range[int, 1, 30] | None = None,
+    ) -> None:
+        lang = language_of(interaction.locale)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self.private(interaction, tr(lang, "error.guild_only"))
+            return
+        settings = await self.guild_settings(interaction.guild_id)
+        chosen = {
+            k: v
+            for k, v in {
+                "trumps": trumps,
+                "exchange": exchange,
+                "ties": ties,
+                "instant_win": instant_win,
+                "start": start,
+                "rounds": rounds,
+                "limit": limit,
+            }.items()
+            if v is not None
+        }
+        defaults = {k: v for k, v in settings.items() if k not in TABLE_DEFAULTS and k != "game"}
+        name = ruleset or str(settings.get("ruleset") or "classic")
+        try:
+            merged = {k: v for k, v in {**defaults, **chosen}.items() if k != "ruleset"}
+            rules = Rules.from_settings(name, merged)
+        except SettingError as error:
+            await self.private(interaction, tr(lang, "error.setting", detail=str(error)))
+            return
+        await self.open_lobby(interaction, rules_dict=rules.to_dict(), seats=None)
+
+    async def open_lobby(
+        self,
+        interaction: Interaction,
+        *,
+        rules_dict: dict[str, Any],
+        seats: list[SeatInfo] | None,
+    ) -> None:
+        """Post a lobby in the interaction's channel: for /nines start and Rematch."""
+        lang = language_of(interaction.locale)
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self.private(interaction, tr(lang, "error.guild_only"))
+            return
+        if not self.can_post(interaction):
+            await self.private(interaction, tr(lang, "error.cannot_post"))
+            return
+        existing = self.sessions.in_channel(interaction.channel_id)
+        if existing is not None:
+            await self.private(
+                interaction,
+                self.busy_text(lang, interaction, existing.id, existing.lobby_message_id),
+            )
+            return
+        settings = await self.guild_settings(interaction.guild_id)
+        rules = Rules.from_dict(rules_dict)
+        user = interaction.user
+        try:
+            session = await self.sessions.open_lobby(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                thread_id=None,
+                rules=rules,
+                host_id=user.id,
+                host_name=member_name(user),
+                language=self.public_language(interaction, settings),
+                turn_seconds=float(settings.get("turn_timer") or DEFAULT_TURN_SECONDS),
+            )
+        except ChannelBusy as busy:
+            await self.private(interaction, self.busy_text(lang, interaction, busy.game_id, None))
+            return
+        if seats:
+            others = [s for s in seats if s.user_id != user.id][: session.players - 1]
+            session.seats.extend(SeatInfo(s.name, s.user_id, s.difficulty) for s in others)
+            await session._save_seats()
+        plang = session.language
+        callback = await interaction.response.send_message(
+            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session)
+        )
+        message_id = getattr(callback, "message_id", None)
+        if message_id is not None:
+            session.lobby_message_id = int(message_id)
+            await self.bot.storage.update_game(session.id, lobby_message_id=int(message_id))
+
+    def busy_text(
+        self, lang: str, interaction: Interaction, game_id: int, message_id: int | None
+    ) -> str:
+        if message_id is not None and interaction.guild_id and interaction.channel_id:
+            link = (
+                f"https://discord.com/channels/{interaction.guild_id}/"
+                f"{interaction.channel_id}/{message_id}"
+            )
+            return tr(lang, "error.channel_busy_link", link=link)
+        return tr(lang, "error.channel_busy")
+
+    # -- /nines hand, stop ---------------------------------------------------------------------
+
+    def session_of(self, interaction: Interaction) -> GameSession | None:
+        """The caller's game: the one in this channel, else any of theirs in this server."""
+        here = self.sessions.in_channel(interaction.channel_id or 0)
+        if here is not None and here.seat_of(interaction.user.id) is not None:
+            return here
+        for session in self.sessions.all():
+            if (
+                session.guild_id == interaction.guild_id
+                and session.seat_of(interaction.user.id) is not None
+            ):
+                return session
+        return here
+
+    @nines.command(
+        name=_("hand", key="cmd.hand"),
+        description=_("Show your cards again (only you see them)", key="cmd.hand.desc"),
+    )
+    async def hand_command(self, interaction: Interaction) -> None:
+        lang = language_of(interaction.locale)
+        session = self.session_of(interaction)
+        if session is None:
+            await self.private(interaction, tr(lang, "error.no_game"))
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.private(interaction, tr(lang, "error.not_seated"))
+        elif session.game is None:
+            await self.private(interaction, tr(lang, "error.not_live"))
+        else:
+            await self.controller.show_hand(interaction, session, seat)
+
+    @nines.command(
+        name=_("stop", key="cmd.stop"),
+        description=_("End the game in this channel (not rated)", key="cmd.stop.desc"),
+    )
+    async def stop_command(self, interaction: Interaction) -> None:
+        lang = language_of(interaction.locale)
+        session = self.sessions.in_channel(interaction.channel_id or 0)
+        if session is None:
+            await self.private(interaction, tr(lang, "error.no_game_here"))
+            return
+        perms = interaction.permissions
+        if interaction.user.id != session.host_id and not perms.manage_messages:
+            await self.private(interaction, tr(lang, "error.stop_denied"))
+            return
+        async with session.lock:
+            if session.closed:
+                await self.private(interaction, tr(lang, "error.unknown_game"))
+                return
+            await session.abandon("stopped")
+            await interaction.response.send_message(
+                tr(session.language, "end.stopped_by", who=interaction.user.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            await self.bot.presenter.ended_early(session, "stopped")
+
+    # -- /nines leaderboard, stats, rules ------------------------------------------------------
+
+    @nines.command(
+        name=_("leaderboard", key="cmd.leaderboard"),
+        description=_("This server's ranking", key="cmd.leaderboard.desc"),
+    )
+    @app_commands.describe(game=_("Which game", key="opt.game"), page=_("Page", key="opt.page"))
+    @app_commands.choices(game=GAMES)
+    async def leaderboard_command(
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        lang = language_of(interaction.locale)
+        guild_id = interaction.guild_id or 0
+        kind = game or "nines"
+        per_page = 10
+        rows, total = await self.bot.storage.leaderboard(guild_id, kind, page, per_page)  # type: ignore[arg-type]
+        computers, _count = await self.bot.storage.leaderboard(
+            guild_id,
+            kind,
+            1,
+            5,
+            computers=True,  # type: ignore[arg-type]
+        )
+        pages = (total + per_page - 1) // per_page
+        embed = render.leaderboard_embed(
+            lang, kind, page, pages, rows, computers, first_rank=(page - 1) * per_page + 1
+        )
+        await interaction.response.send_message(embed=embed)
+
+    @nines.command(
+        name=_("stats", key="cmd.stats"),
+        description=_("A player's record in this server", key="cmd.stats.desc"),
+    )
+    @app_commands.describe(
+        member=_("Whose record (you by default)", key="opt.member"),
+        game=_("Which game", key="opt.game"),
+    )
+    @app_commands.choices(game=GAMES)
+    async def stats_command(
+        self,
+        interaction: Interaction,
+        member: discord.Member | None = None,
+        game: str | None = None,
+    ) -> None:
+        lang = language_of(interaction.locale)
+        who = member or interaction.user
+        kind = game or "nines"
+        row = await self.bot.storage.stats(
+            interaction.guild_id or 0,
+            kind,
+            player_key(who.id, None),  # type: ignore[arg-type]
+        )
+        await interaction.response.send_message(
+            embed=render.stats_embed(lang, who.display_name, kind, row)
+        )
+
+    @nines.command(
+        name=_("rules", key="cmd.rules"),
+        description=_("The rules in short, as this server plays them", key="cmd.rules.desc"),
+    )
+    @app_commands.describe(game=_("Which game", key="opt.game"))
+    @app_commands.choices(game=GAMES)
+    async def rules_command(self, interaction: Interaction, game: str | None = None) -> None:
+        lang = language_of(interaction.locale)
+        settings = await self.guild_settings(interaction.guild_id or 0)
+        name = "nein-nine" if game == "nein-nine" else str(settings.get("ruleset") or "classic")
+        if game == "nines" and name == "nein-nine":
+            name = "classic"
+        rules = Rules.from_settings(
+            name,
+            {
+                k: v
+                for k, v in settings.items()
+                if k not in TABLE_DEFAULTS and k not in ("game", "ruleset")
+            },
+        )
+        await interaction.response.send_message(
+            embed=render.rules_embed(lang, rules), ephemeral=True
+        )
+
+    # -- /nines forget-me ----------------------------------------------------------------------
+
+    @nines.command(
+        name=_("forget-me", key="cmd.forget"),
+        description=_("Delete your statistics and ratings in this server", key="cmd.forget.desc"),
+    )
+    async def forget_command(self, interaction: Interaction) -> None:
+        lang = language_of(interaction.locale)
+        view = ui._view(
+            [
+                ui.button(
+                    ui.ForgetButton,
+                    f"nines:1:forget:{interaction.user.id}",
+                    tr(lang, "button.forget"),
+                    style=discord.ButtonStyle.danger,
+                )
+            ]
+        )
+        await interaction.response.send_message(
+            tr(lang, "forget.confirm"), view=view, ephemeral=True
+        )
+
+    # -- errors --------------------------------------------------------------------------------
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        lang = language_of(interaction.locale)
+        original = getattr(error, "original", error)
+        if isinstance(original, SessionError):
+            await self.controller.refuse(interaction, original)
+            return
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await self.private(interaction, tr(lang, "error.guild_only"))
+            return
+        log.error(
+            "command %s failed", interaction.command and interaction.command.name, exc_info=original
+        )
+        with contextlib.suppress(discord.HTTPException):
+            await self.private(interaction, tr(lang, "error.unexpected"))
+
+
+__all__ = ["TRUMP_PRESETS", "NinesCog"]

@@ -1,0 +1,280 @@
+"""Clicks on our buttons, mapped onto the game sessions.
+
+Every click is answered exactly once and in time: with the updated message (lobby, hand), or
+privately with what went wrong in the clicker's language. Nothing here trusts a custom_id: it
+only names a game; who acts always comes from the interaction's user.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import language_of, tr
+from bot.session import Change, GameSession, SeatInfo, SessionError
+from bot.storage import ChannelBusy
+from engine import JOKER, Action, Card, Exchange, Play
+
+from . import render, ui
+
+if TYPE_CHECKING:
+    from bot.app import NinesBot
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+
+def member_name(user: discord.abc.User) -> str:
+    return user.display_name[:32]
+
+
+def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
+    base = tr(lang, "computer.name", level=tr(lang, f"difficulty.{difficulty}"))
+    taken = {s.name for s in seats}
+    if base not in taken:
+        return base
+    return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
+
+
+class Controller:
+    def __init__(self, bot: NinesBot) -> None:
+        self.bot = bot
+
+    @property
+    def sessions(self) -> Any:
+        return self.bot.sessions
+
+    # -- answering -----------------------------------------------------------------------------
+
+    @staticmethod
+    def lang(interaction: Interaction) -> str:
+        return language_of(interaction.locale)
+
+    async def private(self, interaction: Interaction, text: str) -> None:
+        """A short private answer (a new ephemeral message, or a follow-up if answered)."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def refuse(self, interaction: Interaction, error: SessionError) -> None:
+        await self.private(interaction, self.error_text(interaction, error))
+
+    def error_text(self, interaction: Interaction, error: SessionError) -> str:
+        lang = self.lang(interaction)
+        if error.key == "error.illegal":
+            return render.error_text(lang, error.params["error"])  # type: ignore[arg-type]
+        return tr(lang, error.key, **error.params)
+
+    def session_for(self, fields: dict[str, str]) -> GameSession | None:
+        session: GameSession | None = self.sessions.get(int(fields["game"]))
+        return session
+
+    async def unknown_game(self, interaction: Interaction) -> None:
+        await self.private(interaction, tr(self.lang(interaction), "error.unknown_game"))
+
+    async def show_hand(
+        self,
+        interaction: Interaction,
+        session: GameSession,
+        seat: int,
+        *,
+        notice: str | None = None,
+        joker_prompt: bool = False,
+    ) -> None:
+        """The clicker's hand: updated in place when clicked from it, else a new private one."""
+        lang = self.lang(interaction)
+        view = session.view(seat)
+        content = render.hand_content(lang, session, view, notice)
+        components = ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
+        message = interaction.message
+        if message is not None and message.flags.ephemeral and not interaction.response.is_done():
+            await interaction.response.edit_message(content=content, embed=None, view=components)
+        elif interaction.response.is_done():
+            await interaction.followup.send(content, view=components, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, view=components, ephemeral=True)
+
+    # -- the lobby -----------------------------------------------------------------------------
+
+    async def lobby_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        session = self.session_for(fields)
+        if session is None:
+            await self.unknown_game(interaction)
+            return
+        user = interaction.user
+        verb = fields["verb"]
+        lang = session.language
+        async with session.lock:
+            try:
+                if verb == "join":
+                    await session.join(user.id, member_name(user))
+                elif verb == "leave":
+                    await session.leave(user.id)
+                elif verb.startswith("cpu-"):
+                    level = verb[4:]
+                    await session.add_computer(
+                        user.id, level, computer_name(lang, level, session.seats)
+                    )
+                elif verb == "uncpu":
+                    await session.remove_computer(user.id)
+                elif verb == "cancel":
+                    if user.id != session.host_id:
+                        raise SessionError("error.host_only")
+                    if session.status != "lobby":
+                        raise SessionError("error.not_lobby")
+                    await session.abandon("cancelled")
+                    self.sessions.discard(session)
+                    await interaction.response.edit_message(
+                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
+                        view=None,
+                    )
+                    return
+                elif verb == "start":
+                    change = await session.start(user.id)
+                    await interaction.response.edit_message(
+                        content=render.draw_line(lang, session),
+                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.started")),
+                        view=None,
+                    )
+                    change.extend(await session.run_computers())
+                    await self.bot.presenter.show(session, change)
+                    return
+            except SessionError as error:
+                await self.refuse(interaction, error)
+                return
+            await interaction.response.edit_message(
+                embed=render.lobby_embed(lang, session), view=ui.lobby_view(lang, session)
+            )
+
+    # -- hands and moves -----------------------------------------------------------------------
+
+    async def hand_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        session = self.session_for(fields)
+        if session is None:
+            await self.unknown_game(interaction)
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
+        elif session.game is None:
+            await self.private(interaction, tr(self.lang(interaction), "error.not_live"))
+        else:
+            await self.show_hand(interaction, session, seat)
+
+    async def play_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        card = Card.parse(fields["card"])
+        if card is JOKER:
+            await self.joker_prompt(interaction, fields)
+            return
+        await self.act(interaction, fields, Play(card))
+
+    async def exchange_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        await self.act(interaction, fields, Exchange(fields["choice"] == "swap"))
+
+    async def joker_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        await self.act(
+            interaction, fields, Play(JOKER, "win" if fields["call"] == "win" else "lose")
+        )
+
+    async def joker_prompt(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        """Nein Nine: the Joker asks Win or Lose in the same private message."""
+        session = self.session_for(fields)
+        if session is None:
+            await self.unknown_game(interaction)
+            return
+        seat = session.seat_of(interaction.user.id)
+        if seat is None:
+            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
+            return
+        try:
+            session._check_turn(interaction.user.id, int(fields["n"]))
+        except SessionError as error:
+            await self.show_hand(
+                interaction, session, seat, notice=self.error_text(interaction, error)
+            )
+            return
+        await self.show_hand(interaction, session, seat, joker_prompt=True)
+
+    async def act(self, interaction: Interaction, fields: dict[str, str], action: Action) -> None:
+        session = self.session_for(fields)
+        if session is None:
+            await self.unknown_game(interaction)
+            return
+        user_id = interaction.user.id
+        seat = session.seat_of(user_id)
+        if seat is None:
+            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
+            return
+        async with session.lock:
+            try:
+                change = await session.act(user_id, int(fields["n"]), action)
+            except SessionError as error:
+                if session.game is None:
+                    await self.refuse(interaction, error)
+                else:
+                    await self.show_hand(
+                        interaction, session, seat, notice=self.error_text(interaction, error)
+                    )
+                return
+            try:
+                await self.show_hand(interaction, session, seat)
+            except discord.HTTPException:
+                # The move is stored and stands; the player can reopen the hand at any time.
+                log.info("could not answer a move in game %s", session.id, exc_info=True)
+            change.extend(await session.run_computers())
+            await self.bot.presenter.show(session, change)
+
+    async def back_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        session = self.session_for(fields)
+        if session is None:
+            await self.unknown_game(interaction)
+            return
+        async with session.lock:
+            try:
+                await session.come_back(interaction.user.id)
+            except SessionError as error:
+                await self.refuse(interaction, error)
+                return
+            await self.private(interaction, tr(self.lang(interaction), "back.welcome"))
+            change = await session.run_computers()
+            await self.bot.presenter.show(session, change)
+
+    async def rematch_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        """A new lobby with the same players; whoever clicks hosts it."""
+        lang = self.lang(interaction)
+        finished = await self.bot.storage.game_result(int(fields["game"]))
+        row = await self.bot.storage.game(int(fields["game"]))
+        if row is None or finished is None:
+            await self.private(interaction, tr(lang, "error.unknown_game"))
+            return
+        seats = await self.bot.storage.seats(row.id)
+        if not any(s.user_id == interaction.user.id for s in seats):
+            await self.private(interaction, tr(lang, "error.rematch_players_only"))
+            return
+        cog: Any = self.bot.get_cog("Nines")
+        await cog.open_lobby(
+            interaction,
+            rules_dict=row.rules,
+            seats=[
+                SeatInfo(s.name, s.user_id, s.difficulty)
+                for s in seats
+                if s.user_id is not None or s.is_computer
+            ],
+        )
+
+    async def forget_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        lang = self.lang(interaction)
+        if int(fields["user"]) != interaction.user.id or interaction.guild_id is None:
+            await self.private(interaction, tr(lang, "error.not_yours"))
+            return
+        changed = await self.bot.storage.forget_player(interaction.guild_id, interaction.user.id)
+        await interaction.response.edit_message(
+            content=tr(lang, "forget.done", rows=changed), view=None
+        )
+
+
+__all__ = ["Change", "ChannelBusy", "Controller"]

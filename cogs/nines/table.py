@@ -1,0 +1,166 @@
+"""The public side of a game in Discord: lobby, table, hand summaries and the end message.
+
+Implements ``bot.session.Presenter``. It is called under the session's lock, so the messages of
+one game are edited in order; games in other channels do not wait for each other.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import tr
+from bot.session import Change, GameSession
+from engine import HandEnded, HandStarted, public_view
+
+from . import render, ui
+
+if TYPE_CHECKING:
+    from bot.app import NinesBot
+
+log = logging.getLogger(__name__)
+
+# Discord error codes after which the game's channel is no use: it is gone or closed to us.
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+LOST_CHANNEL = {UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS}
+
+
+class ChannelLost(Exception):
+    """The game's channel was deleted or the bot may no longer post there."""
+
+
+class DiscordPresenter:
+    def __init__(self, bot: NinesBot) -> None:
+        self.bot = bot
+
+    def channel(self, session: GameSession) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+
+    # -- low level: every public message goes through these two ------------------------------
+
+    async def post(self, session: GameSession, **kwargs: Any) -> discord.Message:
+        try:
+            return await self.channel(session).send(**kwargs)
+        except discord.HTTPException as error:
+            if error.code in LOST_CHANNEL:
+                raise ChannelLost from error
+            raise
+
+    async def edit(self, session: GameSession, message_id: int | None, **kwargs: Any) -> int:
+        """Edit a message of ours; post it again if it was deleted. Returns its id."""
+        if message_id is not None:
+            try:
+                await self.channel(session).get_partial_message(message_id).edit(**kwargs)
+                return message_id
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise ChannelLost from error
+            except discord.HTTPException as error:
+                if error.code in LOST_CHANNEL:
+                    raise ChannelLost from error
+                raise
+        return (await self.post(session, **kwargs)).id
+
+    # -- the table -----------------------------------------------------------------------------
+
+    def table_message(self, session: GameSession, notes: list[str]) -> dict[str, Any]:
+        lang = session.language
+        return {
+            "content": render.turn_content(lang, session),
+            "embed": render.table_embed(lang, session, notes=notes, deadline=session.deadline),
+            "view": ui.table_view(lang, session),
+        }
+
+    async def show(self, session: GameSession, change: Change) -> None:
+        try:
+            await self._show(session, change)
+        except ChannelLost:
+            log.info("game %s lost its channel; ending it unrated", session.id)
+            await session.abandon("channel_lost")
+            self.bot.sessions.discard(session)
+
+    async def _show(self, session: GameSession, change: Change) -> None:
+        lang = session.language
+        game = session.game
+        assert game is not None
+        notes = [tr(lang, "note.timeout", name=session.seats[s].name) for s in change.timed_out]
+        if change.restored:
+            notes.append(tr(lang, "note.restored"))
+        if change.ended not in (None, "finished"):
+            await self.ended_early(session, change.ended or "stopped")
+            return
+        summaries = [e for e in change.events if isinstance(e, HandEnded)]
+        for i, result in enumerate(summaries):
+            hand = game.hands_log[result.number - 1]
+            embed = render.hand_summary(lang, session, result, hand.tricks)
+            if i == 0 and session.table_message_id is not None:
+                # The hand's table becomes its summary: the channel reads hand by hand.
+                await self.edit(
+                    session, session.table_message_id, content=None, embed=embed, view=None
+                )
+            else:
+                await self.post(session, embed=embed)
+        if game.over:
+            session.table_message_id = None
+            await self.game_over(session)
+            return
+        new_hand = any(isinstance(e, HandStarted) for e in change.events)
+        message = self.table_message(session, notes)
+        if new_hand or session.table_message_id is None:
+            posted = await self.post(session, **message)
+            session.table_message_id = posted.id
+        else:
+            session.table_message_id = await self.edit(session, session.table_message_id, **message)
+        await self.bot.storage.update_game(session.id, table_message_id=session.table_message_id)
+
+    async def game_over(self, session: GameSession) -> None:
+        lang = session.language
+        game = session.game
+        assert game is not None and game.winners is not None
+        finished = await self.bot.storage.game_result(session.id)
+        changes = finished.rating_changes if finished else ()
+        await self.post(
+            session,
+            embed=render.end_embed(lang, session, game.winners, changes),
+            view=ui.end_view(lang, session),
+        )
+        self.bot.sessions.discard(session)
+
+    async def ended_early(self, session: GameSession, reason: str) -> None:
+        """A game stopped, abandoned or left by everyone: say so where the table was."""
+        lang = session.language
+        text = tr(lang, f"end.reason.{reason}") + "\n" + tr(lang, "end.not_rated")
+        embed = discord.Embed(
+            title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
+        )
+        if session.game is not None and session.game.sheet:
+            table = public_view(session.game)
+            embed.description = (
+                (embed.description or "")
+                + "\n"
+                + render.sheet_block(lang, session, table.rules, table.start_scores, table.sheet)
+            )
+        message_id = session.table_message_id or session.lobby_message_id
+        try:
+            await self.edit(session, message_id, content=None, embed=embed, view=None)
+        except (ChannelLost, discord.HTTPException):
+            log.info("could not show the end of game %s", session.id)
+        self.bot.sessions.discard(session)
+
+    async def lobby_expired(self, session: GameSession) -> None:
+        lang = session.language
+        embed = discord.Embed(
+            title=tr(lang, "lobby.expired_title"),
+            description=tr(lang, "lobby.expired"),
+            colour=discord.Colour.dark_grey(),
+        )
+        try:
+            await self.edit(session, session.lobby_message_id, embed=embed, view=None)
+        except (ChannelLost, discord.HTTPException):
+            log.info("could not mark the lobby of game %s expired", session.id)
+        self.bot.sessions.discard(session)

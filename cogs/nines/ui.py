@@ -1,0 +1,263 @@
+"""Buttons: persistent ``DynamicItem``s parsed from their custom_id, and the views built of them.
+
+Views hold only DynamicItems, so discord.py keeps no per-message state for them: any button of
+any message, from before a restart too, is routed by its custom_id alone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.i18n import card_label, tr
+from bot.session import GameSession
+from engine import Card, Exchange, SeatView, sort_hand
+
+from . import ids
+
+if TYPE_CHECKING:
+    from .controller import Controller
+
+Interaction = discord.Interaction[Any]
+
+
+def controller(interaction: Interaction) -> Controller:
+    cog = interaction.client.get_cog("Nines")
+    return cast("Controller", cog.controller)  # type: ignore[union-attr]
+
+
+class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
+    """Base of our buttons: the parsed custom_id fields, handed to the controller."""
+
+    template_ids: ids.IdTemplate
+
+    def __init__(self, button: discord.ui.Button[Any], fields: dict[str, str]) -> None:
+        super().__init__(button)
+        self.fields = fields
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> _Item:
+        button = cast(discord.ui.Button[Any], item)
+        return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
+
+
+class LobbyButton(_Item, template=ids.LOBBY.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).lobby_click(interaction, self.fields)
+
+
+class HandButton(_Item, template=ids.HAND.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).hand_click(interaction, self.fields)
+
+
+class PlayButton(_Item, template=ids.PLAY.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).play_click(interaction, self.fields)
+
+
+class ExchangeButton(_Item, template=ids.EXCHANGE.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).exchange_click(interaction, self.fields)
+
+
+class JokerButton(_Item, template=ids.JOKER.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).joker_click(interaction, self.fields)
+
+
+class BackButton(_Item, template=ids.BACK.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).back_click(interaction, self.fields)
+
+
+class RematchButton(_Item, template=ids.REMATCH.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).rematch_click(interaction, self.fields)
+
+
+class ForgetButton(_Item, template=ids.FORGET.pattern):
+    async def callback(self, interaction: Interaction) -> None:
+        await controller(interaction).forget_click(interaction, self.fields)
+
+
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    HandButton,
+    PlayButton,
+    ExchangeButton,
+    JokerButton,
+    BackButton,
+    RematchButton,
+    ForgetButton,
+)
+
+
+def button(
+    kind: type[_Item],
+    custom_id: str,
+    label: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    disabled: bool = False,
+    row: int | None = None,
+) -> _Item:
+    return kind(
+        discord.ui.Button(
+            label=label, custom_id=custom_id, style=style, disabled=disabled, row=row
+        ),
+        {},
+    )
+
+
+def _view(items: list[_Item]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+def lobby_view(lang: str, session: GameSession) -> discord.ui.View:
+    g = session.id
+    B = discord.ButtonStyle
+    items = [
+        button(
+            LobbyButton,
+            ids.LOBBY.format(game=g, verb="join"),
+            tr(lang, "button.join"),
+            style=B.primary,
+            row=0,
+        ),
+        button(
+            LobbyButton, ids.LOBBY.format(game=g, verb="leave"), tr(lang, "button.leave"), row=0
+        ),
+        button(
+            LobbyButton,
+            ids.LOBBY.format(game=g, verb="start"),
+            tr(lang, "button.start"),
+            style=B.success,
+            row=0,
+            disabled=len(session.seats) < session.players,
+        ),
+        button(
+            LobbyButton,
+            ids.LOBBY.format(game=g, verb="cancel"),
+            tr(lang, "button.cancel"),
+            style=B.danger,
+            row=0,
+        ),
+    ]
+    full = len(session.seats) >= session.players
+    for level in ("easy", "normal", "hard"):
+        items.append(
+            button(
+                LobbyButton,
+                ids.LOBBY.format(game=g, verb=f"cpu-{level}"),
+                tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{level}")),
+                row=1,
+                disabled=full,
+            )
+        )
+    items.append(
+        button(
+            LobbyButton,
+            ids.LOBBY.format(game=g, verb="uncpu"),
+            tr(lang, "button.remove_cpu"),
+            row=1,
+            disabled=not any(s.is_computer for s in session.seats),
+        )
+    )
+    return _view(items)
+
+
+def table_view(lang: str, session: GameSession) -> discord.ui.View:
+    items = [
+        button(
+            HandButton,
+            ids.HAND.format(game=session.id),
+            tr(lang, "button.my_hand"),
+            style=discord.ButtonStyle.primary,
+        )
+    ]
+    if any(s.away for s in session.seats):
+        items.append(button(BackButton, ids.BACK.format(game=session.id), tr(lang, "button.back")))
+    return _view(items)
+
+
+def end_view(lang: str, session: GameSession) -> discord.ui.View:
+    return _view(
+        [
+            button(
+                RematchButton,
+                ids.REMATCH.format(game=session.id),
+                tr(lang, "button.rematch"),
+                style=discord.ButtonStyle.success,
+            )
+        ]
+    )
+
+
+def _card_style(card: Card) -> discord.ButtonStyle:
+    if card.suit is None:
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
+
+
+def hand_view(
+    lang: str, session: GameSession, view: SeatView, *, joker_prompt: bool = False
+) -> discord.ui.View:
+    """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn;
+    Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
+    g, n = session.id, session.n
+    legal_cards = {getattr(a, "card", None) for a in view.legal}
+    items: list[_Item] = []
+    for i, card in enumerate(sort_hand(view.hand)):
+        label = tr(lang, "button.joker") if card.suit is None else card_label(card)
+        items.append(
+            button(
+                PlayButton,
+                ids.PLAY.format(game=g, n=n, card=str(card)),
+                label,
+                style=_card_style(card),
+                row=i // 5,
+                disabled=card not in legal_cards or joker_prompt,
+            )
+        )
+    controls = 3
+    if view.my_turn and view.table.phase == "exchange":
+        for choice in ("keep", "swap"):
+            items.append(
+                button(
+                    ExchangeButton,
+                    ids.EXCHANGE.format(game=g, n=n, choice=choice),
+                    tr(lang, f"button.{choice}"),
+                    style=discord.ButtonStyle.primary,
+                    row=controls,
+                )
+            )
+    if joker_prompt:
+        for call in ("win", "lose"):
+            items.append(
+                button(
+                    JokerButton,
+                    ids.JOKER.format(game=g, n=n, call=call),
+                    tr(lang, f"button.joker_{call}"),
+                    style=discord.ButtonStyle.primary,
+                    row=controls,
+                )
+            )
+    items.append(
+        button(HandButton, ids.HAND.format(game=g), tr(lang, "button.refresh"), row=controls)
+    )
+    return _view(items)
+
+
+def has_exchange_choice(view: SeatView) -> bool:
+    return any(isinstance(a, Exchange) for a in view.legal)
