@@ -276,3 +276,38 @@ async def test_wrong_token_is_unauthorized(fake_discord: FakeDiscord) -> None:
         http.get(f"{fake_discord.api_base}/users/@me", headers={"Authorization": "Bot x"}) as resp,
     ):
         assert resp.status == 401
+
+
+async def test_private_threads_members_archive_and_lock(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    chan = test_client.get_channel(fake.channel.id)
+    assert isinstance(chan, discord.TextChannel)
+    thread = await chan.create_thread(name="hands", type=discord.ChannelType.private_thread)
+    await thread.send("only members see this")
+    stored = fake.store.channels[thread.id]
+    assert fake.visible(alice, stored) == []
+    await thread.add_user(discord.Object(alice.id))
+    assert [m.content for m in fake.visible(alice, stored)] == ["only members see this"]
+
+    await thread.edit(archived=True, locked=True)
+    assert stored.archived
+    assert stored.locked
+    fake.set_permissions(fake.channel, fake.bot_role, deny=Perm.MANAGE_THREADS)
+    with pytest.raises(discord.HTTPException) as exc:
+        await thread.send("let me in")
+    assert (exc.value.status, exc.value.code) == (400, 50083)
+
+
+async def test_reactions(fake_discord: FakeDiscord, test_client: discord.Client) -> None:
+    fake = fake_discord
+    msg = await test_client.get_partial_messageable(fake.channel.id).send("vote")
+    await msg.add_reaction("👍")
+    assert fake.store.message_by_id(msg.id).reactions == {"👍": {fake.bot.id}}
+    fake.set_permissions(fake.channel, fake.bot_role, deny=Perm.ADD_REACTIONS)
+    with pytest.raises(discord.Forbidden) as exc:
+        await msg.add_reaction("👎")
+    assert exc.value.code == 50013
+    await msg.remove_reaction("👍", discord.Object(fake.bot.id))

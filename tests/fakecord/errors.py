@@ -19,8 +19,10 @@ KNOWN: dict[int, tuple[int, str]] = {
     50001: (403, "Missing Access"),
     50005: (403, "Cannot edit a message authored by another user"),
     50013: (403, "Missing Permissions"),
+    50024: (400, "Cannot execute action on this channel type"),
     50027: (401, "Invalid Webhook Token"),
     50035: (400, "Invalid Form Body"),
+    50083: (400, "Thread is archived"),
     50109: (400, "The request body contains invalid JSON."),
     40001: (401, "Unauthorized"),
 }

@@ -103,6 +103,9 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     position: int = 0
     deleted: bool = False
+    archived: bool = False
+    locked: bool = False
+    members: set[int] = field(default_factory=set)  # a thread's members
 
     @property
     def is_thread(self) -> bool:
@@ -123,14 +126,14 @@ class Channel:
         if self.is_thread:
             out.update(
                 owner_id=str(self.owner_id),
-                member_count=1,
+                member_count=len(self.members),
                 message_count=0,
                 total_message_sent=0,
                 thread_metadata={
-                    "archived": False,
+                    "archived": self.archived,
                     "auto_archive_duration": 1440,
                     "archive_timestamp": "2024-01-01T00:00:00+00:00",
-                    "locked": False,
+                    "locked": self.locked,
                 },
             )
         else:
@@ -232,6 +235,7 @@ class Message:
     application_id: int | None = None
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
+    reactions: dict[str, set[int]] = field(default_factory=dict)  # emoji -> user ids
 
     @property
     def loading(self) -> bool:
@@ -273,6 +277,12 @@ class Message:
             "type": self.type,
             "flags": self.flags,
         }
+        if self.reactions:
+            out["reactions"] = [
+                {"emoji": {"id": None, "name": emoji}, "count": len(users), "me": False}
+                for emoji, users in self.reactions.items()
+                if users
+            ]
         if self.webhook_id is not None:
             out["webhook_id"] = str(self.webhook_id)
         if self.application_id is not None:

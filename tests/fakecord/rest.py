@@ -213,6 +213,57 @@ class RestApi:
     async def get_channel(self, call: Call) -> Result:
         return 200, self._bot_channel(call).to_json()
 
+    @route("PATCH", "/channels/{channel_id}")
+    async def edit_channel(self, call: Call) -> Result:
+        chan = self._bot_channel(call)
+        body = call.body or {}
+        if chan.is_thread:
+            if chan.owner_id != self.bot_id or "locked" in body:
+                self.store.require_bot(chan, self.bot_id, Perm.MANAGE_THREADS)
+            chan.archived = bool(body.get("archived", chan.archived))
+            chan.locked = bool(body.get("locked", chan.locked))
+        else:
+            self.store.require_bot(chan, self.bot_id, Perm.MANAGE_CHANNELS)
+        chan.name = body.get("name") or chan.name
+        event = "THREAD_UPDATE" if chan.is_thread else "CHANNEL_UPDATE"
+        await self.fake.gateway.dispatch(event, chan.to_json())
+        return 200, chan.to_json()
+
+    @route("PUT", "/channels/{channel_id}/thread-members/@me")
+    @route("PUT", "/channels/{channel_id}/thread-members/{user_id}")
+    @route("DELETE", "/channels/{channel_id}/thread-members/@me")
+    @route("DELETE", "/channels/{channel_id}/thread-members/{user_id}")
+    async def thread_member(self, call: Call) -> Result:
+        chan = self._bot_channel(call)
+        if not chan.is_thread:
+            raise DiscordError(50024)
+        user_id = int(call.params.get("user_id", self.bot_id))
+        if user_id not in self.store.guild(chan.guild_id).members:
+            raise DiscordError(10007)
+        if chan.archived:
+            raise DiscordError(50083)
+        if call.method == "PUT":
+            chan.members.add(user_id)
+        else:
+            if user_id != self.bot_id:
+                self.store.require_bot(chan, self.bot_id, Perm.MANAGE_THREADS)
+            chan.members.discard(user_id)
+        return NO_CONTENT
+
+    @route("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me")
+    @route("DELETE", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji_name}/@me")
+    async def own_reaction(self, call: Call) -> Result:
+        chan = self._bot_channel(call, Perm.READ_MESSAGE_HISTORY)
+        msg = self._channel_message(call, chan)
+        emoji = call.params["emoji_name"]
+        if call.method == "PUT":
+            if emoji not in msg.reactions or not msg.reactions[emoji]:
+                self.store.require_bot(chan, self.bot_id, Perm.ADD_REACTIONS)
+            msg.reactions.setdefault(emoji, set()).add(self.bot_id)
+        else:
+            msg.reactions.get(emoji, set()).discard(self.bot_id)
+        return NO_CONTENT
+
     @route("DELETE", "/channels/{channel_id}")
     async def delete_channel(self, call: Call) -> Result:
         chan = self._bot_channel(call, Perm.MANAGE_CHANNELS)
@@ -253,6 +304,10 @@ class RestApi:
         send = Perm.SEND_MESSAGES_IN_THREADS if self._is_thread(call) else Perm.SEND_MESSAGES
         needed = [send] + ([Perm.ATTACH_FILES] if call.uploads else [])
         chan = self._bot_channel(call, *needed)
+        if chan.is_thread and chan.archived:
+            if chan.locked and not self.store.can(chan, self.bot_id, Perm.MANAGE_THREADS):
+                raise DiscordError(50083)
+            chan.archived = False  # sending into an archived thread reopens it
         if not (
             call.body.get("content")
             or call.body.get("embeds")

@@ -95,8 +95,8 @@ class Store:
             perms = (perms & ~ow.deny) | ow.allow
         if not perms & Perm.VIEW_CHANNEL:
             return 0
-        # Private threads: only the members (here: creator and the thread managers) see them.
-        private = channel.type == PRIVATE_THREAD and user_id != channel.owner_id
+        # Private threads: only their members and the thread managers see them.
+        private = channel.type == PRIVATE_THREAD and user_id not in channel.members
         if private and not perms & Perm.MANAGE_THREADS:
             return 0
         return perms
@@ -166,6 +166,7 @@ class Store:
             parent_id=parent_id,
             owner_id=owner_id,
             position=len(guild.channel_ids),
+            members={owner_id} if owner_id else set(),
         )
         self.channels[chan.id] = chan
         guild.channel_ids.append(chan.id)
