@@ -14,20 +14,24 @@ from discord.http import Route
 from .server import FakeDiscord
 
 READY_TIMEOUT = 10.0
+_active: str | None = None  # the double discord.py points at now (one per process)
 
 
 @contextlib.contextmanager
 def discord_pointed_at(fake: FakeDiscord) -> Iterator[None]:
     """discord.py has no option for its URLs, only these two class attributes (process-wide)."""
+    global _active
+    if _active is not None:
+        raise RuntimeError(f"discord.py already points at another fake Discord ({_active})")
     saved = Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY
-    if "127.0.0.1" in saved[0]:
-        raise RuntimeError(f"discord.py already points at another fake Discord ({saved[0]})")
     Route.BASE = fake.api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+    _active = fake.api_base
     try:
         yield
     finally:
         Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = saved
+        _active = None
 
 
 async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[None]:
