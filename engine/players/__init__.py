@@ -25,7 +25,8 @@ def make_player(difficulty: str, seed: int = 0) -> Player:
     elif difficulty == "normal":
         player = RulesPlayer(seed)
     elif difficulty == "hard":
-        player = SearchPlayer(seed)
+        # 32 worlds take ~15 ms; the budget caps the rare slow position (anytime).
+        player = SearchPlayer(seed, worlds=32, budget_s=0.25)
     else:
         raise ValueError(f"Unknown difficulty {difficulty!r}: choose one of {DIFFICULTIES}.")
     player.name = difficulty

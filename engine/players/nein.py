@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action, Play
@@ -212,9 +213,10 @@ def nein_rule_move(st: NeinHand) -> int:
         return moves[0]
     seat = st.turn
     out = DECK_MASK & ~st.played & ~st.hands[seat]
+    nines_in = sum(1 for c in st.trick if (NINES_MASK >> c) & 1)
     best_m, best_v = moves[0], -1e9
     for m in moves:
-        v = _move_value(st, seat, m, out)
+        v = _move_value(st, seat, m, out, nines_in)
         if v > best_v:
             best_m, best_v = m, v
     return best_m
@@ -223,19 +225,20 @@ def nein_rule_move(st: NeinHand) -> int:
 DECK_MASK: Final = sum(1 << c.index for c in DECK)
 
 
-def _move_value(st: NeinHand, seat: int, move: int, out: int) -> float:
+def _move_value(st: NeinHand, seat: int, move: int, out: int, nines_in: int) -> float:
     card = JOKER_BIT if move >= JOKER_BIT else move
     trick = [*st.trick, card]
     call = st.call
     if move >= JOKER_BIT:
         call = 1 if move == JOKER_WIN_MOVE else 2
     trump = st.trump
-    if trump < 0 and card != JOKER_BIT and RANK[card] == 8:
+    sets_trump = trump < 0 and card != JOKER_BIT and RANK[card] == 8
+    if sets_trump:
         trump = card // 13
-    nines_in = sum(1 for c in trick if (NINES_MASK >> c) & 1)
+    is_nine = (NINES_MASK >> card) & 1
     mine = st.nines[seat]
     # Taking this trick: +1, less the extra penalty for its 9s (the rest may add more 9s).
-    cost = NINES_PENALTY[min(4, mine + nines_in)] - NINES_PENALTY[mine]
+    cost = NINES_PENALTY[min(4, mine + nines_in + is_nine)] - NINES_PENALTY[mine]
     gain = 1.0 - cost
     pos = winner_pos(trick, trump, call)
     winning = pos == len(trick) - 1
@@ -246,26 +249,34 @@ def _move_value(st: NeinHand, seat: int, move: int, out: int) -> float:
         p_win = 1.0
     else:
         # Still to be played over: safe if no unseen card of the suits that count beats it.
-        suit_of, value = SUIT_UNDER[trump], VALUE[trump]
+        value = VALUE[trump]
         mine_v = value[card] if card != JOKER_BIT else -1
         led = led_of(trick, trump)
+        masks = SUIT_MASK_UNDER[trump]
+        rivals = out & (masks[trump] if trump >= 0 else 0) | (out & masks[led] if led >= 0 else 0)
         threat = 0
-        for c in bit_list(out & ~(1 << JOKER_BIT)):
-            s = suit_of[c]
-            if (s in (trump, led)) and value[c] > mine_v:
-                threat += 1
-        p_win = 0.85 if threat == 0 else 0.35
+        while rivals:
+            low = rivals & -rivals
+            if value[low.bit_length() - 1] > mine_v:
+                threat = 1
+                break
+            rivals ^= low
+        p_win = 0.35 if threat else 0.85
         gain -= 0.6  # the others may still add 9s to it
     v = p_win * gain
-    if not winning and (NINES_MASK >> card) & 1:
+    if not winning and is_nine:
         v += 0.3  # a 9 thrown on someone else's trick
     if card == JOKER_BIT:
         v -= 0.4  # the Joker is worth keeping for a trick that matters
-    elif (NINES_MASK >> card) & 1 and winning:
+    elif is_nine and winning:
         v -= 0.2
+    if sets_trump:
+        # G4: an 8 makes its suit trump; good when the rest of the hand is long or high in it.
+        rest = st.hands[seat] & ~(1 << card) & SUIT_MASK_UNDER[trump][trump]
+        strength = sum(1.0 + (VALUE[trump][c] - 108) * 0.15 for c in bit_list(rest))
+        v += 0.3 * (strength - 2.0)
     # Spend low cards first; keep the strong ones.
-    strength = VALUE[trump][card] if card != JOKER_BIT else 50
-    return v - strength * 0.002
+    return v - (VALUE[trump][card] if card != JOKER_BIT else 50) * 0.002
 
 
 def nein_state(k: Knowledge, world: list[int], view: SeatView) -> NeinHand:
@@ -295,14 +306,24 @@ def nein_rule_action(view: SeatView) -> Action:
     return action
 
 
-def nein_search_worlds(view: SeatView, worlds: list[list[int]]) -> Action:
+#: Worlds on demand: the search stops when the iterator does (at a deadline, say).
+Draw = Callable[[Knowledge], Iterator[list[int]]]
+
+
+def nein_search_worlds(
+    view: SeatView, worlds: list[list[int]] | None = None, *, draw: Draw | None = None
+) -> Action:
+    """The best mean over the given worlds, or over worlds from ``draw`` until it says stop."""
     k = knowledge(view)
     me = k.seat
-    moves: list[int] | None = None
+    moves: list[int] = []
     totals: list[float] = []
-    for world in worlds:
+    first: list[int] | None = None
+    source = iter(worlds) if worlds is not None else draw(k) if draw is not None else iter(())
+    for world in source:
         base = nein_state(k, world, view)
-        if moves is None:
+        if first is None:
+            first = world
             moves = base.legal_moves()
             totals = [0.0] * len(moves)
         for i, m in enumerate(moves):
@@ -310,8 +331,8 @@ def nein_search_worlds(view: SeatView, worlds: list[list[int]]) -> Action:
             st.play(m)
             st.playout()
             totals[i] += st.score(me)
-    assert moves is not None
-    rule = nein_rule_move(nein_state(k, worlds[0], view))
+    assert first is not None
+    rule = nein_rule_move(nein_state(k, first, view))
     best = max(totals)
     if totals[moves.index(rule)] >= best - 1e-9:
         return move_action(rule)
@@ -319,14 +340,15 @@ def nein_search_worlds(view: SeatView, worlds: list[list[int]]) -> Action:
 
 
 def nein_search(view: SeatView, rng: random.Random, worlds: int, budget_s: float) -> Action:
-    k = knowledge(view)
     deadline = time.perf_counter() + budget_s
-    sampled: list[list[int]] = []
-    for _ in range(worlds):
-        sampled.append(sample_world(k, rng))
-        if time.perf_counter() > deadline:
-            break
-    return nein_search_worlds(view, sampled)
+
+    def draw(k: Knowledge) -> Iterator[list[int]]:
+        for i in range(worlds):
+            if i and time.perf_counter() > deadline:
+                return
+            yield sample_world(k, rng)
+
+    return nein_search_worlds(view, draw=draw)
 
 
 def nein_ismcts(view: SeatView, k: Knowledge, rng: random.Random, iterations: int) -> Action:
