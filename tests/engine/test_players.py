@@ -143,7 +143,7 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
     ]
     rng = random.Random(9)
     count = 0
-    for game, seat in positions_of(ruleset, 60, seed=3):
+    for game, seat in positions_of(ruleset, 100, seed=3):
         other = _rehide(game, seat, rng)
         assert seat_view(other, seat) == seat_view(game, seat)
         if true_world(other) == true_world(game):
@@ -151,7 +151,7 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
         for player in players:
             assert player.choose(seat_view(other, seat)) == player.choose(seat_view(game, seat))
         count += 1
-    assert count > 30
+    assert count > 60
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
