@@ -68,6 +68,7 @@ async def test_deleted_message_is_unknown(
 @pytest.mark.parametrize(
     ("denied", "code"),
     [(Perm.SEND_MESSAGES, 50013), (Perm.VIEW_CHANNEL, 50001)],
+    ids=["no-send-messages", "no-view-channel"],
 )
 async def test_bot_missing_permissions(
     fake_discord: FakeDiscord, test_client: discord.Client, denied: Perm, code: int
