@@ -3,6 +3,12 @@
 A player decides from its seat's view alone (R1) and only among ``view.legal``. People choose
 a difficulty; ``make_player`` builds the player for it. ``agent.ComputerSeat`` runs them off the
 bot's event loop within a time budget.
+
+>>> from engine import Game, Rules, seat_view
+>>> game = Game(Rules.from_settings("classic"), seed=1)
+>>> view = seat_view(game, game.turn)
+>>> make_player("hard", seed=1).choose(view) in view.legal
+True
 """
 
 from __future__ import annotations
