@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action, Play
+from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
 from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
-from .sampling import Knowledge, knowledge, sample_world, trump_index
+from .sampling import Knowledge, knowledge, sample_world
 
 JOKER_BIT: Final = JOKER.index  # 52
 JOKER_WIN_MOVE: Final = 52
@@ -358,6 +358,3 @@ def nein_ismcts(view: SeatView, k: Knowledge, rng: random.Random, iterations: in
         return nein_state(k, sample_world(k, rng), view)
 
     return move_action(ismcts(fresh, iterations, rng, scale=7.0))
-
-
-__all__ = ["NeinHand", "Play", "nein_rule_action", "nein_search", "trump_index"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..actions import KEEP, PLAYS, SWAP, Action
 from ..views import SeatView
 from .base import Player
-from .sampling import SUIT_INDEX, mask_of, trump_index
-from .simulate import NO_TRUMP, rule_exchange, rule_play
+from .sampling import mask_of, trump_index
+from .simulate import rule_exchange, rule_play
 
 
 def nines_rule_action(view: SeatView) -> Action:
@@ -52,6 +52,3 @@ class RulesPlayer(Player):
             if rng.random() < self.noise:
                 return rng.choice(view.legal)
         return rule_action(view)
-
-
-__all__ = ["NO_TRUMP", "SUIT_INDEX", "RulesPlayer", "nines_rule_action", "rule_action"]

@@ -17,7 +17,7 @@ from ..nein_nine import DECK as NEIN_DECK
 from ..nein_nine import led_suit, suit_under
 from ..rules import Trump
 from ..views import SeatView
-from .simulate import FULL, NO_TRUMP, SUIT_MASKS, SUIT_OF, hand_value
+from .simulate import FULL, NO_TRUMP, SUIT_MASKS, SUIT_OF, rule_exchange
 
 SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
 NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
@@ -269,8 +269,7 @@ def _contradictions(k: Knowledge, world: list[int]) -> int:
     for seat, swapped, discarded in k.decisions:
         holder = k.pile_holder[seat]
         pile = world[holder] | (k.played_by[holder] if holder < k.n else 0)
-        threshold = 6.5 if discarded else 10.0
-        if (hand_value(pile, k.trump) < threshold) != swapped:
+        if rule_exchange(pile, k.trump, discarded) != swapped:
             bad += 1
     return bad
 
