@@ -324,3 +324,17 @@ async def test_autocomplete(fake_discord: FakeDiscord) -> None:
     assert choices == [{"name": "fr", "value": "fr"}]
     with pytest.raises(UsageRefused, match="no autocomplete"):
         await fake.autocomplete(alice, fake.channel, "nines start", "mode")
+
+
+async def test_select_menu(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    hand = (await fake.slash(alice, fake.channel, "nines hand")).message
+    assert hand is not None
+    with pytest.raises(UsageRefused, match="not options"):
+        await fake.select(alice, hand, "Pick a card", ["Joker"])
+    with pytest.raises(UsageRefused, match="bounds"):
+        await fake.select(alice, hand, "hand:card", ["9S", "9H"])
+    res = await fake.select(alice, hand, "Pick a card", ["Nine of hearts"])
+    assert res.payload["data"] == {"custom_id": "hand:card", "component_type": 3, "values": ["9H"]}
+    assert hand.content == "You chose 9H"

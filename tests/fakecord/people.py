@@ -103,13 +103,7 @@ class People:
         self, user: User, message: Message | int, label_or_custom_id: str, *, wait: bool = True
     ) -> Interaction:
         """Click a button found by its exact label, else by its custom_id."""
-        msg = message if isinstance(message, Message) else self.store.message_by_id(message)
-        if msg.deleted:
-            raise UsageRefused("the message is gone")
-        if msg.ephemeral_for not in (None, user.id):
-            raise UsageRefused(f"{user.name} cannot see that ephemeral message")
-        channel = self.store.channel(msg.channel_id)
-        self._reachable(user, channel)
+        msg, channel = self._message_in_reach(user, message)
         buttons = msg.buttons()
         by_label = [b for b in buttons if b.label == label_or_custom_id]
         if len(by_label) > 1:
@@ -123,6 +117,41 @@ class People:
         if button.custom_id is None:
             raise UsageRefused("link buttons open a browser; the bot hears nothing")
         data = {"custom_id": button.custom_id, "component_type": 2}
+        return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait, source=msg)
+
+    async def select(
+        self,
+        user: User,
+        message: Message | int,
+        placeholder_or_custom_id: str,
+        values: list[str],
+        *,
+        wait: bool = True,
+    ) -> Interaction:
+        """Pick `values` (option values or labels) in a string select menu, found by its
+        placeholder or custom_id."""
+        msg, channel = self._message_in_reach(user, message)
+        menus = [c for c in msg.all_components() if c.get("type") == 3]
+        menu = next(
+            (
+                m
+                for m in menus
+                if placeholder_or_custom_id in (m.get("placeholder"), m["custom_id"])
+            ),
+            None,
+        )
+        if menu is None:
+            raise UsageRefused(f"no select menu {placeholder_or_custom_id!r} on message {msg.id}")
+        if menu.get("disabled"):
+            raise UsageRefused(f"select menu {placeholder_or_custom_id!r} is disabled")
+        by_label = {o["label"]: o["value"] for o in menu.get("options", [])}
+        offered = set(by_label.values())
+        picked = [v if v in offered else by_label.get(v, v) for v in values]
+        if not set(picked) <= offered:
+            raise UsageRefused(f"{sorted(set(picked) - offered)} are not options")
+        if not menu.get("min_values", 1) <= len(picked) <= menu.get("max_values", 1):
+            raise UsageRefused(f"{len(picked)} values picked, outside the menu's bounds")
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": picked}
         return await self._interact(MESSAGE_COMPONENT, user, channel, data, wait=wait, source=msg)
 
     async def submit_modal(
@@ -226,6 +255,19 @@ class People:
         inter.answered.set()
 
     # internals -------------------------------------------------------------------------------
+    def _message_in_reach(self, user: User, message: Message | int) -> tuple[Message, Channel]:
+        """The message as the person's client has it: there, and theirs to see."""
+        msg = message if isinstance(message, Message) else self.store.find_message(message)
+        if msg is None or msg.deleted:
+            raise UsageRefused("the message is gone")
+        if msg.ephemeral_for not in (None, user.id):
+            raise UsageRefused(f"{user.name} cannot see that ephemeral message")
+        if msg.loading:
+            raise UsageRefused("the bot is still thinking; nothing to click yet")
+        channel = self.store.channels[msg.channel_id]
+        self._reachable(user, channel)
+        return msg, channel
+
     def _reachable(self, user: User, channel: Channel) -> tuple[Guild, int]:
         if channel.deleted:
             raise UsageRefused(f"#{channel.name} was deleted")

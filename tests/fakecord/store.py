@@ -125,6 +125,10 @@ class Store:
             raise DiscordError(10008)
         return msg
 
+    def find_message(self, message_id: int) -> Message | None:
+        """Any message ever stored, deleted ones included."""
+        return self._by_id.get(message_id)
+
     def message_by_id(self, message_id: int) -> Message:
         msg = self._by_id.get(message_id)
         if msg is None or msg.deleted:

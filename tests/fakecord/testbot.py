@@ -49,6 +49,18 @@ class HandView(discord.ui.View):
         button.disabled = True
         await interaction.response.edit_message(content="You played a card", view=self)
 
+    @discord.ui.select(
+        custom_id="hand:card",
+        placeholder="Pick a card",
+        options=[
+            discord.SelectOption(label="Nine of spades", value="9S"),
+            discord.SelectOption(label="Nine of hearts", value="9H"),
+        ],
+        row=1,
+    )
+    async def card(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.edit_message(content=f"You chose {select.values[0]}")
+
     @discord.ui.button(label="Sort", custom_id="hand:sort")
     async def sort(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.defer()  # deferred update: the hand is edited afterwards
