@@ -7,14 +7,15 @@ import os
 import sys
 
 import discord
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from .app import run
 from .settings import Settings, SettingsError
 
 
 def main() -> None:
-    load_dotenv()
+    # .env in the working directory (or above it), not beside the installed package.
+    load_dotenv(find_dotenv(usecwd=True))
     try:
         settings = Settings.from_mapping(os.environ)
     except SettingsError as error:
