@@ -9,6 +9,8 @@ import discord
 import pytest
 
 from tests.fakecord import FakeDiscord
+from tests.fakecord.fixtures import StartClient
+from tests.fakecord.wiring import run_client
 
 MESSAGES = "/channels/{channel_id}/messages"
 
@@ -133,3 +135,38 @@ async def test_unknown_session_is_invalidated_and_identifies_again(
     assert fake.gateway.identifies == 2
     res = await fake.slash(fake.add_user("alice"), fake.channel, "nines hand")
     assert res.acknowledged
+
+
+class MembersClient(discord.Client):
+    def __init__(self) -> None:
+        intents = discord.Intents.default()
+        intents.members = True
+        super().__init__(intents=intents, guild_ready_timeout=0.05)
+
+
+async def make_members_client(fake: FakeDiscord) -> discord.Client:
+    return MembersClient()
+
+
+async def test_members_intent_chunks_and_member_adds(
+    fake_discord: FakeDiscord, start_client: StartClient
+) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    client = await start_client(make_members_client)
+    guild = client.get_guild(fake.guild.id)
+    assert guild is not None
+    assert guild.chunked
+    assert guild.get_member(alice.id) is not None
+    bob = fake.add_user("bob")
+    await fake.settle()
+    assert guild.get_member(bob.id) is not None
+
+
+async def test_privileged_intent_not_enabled_closes_4014(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    fake.gateway.allowed_privileged = 0
+    client = MembersClient()
+    with pytest.raises(discord.PrivilegedIntentsRequired):
+        await run_client(client, fake)
+    await client.close()

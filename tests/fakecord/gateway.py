@@ -11,16 +11,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-HELLO, HEARTBEAT_ACK, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, INVALID_SESSION = (
-    10,
-    11,
-    1,
-    2,
-    6,
-    7,
-    9,
-)
-DISPATCH = 0
+# Gateway opcodes.
+DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
+REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+# Privileged intents.
+GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
+PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
 
 @dataclass
@@ -39,12 +35,16 @@ class Gateway:
         token: str,
         ready_payload: Callable[[Session], dict[str, Any]],
         guild_payloads: Callable[[], list[dict[str, Any]]],
+        members_of: Callable[[int, str, list[int] | None, int], list[dict[str, Any]]],
         resume_url: Callable[[], str],
         on_activity: Callable[[], None],
     ) -> None:
         self._token = token
         self._ready_payload = ready_payload
         self._guild_payloads = guild_payloads
+        self._members_of = members_of
+        # Privileged intents "enabled in the developer portal"; asking for others closes 4014.
+        self.allowed_privileged = PRIVILEGED
         self._resume_url = resume_url
         self._on_activity = on_activity
         self.sessions: dict[str, Session] = {}
@@ -115,6 +115,8 @@ class Gateway:
                     session = await self._identify(ws, d)
                 elif op == RESUME:
                     session = await self._resume(ws, d)
+                elif op == REQUEST_MEMBERS:
+                    await self._chunk(d)
         finally:
             self._sockets.discard(ws)
             if session is not None and session.ws is ws:
@@ -126,8 +128,12 @@ class Gateway:
         if d.get("token") != self._token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        intents = int(d.get("intents") or 0)
+        if intents & PRIVILEGED & ~self.allowed_privileged:
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return None
         self.identifies += 1
-        self.intents = int(d.get("intents") or 0)
+        self.intents = intents
         session = Session(secrets.token_hex(16), ws=ws)
         self.sessions[session.id] = session
         self.current = session
@@ -136,6 +142,23 @@ class Gateway:
         for guild in self._guild_payloads():
             await self.dispatch("GUILD_CREATE", guild)
         return session
+
+    async def _chunk(self, d: dict[str, Any]) -> None:
+        """Op 8: the member list in one GUILD_MEMBERS_CHUNK (needs the GUILD_MEMBERS intent)."""
+        guild_id = int(d["guild_id"])
+        user_ids = [int(u) for u in d.get("user_ids") or []] or None
+        if not self.intents & GUILD_MEMBERS and not user_ids:
+            return
+        members = self._members_of(guild_id, d.get("query") or "", user_ids, d.get("limit") or 0)
+        chunk: dict[str, Any] = {
+            "guild_id": str(guild_id),
+            "members": members,
+            "chunk_index": 0,
+            "chunk_count": 1,
+        }
+        if "nonce" in d:
+            chunk["nonce"] = d["nonce"]
+        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
         session = self.sessions.get(d.get("session_id", ""))

@@ -16,7 +16,7 @@ from . import spec
 from .clock import FakeClock
 from .commands import CommandRegistry
 from .errors import DiscordError
-from .gateway import Gateway, Session
+from .gateway import GUILD_MEMBERS, Gateway, Session
 from .interactions import ErrorRecord, Interaction
 from .messages import Upload
 from .models import Channel, Guild, Member, Message, Role, User
@@ -94,6 +94,7 @@ class FakeDiscord(People):
             token=self.token,
             ready_payload=self._ready,
             guild_payloads=lambda: [self.store.guild_json(g) for g in self.store.guilds.values()],
+            members_of=self._members_of,
             resume_url=lambda: self.gateway_url,
             on_activity=self._touch,
         )
@@ -180,6 +181,8 @@ class FakeDiscord(People):
     def add_member(self, guild: Guild, user: User, *, roles: list[Role] | None = None) -> Member:
         member = Member(user, guild.id, [r.id for r in roles or []])
         guild.members[user.id] = member
+        if self.gateway.intents & GUILD_MEMBERS:
+            self._later("GUILD_MEMBER_ADD", {**member.to_json(), "guild_id": str(guild.id)})
         return member
 
     def add_channel(self, guild: Guild | None = None, name: str = "games") -> Channel:
@@ -210,6 +213,19 @@ class FakeDiscord(People):
         task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, data))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def _members_of(
+        self, guild_id: int, query: str, user_ids: list[int] | None, limit: int
+    ) -> list[dict[str, Any]]:
+        guild = self.store.guilds.get(guild_id)
+        if guild is None:
+            return []
+        found = [
+            m.to_json()
+            for m in guild.members.values()
+            if (user_ids is None or m.user.id in user_ids) and m.user.name.startswith(query)
+        ]
+        return found[:limit] if limit else found
 
     def application_json(self) -> dict[str, Any]:
         return {

@@ -44,7 +44,9 @@ async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[
     )
     if ready not in done:
         ready.cancel()
-        await stop_client(client, task)
+        with contextlib.suppress(asyncio.CancelledError):
+            await ready
+        await stop_client(client, task)  # re-raises what ended the connection, if anything did
         raise RuntimeError("the client did not become ready against the fake Discord")
     return task
 
