@@ -338,3 +338,17 @@ async def test_select_menu(fake_discord: FakeDiscord) -> None:
     res = await fake.select(alice, hand, "Pick a card", ["Nine of hearts"])
     assert res.payload["data"] == {"custom_id": "hand:card", "component_type": 3, "values": ["9H"]}
     assert hand.content == "You chose 9H"
+
+
+async def test_components_v2_layout(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    table = (await fake.slash(alice, fake.channel, "nines table")).message
+    assert table is not None
+    assert table.flags & (1 << 15)
+    texts = [c["content"] for c in table.all_components() if c["type"] == 10]
+    assert texts == ["Table: 0 dealt"]
+    await fake.click(alice, table, "Deal")
+    await fake.click(alice, table, "Deal")
+    texts = [c["content"] for c in table.all_components() if c["type"] == 10]
+    assert texts == ["Table: 2 dealt"]

@@ -312,3 +312,22 @@ async def test_reactions(fake_discord: FakeDiscord, test_client: discord.Client)
         await msg.add_reaction("👎")
     assert exc.value.code == 50013
     await msg.remove_reaction("👍", discord.Object(fake.bot.id))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param({"content": "hi", "components": [{"type": 10, "content": "x"}]}, id="content"),
+        pytest.param(
+            {"components": [{"type": 10, "content": str(i)} for i in range(41)]}, id="41-items"
+        ),
+    ],
+)
+async def test_components_v2_rules(
+    fake_discord: FakeDiscord, test_client: discord.Client, body: dict[str, Any]
+) -> None:
+    violations = fake_discord.expect_violations()
+    with pytest.raises(discord.HTTPException) as exc:
+        await _post(test_client, fake_discord.channel.id, {"flags": 1 << 15, **body})
+    assert exc.value.code == 50035
+    assert len(violations) == 1

@@ -354,7 +354,7 @@ class FakeDiscord(People):
             return answer(429, verdict.body, verdict.headers)
 
         if body is not None:
-            problem = spec.validate(template, method, body)
+            problem = spec.validate(template, method, body, self._edited_flags(call))
             if problem is not None:
                 self.violations.append(
                     Violation(method, path, 50035, problem.where, problem.reason)
@@ -374,6 +374,23 @@ class FakeDiscord(People):
             self.violations.append(Violation(method, path, 0, template, reason))
             return answer(400, {"message": reason, "code": 0}, verdict.headers)
         return answer(status, payload, verdict.headers)
+
+    def _edited_flags(self, call: Call) -> int:
+        """Flags of the message a request edits, if it edits one (components v2 is for good)."""
+        target: Message | None = None
+        if call.method == "PATCH" and "message_id" in call.params:
+            if call.params["message_id"].isdigit():
+                target = self.store.find_message(int(call.params["message_id"]))
+        elif call.method == "PATCH" and call.template.endswith("@original"):
+            target = call.interaction.response if call.interaction else None
+        elif (
+            call.template.endswith("/callback")
+            and call.interaction is not None
+            and isinstance(call.body, dict)
+            and call.body.get("type") == 7  # an update edits the clicked message
+        ):
+            target = call.interaction.source_message
+        return target.flags if target is not None else 0
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Upload]]:
         if not request.can_read_body:

@@ -167,6 +167,7 @@ def validate_schema(template: str, method: str, body: Any) -> BodyProblem | None
 # Limits the spec does not express ---------------------------------------------------------
 IS_COMPONENTS_V2 = 1 << 15
 MAX_CONTENT, MAX_EMBED_CHARS, MAX_ROWS, MAX_ROW_BUTTONS, MAX_CUSTOM_ID = 2000, 6000, 5, 5, 100
+MAX_V2_COMPONENTS = 40
 
 
 def _embed_chars(embed: dict[str, Any]) -> int:
@@ -185,7 +186,8 @@ def _message_parts(body: dict[str, Any]) -> dict[str, Any] | None:
     return body
 
 
-def check_limits(body: Any) -> BodyProblem | None:
+def check_limits(body: Any, inherited_flags: int = 0) -> BodyProblem | None:
+    """`inherited_flags`: the flags of the message an edit targets (components v2 sticks)."""
     if not isinstance(body, dict):
         return None
     msg = _message_parts(body)
@@ -209,30 +211,33 @@ def check_limits(body: Any) -> BodyProblem | None:
     components = msg.get("components") or []
     if not isinstance(components, list):
         return None
-    flags = int(msg.get("flags") or 0)
-    if not flags & IS_COMPONENTS_V2:
-        if len(components) > MAX_ROWS:
-            return problem(
-                ["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
-            )
-        for i, row in enumerate(components):
-            inner = row.get("components") or [] if isinstance(row, dict) else []
-            buttons = [c for c in inner if isinstance(c, dict) and c.get("type") == 2]
-            if len(buttons) > MAX_ROW_BUTTONS:
-                return problem(
-                    ["components", i, "components"],
-                    "BASE_TYPE_BAD_LENGTH",
-                    "Must be between 1 and 5 in length.",
-                )
+    v2 = (int(msg.get("flags") or 0) | inherited_flags) & IS_COMPONENTS_V2
+    if v2 and (msg.get("content") or msg.get("embeds")):
+        return problem(
+            ["content"],
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used with components v2",
+        )
+    if not v2 and len(components) > MAX_ROWS:
+        return problem(["components"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
     seen: set[str] = set()
+    total = 0
     stack: list[Any] = list(components)
     while stack:
         comp = stack.pop()
         if not isinstance(comp, dict):
             continue
-        stack.extend(comp.get("components") or [])
+        total += 1
+        inner = [c for c in comp.get("components") or [] if isinstance(c, dict)]
+        stack.extend(inner)
         if isinstance(comp.get("accessory"), dict):
             stack.append(comp["accessory"])
+        if comp.get("type") == 1 and sum(c.get("type") == 2 for c in inner) > MAX_ROW_BUTTONS:
+            return problem(
+                ["components", "components"],
+                "BASE_TYPE_BAD_LENGTH",
+                "An action row holds at most 5 buttons.",
+            )
         cid = comp.get("custom_id")
         if isinstance(cid, str):
             if len(cid) > MAX_CUSTOM_ID:
@@ -248,8 +253,12 @@ def check_limits(body: Any) -> BodyProblem | None:
                     f"Component custom id cannot be duplicated: {cid!r}",
                 )
             seen.add(cid)
+    if v2 and total > MAX_V2_COMPONENTS:
+        return problem(
+            ["components"], "BASE_TYPE_BAD_LENGTH", "At most 40 components in a message."
+        )
     return None
 
 
-def validate(template: str, method: str, body: Any) -> BodyProblem | None:
-    return validate_schema(template, method, body) or check_limits(body)
+def validate(template: str, method: str, body: Any, inherited_flags: int = 0) -> BodyProblem | None:
+    return validate_schema(template, method, body) or check_limits(body, inherited_flags)

@@ -71,6 +71,22 @@ class HandView(discord.ui.View):
         await interaction.response.defer()
 
 
+class TableView(discord.ui.LayoutView):
+    """Components v2: a container with text and a row of buttons."""
+
+    def __init__(self, dealt: int = 0) -> None:
+        super().__init__(timeout=None)
+        deal = discord.ui.Button["TableView"](label="Deal", custom_id="table:deal")
+        deal.callback = self.deal  # type: ignore[method-assign]
+        row = discord.ui.ActionRow["TableView"](deal)
+        text = discord.ui.TextDisplay["TableView"](f"Table: {dealt} dealt")
+        self.add_item(discord.ui.Container["TableView"](text, row))
+        self.dealt = dealt
+
+    async def deal(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=TableView(self.dealt + 1))
+
+
 class ProbeClient(discord.Client):
     """`slow_gate`: /nines slow waits on it before answering (to miss the 3-second window)."""
 
@@ -138,6 +154,10 @@ def make_group(client: ProbeClient) -> app_commands.Group:
         png = discord.File(io.BytesIO(b"\x89PNG\r\n\x1a\nfake"), "chart.png")
         data = discord.File(io.BytesIO(b'{"top": []}'), "scores.json")
         await interaction.edit_original_response(content="Leaderboard", attachments=[png, data])
+
+    @group.command(name="table", description="The table, in components v2")
+    async def table(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(view=TableView())
 
     @group.command(name="chart", description="The score chart, attached to the answer")
     async def chart(interaction: discord.Interaction) -> None:

@@ -14,6 +14,7 @@ from discord.http import Route
 from .server import FakeDiscord
 
 READY_TIMEOUT = 10.0
+GUILD_READY_TIMEOUT = 0.05
 _active: str | None = None  # the double discord.py points at now (one per process)
 
 
@@ -36,6 +37,10 @@ def discord_pointed_at(fake: FakeDiscord) -> Iterator[None]:
 
 async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[None]:
     """login + connect in a task, as a bot's own startup does; returns once READY."""
+    # discord.py waits guild_ready_timeout (2 s by default) after the last GUILD_CREATE before
+    # READY; the double sends all guilds at once, so any client can be made quick here.
+    state = client._connection
+    state.guild_ready_timeout = min(state.guild_ready_timeout, GUILD_READY_TIMEOUT)
     await client.login(fake.token)
     task = asyncio.create_task(client.connect(reconnect=True), name="discord-client")
     ready = asyncio.create_task(client.wait_until_ready())
