@@ -331,3 +331,18 @@ async def test_components_v2_rules(
         await _post(test_client, fake_discord.channel.id, {"flags": 1 << 15, **body})
     assert exc.value.code == 50035
     assert len(violations) == 1
+
+
+async def test_mentions_follow_allowed_mentions(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    chan = test_client.get_partial_messageable(fake.channel.id)
+    sent = await chan.send(f"<@{alice.id}> and <@{bob.id}>, your turn")
+    assert fake.store.message_by_id(sent.id).mentions == [alice, bob]
+    quiet = await chan.send(
+        f"<@{alice.id}> and <@{bob.id}>",
+        allowed_mentions=discord.AllowedMentions(users=[discord.Object(bob.id)]),
+    )
+    assert fake.store.message_by_id(quiet.id).mentions == [bob]

@@ -2,15 +2,34 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from .errors import invalid_form
-from .models import EPHEMERAL, LOADING, Attachment, Message
+from .models import EPHEMERAL, LOADING, Attachment, Message, User
 from .store import Store
 
 # Flags a sender may set; Discord ignores others (crossposted, has-thread, ...).
 SETTABLE_FLAGS = (1 << 2) | (1 << 6) | (1 << 12) | (1 << 15)
+
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def _pinged(store: Store, content: str, allowed: dict[str, Any] | None) -> list[User]:
+    """Users a message notifies: mentioned in the content and allowed by allowed_mentions
+    (absent = everything allowed, as on Discord)."""
+    ids = [int(m) for m in _USER_MENTION.findall(content)]
+    if allowed is not None:
+        listed = {int(u) for u in allowed.get("users") or []}
+        if "users" not in (allowed.get("parse") or []):
+            ids = [i for i in ids if i in listed]
+    seen: dict[int, User] = {}
+    for i in ids:
+        if i in store.users and i not in seen:
+            seen[i] = store.users[i]
+    return list(seen.values())
 
 
 @dataclass(frozen=True)
@@ -53,6 +72,7 @@ def fill_new(
     store: Store, msg: Message, body: dict[str, Any], uploads: list[Upload], url_base: str
 ) -> Message:
     msg.content = body.get("content") or ""
+    msg.mentions = _pinged(store, msg.content, body.get("allowed_mentions"))
     msg.embeds = list(body.get("embeds") or [])
     msg.components = list(body.get("components") or [])
     msg.flags |= int(body.get("flags") or 0) & SETTABLE_FLAGS
@@ -75,6 +95,10 @@ def apply_edit(
     """PATCH semantics: fields present replace, absent stay; `attachments` lists who stays."""
     if "content" in body:
         msg.content = body["content"] or ""
+        # An edit notifies nobody new, but the mention list follows the content.
+        kept = {u.id for u in msg.mentions}
+        now = _pinged(store, msg.content, body.get("allowed_mentions"))
+        msg.mentions = [u for u in now if u.id in kept]
     if "embeds" in body:
         msg.embeds = list(body["embeds"] or [])
     if "components" in body:

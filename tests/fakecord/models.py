@@ -236,6 +236,8 @@ class Message:
     message_reference: dict[str, Any] | None = None
     deleted: bool = False
     reactions: dict[str, set[int]] = field(default_factory=dict)  # emoji -> user ids
+    # Who was pinged: <@id> mentions that allowed_mentions let through.
+    mentions: list[User] = field(default_factory=list)
 
     @property
     def loading(self) -> bool:
@@ -268,7 +270,7 @@ class Message:
             "edited_timestamp": self.edited_timestamp,
             "tts": False,
             "mention_everyone": False,
-            "mentions": [],
+            "mentions": [u.to_json() for u in self.mentions],
             "mention_roles": [],
             "attachments": [a.to_json() for a in self.attachments],
             "embeds": self.embeds,
