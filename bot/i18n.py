@@ -53,10 +53,21 @@ def trump_name(language: str, trump: Trump) -> str:
     return f"{trump.symbol} {tr(language, f'trump.{trump.value}')}"
 
 
-def card_label(card: Card) -> str:
-    """A card for a button or a line of text: ``10♥``, ``A♠``, ``🃏``; the same in both
-    languages except face cards, which :func:`card_name` spells out."""
-    return card.pretty
+#: French rank letters: Valet, Dame, Roi (the ace and the numbers are the same).
+FRENCH_RANKS: Final = {"J": "V", "Q": "D", "K": "R"}
+
+
+def card_label(card: Card, language: str = DEFAULT) -> str:
+    """A card for a button or a line of text: ``10♥``, ``A♠``, ``🃏``; in French the face
+    cards take their French letters (``V♥`` for the Valet de cœur).
+
+    >>> card_label(Card.parse("JH")), card_label(Card.parse("QS"), "fr")
+    ('J♥', 'D♠')
+    """
+    text = card.pretty
+    if language == "fr" and text[:1] in FRENCH_RANKS:
+        return FRENCH_RANKS[text[:1]] + text[1:]
+    return text
 
 
 def card_name(language: str, card: Card) -> str:

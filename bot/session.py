@@ -124,7 +124,8 @@ class GameSession:
     ) -> None:
         self.id: Final = row.id
         self.guild_id: Final = row.guild_id
-        self.channel_id: Final = row.thread_id or row.channel_id
+        self.channel_id = row.thread_id or row.channel_id  # where the table is posted
+        self.lobby_channel_id = row.channel_id  # where the lobby message is
         self.host_id = row.host_id
         self.language = row.language
         self.rules = Rules.from_dict(row.rules)
@@ -479,8 +480,16 @@ class Sessions:
     def discard(self, session: GameSession) -> None:
         session.close()
         self._by_id.pop(session.id, None)
-        if self._by_channel.get(session.channel_id) is session:
-            del self._by_channel[session.channel_id]
+        for channel_id in (session.channel_id, session.lobby_channel_id):
+            if self._by_channel.get(channel_id) is session:
+                del self._by_channel[channel_id]
+
+    def move_to_thread(self, session: GameSession, thread_id: int) -> None:
+        """The game's table now runs in a thread opened from its lobby message; the lobby's
+        channel still finds it."""
+        session.channel_id = thread_id
+        self._by_channel[thread_id] = session
+        self._by_channel[session.lobby_channel_id] = session
 
     async def open_lobby(
         self,

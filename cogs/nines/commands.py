@@ -26,15 +26,18 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
+#: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
 RULESETS = [
     app_commands.Choice(
-        name=_("Classic (3 players, spare hand)", key="choice.classic"), value="classic"
+        name=_("Nines: classic (3 players, spare hand)", key="choice.classic"), value="classic"
     ),
     app_commands.Choice(
-        name=_("Partnership (4 players, 2 teams)", key="choice.partnership"), value="partnership"
+        name=_("Nines: partnership (4 players, 2 teams)", key="choice.partnership"),
+        value="partnership",
     ),
     app_commands.Choice(
-        name=_("Four players, each for themselves", key="choice.four-player"), value="four-player"
+        name=_("Nines: four players, each for themselves", key="choice.four-player"),
+        value="four-player",
     ),
     app_commands.Choice(
         name=_("Nein Nine (3 players, 21 cards)", key="choice.nein-nine"), value="nein-nine"
@@ -54,6 +57,11 @@ TIES = [
     ),
     app_commands.Choice(name=_("Tied players share the win", key="choice.joint"), value="joint"),
 ]
+THREAD_TYPES = (
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 ON_OFF = [
     app_commands.Choice(name=_("On", key="choice.on"), value="on"),
     app_commands.Choice(name=_("Off", key="choice.off"), value="off"),
@@ -78,6 +86,12 @@ class NinesCog(commands.Cog, name="Nines"):
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
         self.controller = Controller(bot)
+        from .records import records_commands
+        from .settings import SettingsGroup
+
+        self.nines.add_command(SettingsGroup(self))
+        for command in records_commands(self):
+            self.nines.add_command(command)
 
     @property
     def sessions(self) -> Sessions:
@@ -92,6 +106,15 @@ class NinesCog(commands.Cog, name="Nines"):
         chosen = str(settings.get("language") or "")
         return chosen if chosen in ("en", "fr") else language_of(interaction.guild_locale)
 
+    async def default_level(self, session: GameSession) -> str:
+        """The server's usual computer level (settings: difficulty)."""
+        return str((await self.guild_settings(session.guild_id)).get("difficulty") or "normal")
+
+    async def server_language(self, interaction: Interaction) -> str:
+        """The language of public messages here: the server's setting, else its locale."""
+        settings = await self.guild_settings(interaction.guild_id or 0)
+        return self.public_language(interaction, settings)
+
     async def private(self, interaction: Interaction, text: str) -> None:
         await self.controller.private(interaction, text)
 
@@ -105,9 +128,20 @@ class NinesCog(commands.Cog, name="Nines"):
         name=_("start", key="cmd.start"),
         description=_("Open a game of Nines in this channel", key="cmd.start.desc"),
     )
+    @app_commands.rename(
+        ruleset=_("ruleset", key="opt.ruleset.name"),
+        trumps=_("trumps", key="opt.trumps.name"),
+        exchange=_("exchange", key="opt.exchange.name"),
+        ties=_("ties", key="opt.ties.name"),
+        instant_win=_("instant_win", key="opt.instant_win.name"),
+        start=_("start", key="opt.start.name"),
+        rounds=_("rounds", key="opt.rounds.name"),
+        limit=_("limit", key="opt.limit.name"),
+    )
     @app_commands.describe(
         ruleset=_(
-            "Which game: classic, partnership, four players, or Nein Nine", key="opt.ruleset"
+            "The game: Nines (classic, partnership, four players) or Nein Nine",
+            key="opt.ruleset.start",
         ),
         trumps=_(
             "Trump order: classic, spades-first, hdsc, hcds, quebec, clubs-first, or e.g. "
@@ -206,13 +240,47 @@ class NinesCog(commands.Cog, name="Nines"):
             session.seats.extend(SeatInfo(s.name, s.user_id, s.difficulty) for s in others)
             await session._save_seats()
         plang = session.language
+        level = str(settings.get("difficulty") or "normal")
         callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session)
+            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session, level)
         )
         message_id = getattr(callback, "message_id", None)
         if message_id is not None:
             session.lobby_message_id = int(message_id)
             await self.bot.storage.update_game(session.id, lobby_message_id=int(message_id))
+            if settings.get("threads") == "on":
+                await self.open_thread(interaction, session)
+
+    async def open_thread(self, interaction: Interaction, session: GameSession) -> None:
+        """Run the game's table in a thread opened from its lobby message (server setting
+        ``threads``); stay in the channel when the bot may not create threads there."""
+        channel_type = getattr(interaction.channel, "type", None)
+        if channel_type in THREAD_TYPES or session.lobby_message_id is None:
+            return
+        if not interaction.app_permissions.create_public_threads:
+            log.info("game %s: no permission to create threads; playing in the channel", session.id)
+            return
+        lobby = self.bot.get_partial_messageable(
+            session.lobby_channel_id, guild_id=session.guild_id
+        ).get_partial_message(session.lobby_message_id)
+        name = tr(
+            session.language,
+            "thread.name",
+            game=render.game_title(session.language, session.rules),
+            host=session.seats[0].name,
+        )
+        try:
+            thread = await lobby.create_thread(name=name[:100], auto_archive_duration=1440)
+        except discord.HTTPException:
+            log.info("game %s: could not open a thread; playing in the channel", session.id)
+            return
+        await self.bot.storage.update_game(session.id, thread_id=thread.id)
+        self.sessions.move_to_thread(session, thread.id)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.edit_original_response(
+                embed=render.lobby_embed(session.language, session),
+                view=ui.lobby_view(session.language, session, await self.default_level(session)),
+            )
 
     def busy_text(
         self, lang: str, interaction: Interaction, game_id: int, message_id: int | None
@@ -289,6 +357,7 @@ class NinesCog(commands.Cog, name="Nines"):
         name=_("leaderboard", key="cmd.leaderboard"),
         description=_("This server's ranking", key="cmd.leaderboard.desc"),
     )
+    @app_commands.rename(game=_("game", key="opt.game.name"), page=_("page", key="opt.page.name"))
     @app_commands.describe(game=_("Which game", key="opt.game"), page=_("Page", key="opt.page"))
     @app_commands.choices(game=GAMES)
     async def leaderboard_command(
@@ -297,7 +366,7 @@ class NinesCog(commands.Cog, name="Nines"):
         game: str | None = None,
         page: app_commands.Range[int, 1, 1000] = 1,
     ) -> None:
-        lang = language_of(interaction.locale)
+        lang = await self.server_language(interaction)  # a public message
         guild_id = interaction.guild_id or 0
         kind = game or "nines"
         per_page = 10
@@ -319,6 +388,9 @@ class NinesCog(commands.Cog, name="Nines"):
         name=_("stats", key="cmd.stats"),
         description=_("A player's record in this server", key="cmd.stats.desc"),
     )
+    @app_commands.rename(
+        member=_("member", key="opt.member.name"), game=_("game", key="opt.game.name")
+    )
     @app_commands.describe(
         member=_("Whose record (you by default)", key="opt.member"),
         game=_("Which game", key="opt.game"),
@@ -330,7 +402,7 @@ class NinesCog(commands.Cog, name="Nines"):
         member: discord.Member | None = None,
         game: str | None = None,
     ) -> None:
-        lang = language_of(interaction.locale)
+        lang = await self.server_language(interaction)  # a public message
         who = member or interaction.user
         kind = game or "nines"
         row = await self.bot.storage.stats(
@@ -346,6 +418,7 @@ class NinesCog(commands.Cog, name="Nines"):
         name=_("rules", key="cmd.rules"),
         description=_("The rules in short, as this server plays them", key="cmd.rules.desc"),
     )
+    @app_commands.rename(game=_("game", key="opt.game.name"))
     @app_commands.describe(game=_("Which game", key="opt.game"))
     @app_commands.choices(game=GAMES)
     async def rules_command(self, interaction: Interaction, game: str | None = None) -> None:
@@ -374,6 +447,9 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     async def forget_command(self, interaction: Interaction) -> None:
         lang = language_of(interaction.locale)
+        if self.controller.seated_in_open_game(interaction) is not None:
+            await self.private(interaction, tr(lang, "forget.seated"))
+            return
         view = ui._view(
             [
                 ui.button(

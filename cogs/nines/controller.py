@@ -60,6 +60,13 @@ class Controller:
         else:
             await interaction.response.send_message(text, ephemeral=True)
 
+    async def apologise(self, interaction: Interaction) -> None:
+        """After an unexpected error: a short private apology, if Discord still listens."""
+        try:
+            await self.private(interaction, tr(self.lang(interaction), "error.unexpected"))
+        except discord.HTTPException:
+            log.info("could not apologise for a failed click", exc_info=True)
+
     async def refuse(self, interaction: Interaction, error: SessionError) -> None:
         await self.private(interaction, self.error_text(interaction, error))
 
@@ -146,8 +153,10 @@ class Controller:
             except SessionError as error:
                 await self.refuse(interaction, error)
                 return
+            settings = await self.bot.storage.get_guild_settings(session.guild_id)
+            level = str(settings.get("difficulty") or "normal")
             await interaction.response.edit_message(
-                embed=render.lobby_embed(lang, session), view=ui.lobby_view(lang, session)
+                embed=render.lobby_embed(lang, session), view=ui.lobby_view(lang, session, level)
             )
 
     # -- hands and moves -----------------------------------------------------------------------
@@ -266,10 +275,25 @@ class Controller:
             ],
         )
 
+    def seated_in_open_game(self, interaction: Interaction) -> GameSession | None:
+        """The lobby or game of this server where the user has a seat, if any."""
+        for session in self.sessions.all():
+            if (
+                session.guild_id == interaction.guild_id
+                and session.seat_of(interaction.user.id) is not None
+            ):
+                return session  # type: ignore[no-any-return]
+        return None
+
     async def forget_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
         lang = self.lang(interaction)
         if int(fields["user"]) != interaction.user.id or interaction.guild_id is None:
             await self.private(interaction, tr(lang, "error.not_yours"))
+            return
+        # An open game still needs the seat's name and id (its table, its result): forgetting
+        # waits until the player has left it or it ended.
+        if self.seated_in_open_game(interaction) is not None:
+            await interaction.response.edit_message(content=tr(lang, "forget.seated"), view=None)
             return
         changed = await self.bot.storage.forget_player(interaction.guild_id, interaction.user.id)
         await interaction.response.edit_message(

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.chart import score_chart
 from bot.i18n import card_label, suit_name, tr, trump_name
 from bot.session import GameSession
 from bot.storage import RatingChange, StatsRow
@@ -39,12 +40,14 @@ def rules_line(lang: str, rules: Rules) -> str:
     """The rule settings in one line, e.g. "classic · trumps quebec · exchange left · ..."."""
     parts = [tr(lang, f"ruleset.{rules.name}")]
     for key, value in rules.settings().items():
+        if key in ("exchange", "ties", "instant_win"):
+            value = tr(lang, f"value.{value}")
         parts.append(tr(lang, f"setting.{key}", value=value))
     return " · ".join(parts)
 
 
-def cards_text(cards: Sequence[object]) -> str:
-    return " ".join(card_label(c) for c in cards)  # type: ignore[arg-type]
+def cards_text(cards: Sequence[object], lang: str = "en") -> str:
+    return " ".join(card_label(c, lang) for c in cards)  # type: ignore[arg-type]
 
 
 def mention(session: GameSession, seat: int) -> str:
@@ -79,6 +82,12 @@ def lobby_embed(lang: str, session: GameSession, *, note: str | None = None) -> 
     embed.add_field(name=tr(lang, "lobby.seats"), value="\n".join(lines), inline=False)
     if session.rules.teams:
         embed.add_field(name=tr(lang, "lobby.teams_title"), value=tr(lang, "lobby.teams"))
+    if session.channel_id != session.lobby_channel_id:
+        embed.add_field(
+            name=tr(lang, "lobby.thread_title"),
+            value=tr(lang, "lobby.thread", thread=f"<#{session.channel_id}>"),
+            inline=False,
+        )
     expires = int(session.created_at + 15 * 60)
     embed.add_field(name=tr(lang, "lobby.expires"), value=f"<t:{expires}:R>", inline=False)
     if note:
@@ -94,7 +103,7 @@ def draw_line(lang: str, session: GameSession) -> str:
     rounds = getattr(chosen, "rounds", ())
     parts = []
     for draw in rounds:
-        parts.append(", ".join(f"{name(session, s)} {card_label(c)}" for s, c in draw))
+        parts.append(", ".join(f"{name(session, s)} {card_label(c, lang)}" for s, c in draw))
     return tr(lang, "start.draw", draws=" / ".join(parts), dealer=name(session, game.first_dealer))
 
 
@@ -112,18 +121,20 @@ def trump_text(lang: str, table: PublicView) -> str:
             lang,
             "table.trump_spits",
             trump=trump_name(lang, table.trump),
-            big=card_label(big),
-            little=card_label(little),
+            big=card_label(big, lang),
+            little=card_label(little, lang),
         )
     return trump_name(lang, table.trump)
 
 
-def trick_text(session: GameSession, pairs: Sequence[tuple[int, object]], call: str | None) -> str:
+def trick_text(
+    session: GameSession, pairs: Sequence[tuple[int, object]], call: str | None, lang: str = "en"
+) -> str:
     parts = []
     for seat, card in pairs:
-        text = f"{name(session, seat)} **{card_label(card)}**"  # type: ignore[arg-type]
+        text = f"{name(session, seat)} **{card_label(card, lang)}**"  # type: ignore[arg-type]
         if call and getattr(card, "suit", 0) is None:
-            text += f" ({call})"
+            text += " " + tr(lang, f"table.joker_{call}")
         parts.append(text)
     return " · ".join(parts)
 
@@ -173,7 +184,7 @@ def table_embed(
             lines.append(tr(lang, "table.exchange", decisions=" · ".join(parts)))
     if table.trick:
         lines.append(
-            tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call))
+            tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call, lang))
         )
     if table.last_trick is not None:
         last = table.last_trick
@@ -183,8 +194,8 @@ def table_embed(
                 lang,
                 "table.last_trick",
                 winner=name(session, last.winner),
-                card=card_label(last.winning_card),
-                cards=trick_text(session, pairs, last.joker),
+                card=card_label(last.winning_card, lang),
+                cards=trick_text(session, pairs, last.joker, lang),
             )
         )
     tricks = " · ".join(f"{name(session, s)} {t}" for s, t in enumerate(table.tricks_won))
@@ -234,7 +245,7 @@ def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | 
     )
     if table.trick:
         lines.append(
-            tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call))
+            tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call, lang))
         )
     if table.over:
         lines.append(tr(lang, "hand.over"))
@@ -244,7 +255,8 @@ def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | 
     elif table.turn is not None:
         lines.append(tr(lang, "hand.waiting", who=name(session, table.turn)))
     if view.put_down:
-        lines.append(tr(lang, "hand.put_down", cards=cards_text(sort_hand(view.put_down[-1]))))
+        put_down = cards_text(sort_hand(view.put_down[-1]), lang)
+        lines.append(tr(lang, "hand.put_down", cards=put_down))
     return "\n".join(lines)
 
 
@@ -284,7 +296,7 @@ def sheet_block(
     ]
     out.append(f"{'':>2} {'':<2} " + " ".join(str(s).rjust(w) for s in start) + f" {sum(start):>3}")
     for row in rows[-25:]:  # a message holds 2,000 characters; the latest rows matter most
-        trump = "NT" if row.trump is None else row.trump.value
+        trump = tr(lang, "sheet.no_trump") if row.trump is None else row.trump.symbol
         if rules.game == "nein-nine" and row.trump is None:
             trump = "-"
         out.append(
@@ -316,9 +328,9 @@ def hand_summary(
     if result.instant_win:
         lines.append(tr(lang, "summary.instant_win"))
     if result.spare is not None:
-        lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare))))
+        lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
     trick_lines = [
-        f"{t.number}. {name(session, t.winner)}: " + " ".join(card_label(c) for c in t.cards)
+        f"{t.number}. {name(session, t.winner)}: " + " ".join(card_label(c, lang) for c in t.cards)
         for t in tricks
     ]
     if trick_lines and rules.game != "nein-nine":
@@ -357,6 +369,26 @@ def end_embed(
     else:
         embed.add_field(name=tr(lang, "end.ratings"), value=tr(lang, "end.unrated"), inline=False)
     return embed
+
+
+CHART_FILE = "scores.png"
+
+
+def score_chart_png(lang: str, session: GameSession) -> bytes | None:
+    """The score sheet as a picture (bot/chart.py), or None before any hand was scored."""
+    game = session.game
+    if game is None or not game.sheet:
+        return None
+    rules = game.rules
+    names = [" & ".join(name(session, s) for s in rules.seats_of(u)) for u in range(rules.units)]
+    unit = "round" if rules.game == "nein-nine" else "hand"
+    return score_chart(
+        names,
+        list(game.start_scores),
+        [list(row.scores) for row in game.sheet],
+        title=tr(lang, "chart.title", game=game_title(lang, rules)),
+        axis_label=tr(lang, f"chart.axis_{unit}"),
+    )
 
 
 # -- leaderboard, stats, rules -------------------------------------------------------------------

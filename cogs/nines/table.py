@@ -6,14 +6,15 @@ one game are edited in order; games in other channels do not wait for each other
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import tr
+from bot.i18n import card_label, tr, trump_name
 from bot.session import Change, GameSession
-from engine import HandEnded, HandStarted, public_view
+from engine import HandEnded, HandStarted, TrumpSet, public_view
 
 from . import render, ui
 
@@ -38,8 +39,12 @@ class DiscordPresenter:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
 
-    def channel(self, session: GameSession) -> discord.PartialMessageable:
-        return self.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+    def channel(
+        self, session: GameSession, channel_id: int | None = None
+    ) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(
+            channel_id or session.channel_id, guild_id=session.guild_id
+        )
 
     # -- low level: every public message goes through these two ------------------------------
 
@@ -51,11 +56,22 @@ class DiscordPresenter:
                 raise ChannelLost from error
             raise
 
-    async def edit(self, session: GameSession, message_id: int | None, **kwargs: Any) -> int:
-        """Edit a message of ours; post it again if it was deleted. Returns its id."""
+    async def edit(
+        self,
+        session: GameSession,
+        message_id: int | None,
+        *,
+        channel_id: int | None = None,
+        **kwargs: Any,
+    ) -> int:
+        """Edit a message of ours; post it again if it was deleted. Returns its id.
+
+        ``channel_id``: where the message is when it is not the table's channel (the lobby of
+        a game played in its own thread)."""
         if message_id is not None:
             try:
-                await self.channel(session).get_partial_message(message_id).edit(**kwargs)
+                channel = self.channel(session, channel_id)
+                await channel.get_partial_message(message_id).edit(**kwargs)
                 return message_id
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE:
@@ -91,6 +107,22 @@ class DiscordPresenter:
         notes = [tr(lang, "note.timeout", name=session.seats[s].name) for s in change.timed_out]
         if change.restored:
             notes.append(tr(lang, "note.restored"))
+        trump_notes: list[str] = []
+        for event in change.events:
+            if isinstance(event, HandStarted):
+                trump_notes.clear()  # only the round now on the table
+            elif isinstance(event, TrumpSet):  # Nein Nine: the first 8 of the round sets trump
+                trump_notes.append(
+                    tr(
+                        lang,
+                        "note.trump_set",
+                        name=session.seats[event.by_seat].name,
+                        trump=trump_name(lang, event.suit),
+                        big=card_label(event.big_spit, lang),
+                        little=card_label(event.little_spit, lang),
+                    )
+                )
+        notes.extend(trump_notes)
         if change.ended not in (None, "finished"):
             await self.ended_early(session, change.ended or "stopped")
             return
@@ -124,11 +156,29 @@ class DiscordPresenter:
         assert game is not None and game.winners is not None
         finished = await self.bot.storage.game_result(session.id)
         changes = finished.rating_changes if finished else ()
-        await self.post(
-            session,
-            embed=render.end_embed(lang, session, game.winners, changes),
-            view=ui.end_view(lang, session),
-        )
+        embed = render.end_embed(lang, session, game.winners, changes)
+        view = ui.end_view(lang, session)
+        try:
+            # ~40 ms once a game, in the loop: a thread would let the game-over message
+            # trail the last move's answer for no gain.
+            png = render.score_chart_png(lang, session)
+        except Exception:
+            log.exception("could not draw the score chart of game %s", session.id)
+            png = None
+        if png is None:
+            await self.post(session, embed=embed, view=view)
+        else:
+            embed.set_image(url=f"attachment://{render.CHART_FILE}")
+            try:
+                await self.post(
+                    session,
+                    embed=embed,
+                    view=view,
+                    file=discord.File(io.BytesIO(png), filename=render.CHART_FILE),
+                )
+            except ChannelLost:  # perhaps only the picture is refused (Attach Files)
+                embed.set_image(url=None)
+                await self.post(session, embed=embed, view=view)
         self.bot.sessions.discard(session)
 
     async def ended_early(self, session: GameSession, reason: str) -> None:
@@ -146,8 +196,11 @@ class DiscordPresenter:
                 + render.sheet_block(lang, session, table.rules, table.start_scores, table.sheet)
             )
         message_id = session.table_message_id or session.lobby_message_id
+        where = None if session.table_message_id else session.lobby_channel_id
         try:
-            await self.edit(session, message_id, content=None, embed=embed, view=None)
+            await self.edit(
+                session, message_id, channel_id=where, content=None, embed=embed, view=None
+            )
         except (ChannelLost, discord.HTTPException):
             log.info("could not show the end of game %s", session.id)
         self.bot.sessions.discard(session)
@@ -160,7 +213,13 @@ class DiscordPresenter:
             colour=discord.Colour.dark_grey(),
         )
         try:
-            await self.edit(session, session.lobby_message_id, embed=embed, view=None)
+            await self.edit(
+                session,
+                session.lobby_message_id,
+                channel_id=session.lobby_channel_id,
+                embed=embed,
+                view=None,
+            )
         except (ChannelLost, discord.HTTPException):
             log.info("could not mark the lobby of game %s expired", session.id)
         self.bot.sessions.discard(session)

@@ -6,6 +6,7 @@ any message, from before a restart too, is routed by its custom_id alone.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, cast
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from .controller import Controller
 
 Interaction = discord.Interaction[Any]
+log = logging.getLogger(__name__)
 
 
 def controller(interaction: Interaction) -> Controller:
@@ -30,8 +32,6 @@ def controller(interaction: Interaction) -> Controller:
 
 class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
     """Base of our buttons: the parsed custom_id fields, handed to the controller."""
-
-    template_ids: ids.IdTemplate
 
     def __init__(self, button: discord.ui.Button[Any], fields: dict[str, str]) -> None:
         super().__init__(button)
@@ -44,45 +44,56 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
         button = cast(discord.ui.Button[Any], item)
         return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
 
+    async def callback(self, interaction: Interaction) -> None:
+        try:
+            await self.handle(controller(interaction), interaction)
+        except Exception:
+            # Never "This interaction failed": log it, apologise privately, keep the game.
+            log.exception("button %s failed", self.custom_id)
+            await controller(interaction).apologise(interaction)
+
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        raise NotImplementedError
+
 
 class LobbyButton(_Item, template=ids.LOBBY.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).lobby_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.lobby_click(interaction, self.fields)
 
 
 class HandButton(_Item, template=ids.HAND.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).hand_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.hand_click(interaction, self.fields)
 
 
 class PlayButton(_Item, template=ids.PLAY.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).play_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.play_click(interaction, self.fields)
 
 
 class ExchangeButton(_Item, template=ids.EXCHANGE.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).exchange_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.exchange_click(interaction, self.fields)
 
 
 class JokerButton(_Item, template=ids.JOKER.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).joker_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.joker_click(interaction, self.fields)
 
 
 class BackButton(_Item, template=ids.BACK.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).back_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.back_click(interaction, self.fields)
 
 
 class RematchButton(_Item, template=ids.REMATCH.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).rematch_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.rematch_click(interaction, self.fields)
 
 
 class ForgetButton(_Item, template=ids.FORGET.pattern):
-    async def callback(self, interaction: Interaction) -> None:
-        await controller(interaction).forget_click(interaction, self.fields)
+    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
+        await ctl.forget_click(interaction, self.fields)
 
 
 DYNAMIC_ITEMS = (
@@ -124,7 +135,7 @@ def _view(items: list[_Item]) -> discord.ui.View:
 # -- views -------------------------------------------------------------------------------------
 
 
-def lobby_view(lang: str, session: GameSession) -> discord.ui.View:
+def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -> discord.ui.View:
     g = session.id
     B = discord.ButtonStyle
     items = [
@@ -161,6 +172,8 @@ def lobby_view(lang: str, session: GameSession) -> discord.ui.View:
                 LobbyButton,
                 ids.LOBBY.format(game=g, verb=f"cpu-{level}"),
                 tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{level}")),
+                # the server's usual level (settings: difficulty) stands out
+                style=B.primary if level == default_level else B.secondary,
                 row=1,
                 disabled=full,
             )
@@ -219,7 +232,7 @@ def hand_view(
     legal_cards = {getattr(a, "card", None) for a in view.legal}
     items: list[_Item] = []
     for i, card in enumerate(sort_hand(view.hand)):
-        label = tr(lang, "button.joker") if card.suit is None else card_label(card)
+        label = tr(lang, "button.joker") if card.suit is None else card_label(card, lang)
         items.append(
             button(
                 PlayButton,

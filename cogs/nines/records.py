@@ -1,0 +1,147 @@
+"""``/nines history [member]`` and ``/nines record <game>``: the server's past games.
+
+A record is the game replayed from storage (rules, seed, the stored actions) and written out by
+the engine in the ``nines-record/1`` format (shared/spec/game-record.md), with the players'
+names as they finished: anyone can replay or analyse it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.i18n import language_of, tr
+from bot.storage import FORMER_PLAYER_KEY, HistoryRow, player_key
+from engine import Game, game_record
+
+from .render import COLOUR
+
+if TYPE_CHECKING:
+    from .commands import NinesCog
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+HISTORY_SIZE = 10
+
+
+def player_name(lang: str, key: str, name: str) -> str:
+    return tr(lang, "history.former") if key == FORMER_PLAYER_KEY else name
+
+
+def history_line(lang: str, row: HistoryRow) -> str:
+    players = []
+    for p in row.players:
+        text = player_name(lang, p.player_key, p.name)
+        if p.final_score is not None:
+            text += f" {p.final_score}"
+        if p.seat in row.winners:
+            text = "🏆 " + text
+        players.append(text)
+    outcome = (
+        tr(lang, "history.finished", hands=row.hands_played or 0)
+        if row.status == "finished"
+        else tr(lang, "history.abandoned")
+    )
+    return tr(
+        lang,
+        "history.row",
+        id=row.game_id,
+        game=tr(lang, f"game.{row.kind}"),
+        when=f"<t:{int(row.ended_at)}:R>",
+        outcome=outcome,
+        players=" · ".join(players),
+    )
+
+
+def history_embed(lang: str, rows: list[HistoryRow], who: str | None) -> discord.Embed:
+    title = tr(lang, "history.title_member", name=who) if who else tr(lang, "history.title")
+    embed = discord.Embed(title=title, colour=COLOUR)
+    if not rows:
+        embed.description = tr(lang, "history.empty")
+    else:
+        embed.description = "\n".join(history_line(lang, r) for r in rows)[:4000]
+        embed.set_footer(text=tr(lang, "history.footer"))
+    return embed
+
+
+async def build_record(cog: NinesCog, game_id: int) -> dict[str, Any]:
+    """The game's record, replayed from storage; LookupError if it is not an ended game."""
+    storage = cog.bot.storage
+    row = await storage.game(game_id)
+    if row is None or row.is_open:
+        raise LookupError(game_id)
+    actions = [[a.seat, a.action] for a in await storage.actions(game_id)]
+    game = Game.from_dict({"rules": row.rules, "seed": row.seed, "actions": actions})
+    names = [s.name for s in sorted(await storage.seats(game_id), key=lambda s: s.seat)]
+    finished = await storage.game_result(game_id)
+    if finished is not None:  # the names the players finished under
+        by_seat = {s.seat: s.name for s in finished.result.seats}
+        names = [by_seat.get(i, n) for i, n in enumerate(names)]
+    record = game_record(game, names, abandoned=row.status == "abandoned")
+    record["id"] = row.id
+    record["ended_at"] = row.ended_at
+    if row.status == "abandoned":
+        record["end_reason"] = row.end_reason
+    return record
+
+
+def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]]:
+    """``/nines history`` and ``/nines record``, for the ``nines`` group of ``cog``."""
+
+    @app_commands.command(
+        name=_("history", key="cmd.history"),
+        description=_("Recent games in this server", key="cmd.history.desc"),
+    )
+    @app_commands.rename(member=_("member", key="opt.member.name"))
+    @app_commands.describe(member=_("Only the games this member played", key="opt.history_member"))
+    async def history(interaction: Interaction, member: discord.Member | None = None) -> None:
+        guild_id = interaction.guild_id or 0
+        lang = await cog.server_language(interaction)
+        rows = await cog.bot.storage.history(
+            guild_id,
+            player_key=player_key(member.id, None) if member else None,
+            limit=HISTORY_SIZE,
+        )
+        embed = history_embed(lang, rows, member.display_name if member else None)
+        await interaction.response.send_message(
+            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(
+        name=_("record", key="cmd.record"),
+        description=_(
+            "A finished game as a JSON record, to replay or analyse", key="cmd.record.desc"
+        ),
+    )
+    @app_commands.rename(game=_("game", key="opt.game_id.name"))
+    @app_commands.describe(game=_("The game's number (see /nines history)", key="opt.game_id"))
+    async def record(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+        lang = language_of(interaction.locale)
+        row = await cog.bot.storage.game(game)
+        if row is None or row.guild_id != interaction.guild_id:
+            await cog.private(interaction, tr(lang, "record.unknown", id=game))
+            return
+        if row.is_open:
+            await cog.private(interaction, tr(lang, "record.open", id=game))
+            return
+        try:
+            data = await build_record(cog, game)
+        except Exception:
+            log.exception("game %s does not replay into a record", game)
+            await cog.private(interaction, tr(lang, "record.broken", id=game))
+            return
+        text = json.dumps(data, ensure_ascii=False, indent=1)
+        await interaction.response.send_message(
+            tr(lang, "record.ready", id=game),
+            file=discord.File(io.BytesIO(text.encode()), filename=f"nines-game-{game}.json"),
+            ephemeral=True,
+        )
+
+    return [history, record]

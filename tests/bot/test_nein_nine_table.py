@@ -1,0 +1,155 @@
+"""Nein Nine at the table, end to end against the Discord double.
+
+Three people play a whole game through buttons. Every round deals all 21 cards, so the Joker is
+played once a round: the test makes its holder play it "win" in the first round and "lose" in
+the second, each with one more click in the same private message.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import JOKER, Card, Rules, public_view, stones_text
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Message
+
+from .conftest import StartBot
+from .people import enabled_moves, end_message, open_hand, table_message, whose_turn
+
+
+def card_of(custom_id: str) -> Card | None:
+    if ":play:" not in custom_id:
+        return None
+    return Card.parse(custom_id.rsplit(":", 1)[1])
+
+
+def embed_text(message: Message) -> str:
+    return "\n".join(
+        str(e.get("title", "")) + "\n" + str(e.get("description", "")) + "\n" + str(e.get("fields"))
+        for e in message.embeds
+    )
+
+
+async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
+    people = [alice, bob, carol]
+    res = await fake.slash(alice, fake.channel, "nines start", ruleset="nein-nine", rounds=2)
+    assert not res.errors and res.message is not None
+    lobby = res.message
+    assert "Nein Nine" in embed_text(lobby) and "2 rounds" in embed_text(lobby)
+    await fake.click(bob, lobby, "Join")
+    await fake.click(carol, lobby, "Join")
+    await fake.click(alice, lobby, "Start")
+    await fake.settle()
+    session = next(iter(bot.sessions.all()))
+    game = session.game
+    assert game is not None and game.rules == Rules.from_settings("nein-nine", {"rounds": 2})
+
+    # G2: the draw for first dealer is shown in one line, and ends on the dealer's 9.
+    draw = fake.store.message_by_id(lobby.id).content or ""
+    dealer = session.seats[game.first_dealer].name
+    assert draw.startswith("Draw for first dealer") and f"{dealer} deals first" in draw
+    assert draw.split(f"{dealer} 9", 1)[0] != draw  # the dealer's card is a 9
+    table = table_message(fake, alice, fake.channel)
+    assert table is not None
+    assert "Nein Nine · Round 1" in embed_text(table)
+    assert "none yet (the first 8 sets it)" in embed_text(table)
+
+    rng = random.Random(8)
+    calls = ["win", "lose"]
+    joker_plays: list[tuple[str, str]] = []  # (who, call)
+    trump_announced = 0
+    stones_seen: list[str] = []
+    for _ in range(400):
+        if end_message(fake, alice, fake.channel) is not None:
+            break
+        current = table_message(fake, alice, fake.channel)
+        if current is not None and game.hand_number == 2 and not stones_seen:
+            # G10: the running scores as light and dark stones, on the round-2 table.
+            text = embed_text(current)
+            for seat, score in enumerate(public_view(game).scores):
+                assert f"{session.seats[seat].name} {score} ({stones_text(score)})" in text
+            stones_seen.append(text)
+        user = whose_turn(fake, people, fake.channel)
+        assert user is not None
+        trump_before = public_view(game).trump
+        hand = await open_hand(fake, user, fake.channel)
+        moves = enabled_moves(hand)
+        joker = [m for m in moves if card_of(m) is JOKER]
+        if joker and calls:
+            call = calls.pop(0)
+            prompt = await fake.click(user, hand, joker[0])
+            assert not prompt.errors
+            # One more click, in the same private message: Win or Lose, cards disabled.
+            assert prompt.message is not None and prompt.message.id == hand.id
+            asked = {b.label: b for b in prompt.message.buttons()}
+            assert {"Joker wins", "Joker loses"} <= set(asked)
+            assert all(b.disabled for b in prompt.message.buttons() if ":play:" in b.custom_id)
+            done = await fake.click(user, prompt.message, f"Joker {call}s")
+            assert not done.errors
+            joker_plays.append((user.name, call))
+            await fake.settle()
+            last = table_message(fake, alice, fake.channel)
+            assert last is not None
+            text = embed_text(last)
+            # the table shows the Joker with its call, in the trick or as the last trick
+            assert f"🃏** ({call}s)" in text or "is over" in text, text
+            continue
+        choice = rng.choice(moves)
+        if card_of(choice) is JOKER:  # random play of the Joker after the two tested calls
+            prompt = await fake.click(user, hand, choice)
+            assert prompt.message is not None
+            await fake.click(user, prompt.message, rng.choice(["Joker wins", "Joker loses"]))
+            await fake.settle()
+            continue
+        played = await fake.click(user, hand, choice)
+        assert not played.errors
+        await fake.settle()
+        card = card_of(choice)
+        if trump_before is None and card is not None and card.rank == 8 and not game.over:
+            # G4/G5: the first 8 of the round sets trump; the table says so at once.
+            if public_view(game).trump is not None and public_view(game).hand_number == (
+                len(game.sheet) + 1
+            ):
+                now = table_message(fake, alice, fake.channel)
+                assert now is not None
+                text = embed_text(now)
+                assert f"{user.name} played the first 8" in text
+                assert "Big Spit" in text and "Spits" in text
+                trump_announced += 1
+    end = end_message(fake, alice, fake.channel)
+    assert end is not None, "the game did not end"
+    assert [call for _, call in joker_plays] == ["win", "lose"]
+    assert trump_announced >= 1
+    assert game.over and game.winners is not None and len(game.winners) == 1
+    assert game.hand_number >= 2  # 2 rounds, and more if tied for highest (G9)
+
+    # Round summaries: the 9s each player took, and the score as stones (G10).
+    summaries = [
+        m
+        for m in fake.visible(alice, fake.channel)
+        if m.embeds and "Round" in str(m.embeds[0].get("title")) and "is over" in embed_text(m)
+    ]
+    assert len(summaries) == game.hand_number
+    assert all("9s taken:" in embed_text(m) for m in summaries)
+    assert len(stones_seen) >= 1
+
+    # The end: winner, the sheet as text and as a picture.
+    assert "Winner" in embed_text(end)
+    assert "```" in embed_text(end)
+    assert [a.filename for a in end.attachments] == ["scores.png"]
+    assert end.attachments[0].data.startswith(b"\x89PNG")
+
+    # The leaderboard keeps the two games apart.
+    rows, total = await bot.storage.leaderboard(fake.guild.id, "nein-nine")
+    assert total == 3 and sum(r.games for r in rows) == 3
+    assert (await bot.storage.leaderboard(fake.guild.id, "nines"))[1] == 0
+    board = await fake.slash(alice, fake.channel, "nines leaderboard", game="nein-nine")
+    assert board.message is not None and "alice" in embed_text(board.message)
+    assert "Nein Nine leaderboard" in embed_text(board.message)
+    empty = await fake.slash(alice, fake.channel, "nines leaderboard", game="nines")
+    assert empty.message is not None and "No rated games yet" in embed_text(empty.message)

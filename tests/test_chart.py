@@ -1,0 +1,66 @@
+"""bot/chart.py: the end-of-game score chart is a real PNG that shows each player's line."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.chart import BACKGROUND, COLOURS, HEIGHT, WIDTH, score_chart
+
+
+def image(png: bytes) -> Image.Image:
+    picture = Image.open(io.BytesIO(png))
+    picture.load()
+    return picture.convert("RGB")
+
+
+def colours_in(picture: Image.Image) -> set[tuple[int, int, int]]:
+    return {rgb for _count, rgb in picture.getcolors(maxcolors=WIDTH * HEIGHT) or []}
+
+
+def test_a_nines_game_is_drawn_with_one_line_per_player() -> None:
+    png = score_chart(
+        ["alice", "bob", "carol"],
+        [9, 9, 9],
+        [[8, 9, 10], [6, 9, 11], [3, 8, 12], [0, 7, 12]],
+        title="Nines: scores hand by hand",
+        axis_label="Hand",
+    )
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    picture = image(png)
+    assert picture.size == (WIDTH, HEIGHT)
+    seen = colours_in(picture)
+    assert BACKGROUND in seen
+    assert set(COLOURS[:3]) <= seen  # each player's line in its own colour
+    assert COLOURS[3] not in seen  # and no fourth player
+
+
+def test_nein_nine_scores_below_zero_and_a_partnership_of_two_units() -> None:
+    png = score_chart(
+        ["ann", "bo", "cy"],
+        [0, 0, 0],
+        [[3, -2, 1], [5, -6, 0], [9, -7, -1]],
+        title="Nein Nine",
+        axis_label="Round",
+    )
+    assert image(png).size == (WIDTH, HEIGHT)
+    teams = score_chart(
+        ["ann & cy", "bo & dee"], [9, 9], [[7, 11]], title="Nines", axis_label="Hand"
+    )
+    assert set(COLOURS[:2]) <= colours_in(image(teams))
+
+
+def test_a_long_game_and_flat_scores_still_draw() -> None:
+    rows = [[9 - (k % 5), 9 + (k % 3), 9] for k in range(60)]
+    assert image(score_chart(["a", "b", "c"], [9, 9, 9], rows, title="t", axis_label="h"))
+    flat = score_chart(["a", "b", "c"], [0, 0, 0], [[0, 0, 0]], title="t", axis_label="h")
+    assert image(flat).size == (WIDTH, HEIGHT)
+
+
+def test_names_and_scores_must_line_up() -> None:
+    with pytest.raises(ValueError):
+        score_chart(["a", "b"], [9, 9, 9], [], title="t", axis_label="h")
+    with pytest.raises(ValueError):
+        score_chart(["a", "b", "c"], [9, 9, 9], [[1, 2]], title="t", axis_label="h")
