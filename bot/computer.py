@@ -1,13 +1,21 @@
-"""Computer players for the bot: decisions made off the event loop, always within a budget."""
+"""Computer players for the bot: decisions made off the event loop, always within a budget.
+
+With ``COMPUTER_WORKERS`` > 0 the search runs in that many worker processes
+(``engine.players.agent.ComputerSeat``: pure Python holds the GIL, so only a process keeps a
+long search from stalling the loop). With 0 (tests, small hosts) each decision runs in a
+thread. Either way a decision that misses its deadline is replaced by the rule-based move.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Final
 
 from engine import Action, SeatView
-from engine.players import DIFFICULTIES, make_player
+from engine.players import DIFFICULTIES
+from engine.players.agent import ComputerSeat, choose
 from engine.players.rules_player import rule_action
 
 log = logging.getLogger(__name__)
@@ -20,18 +28,34 @@ class Computers:
 
     difficulties: Final = DIFFICULTIES
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, *, budget: float = BUDGET_SECONDS) -> None:
         self.workers = workers
+        self.budget = budget
+        self._seats = ComputerSeat(workers) if workers > 0 else None
+        #: The synchronous decision a thread runs (workers == 0); tests may slow it down.
+        self.choose: Callable[[SeatView, str, int, float], Action] = choose
 
     async def decide(self, view: SeatView, difficulty: str, seed: int) -> Action:
-        player = make_player(difficulty, seed)
+        if self._seats is not None:
+            return await self._seats.decide(view, difficulty, seed=seed, budget_s=self.budget)
         try:
-            return await asyncio.wait_for(
-                asyncio.to_thread(player.choose, view), timeout=BUDGET_SECONDS
+            action = await asyncio.wait_for(
+                asyncio.to_thread(self.choose, view, difficulty, seed, self.budget),
+                timeout=self.budget,
             )
         except TimeoutError:
             log.warning("computer %s ran out of time; playing the rule-based move", difficulty)
             return rule_action(view)
+        except Exception:
+            log.exception("computer %s failed; playing the rule-based move", difficulty)
+            return rule_action(view)
+        if action not in view.legal:
+            log.error(
+                "computer %s chose %s, not legal; playing the rule-based move", difficulty, action
+            )
+            return rule_action(view)
+        return action
 
     async def close(self) -> None:
-        return None
+        if self._seats is not None:
+            await self._seats.aclose()

@@ -282,8 +282,12 @@ class GameSession:
             change.extend(await self._finish())
         return change
 
-    async def run_computers(self) -> Change:
-        """Play every computer (or absent person's) turn up to the next person's. Under lock."""
+    async def run_computers(self, *, until: float | None = None) -> Change:
+        """Play every computer (or absent person's) turn up to the next person's. Under lock.
+
+        ``until`` (a ``time.monotonic()`` instant): stop starting new decisions after it, so a
+        click can be answered in time; the caller then calls again without it to finish.
+        """
         change = Change()
         game = self.game
         while game is not None and not game.over and not self.closed:
@@ -292,6 +296,8 @@ class GameSession:
             info = self.seats[seat]
             if not info.played_by_computer:
                 break
+            if until is not None and time.monotonic() >= until:
+                return change  # the caller finishes the run (and arms the timer) later
             action = await self._computer_choice(seat)
             change.extend(await self._commit(seat, action, by_computer=True))
         await self._arm()
@@ -326,8 +332,10 @@ class GameSession:
         else:
             game = self.game
             if game is None or game.over or game.turn is None:
+                self.deadline = None
                 return
             if self.seats[game.turn].played_by_computer:
+                self.deadline = None
                 return
             deadline = self.deps.clock() + self.turn_seconds
             if deadline != self.deadline:
@@ -345,7 +353,13 @@ class GameSession:
         elif self.deadline is not None:
             deadline = self.deadline
         else:
-            return
+            # Stopped between storing a move and storing the next deadline: a full new turn,
+            # so no game waits forever.
+            game = self.game
+            if game is None or game.over or game.turn is None:
+                return
+            deadline = self.deps.clock() + self.turn_seconds
+            self.deadline = deadline
         self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
 
     def _cancel_timer(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -38,8 +39,55 @@ async def setup(bot: NinesBot) -> None:
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(NinesCog(bot))
     bot.add_listener(_unknown_component, "on_interaction")
+    bot.tree.interaction_check = _in_a_server  # type: ignore[method-assign]
+
+    async def channel_deleted(channel: discord.abc.Snowflake) -> None:
+        await _end_games_in(bot, channel.id)
+
+    async def channel_updated(_before: Any, after: discord.abc.GuildChannel) -> None:
+        me = after.guild.me
+        if me is None:
+            return
+        perms = after.permissions_for(me)
+        if not (perms.view_channel and perms.send_messages):
+            await _end_games_in(bot, after.id)
+
+    bot.add_listener(channel_deleted, "on_guild_channel_delete")
+    bot.add_listener(channel_deleted, "on_thread_delete")
+    bot.add_listener(channel_updated, "on_guild_channel_update")
     if restored:
-        bot.loop.create_task(_announce_restored(bot, restored), name="restore-games")
+        task = bot.loop.create_task(_announce_restored(bot, restored), name="restore-games")
+        _background.add(task)
+        task.add_done_callback(_background.discard)
+
+
+_background: set[asyncio.Task[None]] = set()
+
+
+async def _in_a_server(interaction: discord.Interaction[Any]) -> bool:
+    """Every /nines command is for a server channel: a DM gets a short private answer."""
+    if interaction.guild_id is not None:
+        return True
+    try:
+        await interaction.response.send_message(
+            tr(language_of(interaction.locale), "error.guild_only"), ephemeral=True
+        )
+    except discord.HTTPException:
+        log.debug("could not answer a command in a DM", exc_info=True)
+    return False
+
+
+async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
+    """The channel of these games was deleted or closed to the bot: end them, unrated."""
+    for session in bot.sessions.all():
+        where = {session.channel_id, getattr(session, "lobby_channel_id", session.channel_id)}
+        if channel_id not in where:
+            continue
+        async with session.lock:
+            if not session.closed:
+                log.info("game %s lost its channel; ending it unrated", session.id)
+                await session.abandon("channel_lost")
+        bot.sessions.discard(session)
 
 
 async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
@@ -60,6 +108,10 @@ async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
                     change.extend(await session._finish())
                 elif game.turn is not None and session.seats[game.turn].played_by_computer:
                     change.extend(await session.run_computers())
+                elif session.deadline is not None and session.deadline <= session.deps.clock():
+                    # The turn ran out while the bot was down: time it out now, in the same
+                    # table edit that says the game was restored.
+                    change.extend(await session._time_out())
                 else:
                     session.resume_timer()  # a deadline that passed while down fires now
                 await bot.presenter.show(session, change)

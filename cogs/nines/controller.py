@@ -8,7 +8,8 @@ only names a game; who acts always comes from the interaction's user.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+import time
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
+
+#: After a move, computers play on before the answer for at most this long (Discord: 3 s).
+ANSWER_WITHIN: Final = 1.0
 
 
 def member_name(user: discord.abc.User) -> str:
@@ -52,6 +56,19 @@ class Controller:
     @staticmethod
     def lang(interaction: Interaction) -> str:
         return language_of(interaction.locale)
+
+    async def defer_if_busy(self, interaction: Interaction, session: GameSession) -> None:
+        """The game is busy (computers thinking, a timer firing): acknowledge the click now, so
+        it never fails while it waits its turn; the answer then edits the clicked message."""
+        if session.lock.locked() and not interaction.response.is_done():
+            await interaction.response.defer()
+
+    async def update(self, interaction: Interaction, **kwargs: Any) -> None:
+        """Edit the clicked message: as the interaction's answer, or after a deferral."""
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
     async def private(self, interaction: Interaction, text: str) -> None:
         """A short private answer (a new ephemeral message, or a follow-up if answered)."""
@@ -98,8 +115,13 @@ class Controller:
         content = render.hand_content(lang, session, view, notice)
         components = ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
         message = interaction.message
+        deferred = (
+            interaction.response.type is discord.InteractionResponseType.deferred_message_update
+        )
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=content, embed=None, view=components)
+        elif message is not None and message.flags.ephemeral and deferred:
+            await interaction.edit_original_response(content=content, embed=None, view=components)
         elif interaction.response.is_done():
             await interaction.followup.send(content, view=components, ephemeral=True)
         else:
@@ -115,6 +137,7 @@ class Controller:
         user = interaction.user
         verb = fields["verb"]
         lang = session.language
+        await self.defer_if_busy(interaction, session)
         async with session.lock:
             try:
                 if verb == "join":
@@ -135,14 +158,16 @@ class Controller:
                         raise SessionError("error.not_lobby")
                     await session.abandon("cancelled")
                     self.sessions.discard(session)
-                    await interaction.response.edit_message(
+                    await self.update(
+                        interaction,
                         embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
                         view=None,
                     )
                     return
                 elif verb == "start":
                     change = await session.start(user.id)
-                    await interaction.response.edit_message(
+                    await self.update(
+                        interaction,
                         content=render.draw_line(lang, session),
                         embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.started")),
                         view=None,
@@ -155,8 +180,10 @@ class Controller:
                 return
             settings = await self.bot.storage.get_guild_settings(session.guild_id)
             level = str(settings.get("difficulty") or "normal")
-            await interaction.response.edit_message(
-                embed=render.lobby_embed(lang, session), view=ui.lobby_view(lang, session, level)
+            await self.update(
+                interaction,
+                embed=render.lobby_embed(lang, session),
+                view=ui.lobby_view(lang, session, level),
             )
 
     # -- hands and moves -----------------------------------------------------------------------
@@ -206,6 +233,11 @@ class Controller:
                 interaction, session, seat, notice=self.error_text(interaction, error)
             )
             return
+        if not any(getattr(a, "card", None) is JOKER for a in session.view(seat).legal):
+            # A forged Joker click (a Nines game has none, or it is not in this hand).
+            notice = tr(self.lang(interaction), "error.not_in_hand")
+            await self.show_hand(interaction, session, seat, notice=notice)
+            return
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
     async def act(self, interaction: Interaction, fields: dict[str, str], action: Action) -> None:
@@ -218,7 +250,11 @@ class Controller:
         if seat is None:
             await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
             return
+        await self.defer_if_busy(interaction, session)
         async with session.lock:
+            if session.closed:
+                await self.unknown_game(interaction)
+                return
             try:
                 change = await session.act(user_id, int(fields["n"]), action)
             except SessionError as error:
@@ -230,10 +266,15 @@ class Controller:
                     )
                 return
             try:
-                await self.show_hand(interaction, session, seat)
-            except discord.HTTPException:
-                # The move is stored and stands; the player can reopen the hand at any time.
-                log.info("could not answer a move in game %s", session.id, exc_info=True)
+                # The move is stored. Computers that follow at once (they think off the loop,
+                # within a budget) play before the answer, so the hand comes back current.
+                change.extend(await session.run_computers(until=time.monotonic() + ANSWER_WITHIN))
+            finally:
+                try:
+                    await self.show_hand(interaction, session, seat)
+                except discord.HTTPException:
+                    # The move is stored and stands; the player can reopen the hand any time.
+                    log.info("could not answer a move in game %s", session.id, exc_info=True)
             change.extend(await session.run_computers())
             await self.bot.presenter.show(session, change)
 
@@ -242,6 +283,7 @@ class Controller:
         if session is None:
             await self.unknown_game(interaction)
             return
+        await self.defer_if_busy(interaction, session)
         async with session.lock:
             try:
                 await session.come_back(interaction.user.id)

@@ -1,0 +1,189 @@
+"""Issue 7.2: turn timers, absent players, lobbies that expire; no game waits forever.
+
+Timers are short (0.3 s, a guild setting) and every wait polls with a generous limit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import bot.session
+from bot.session import TIMEOUTS_BEFORE_AWAY
+from bot.storage import Storage
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import User
+
+from .conftest import StartBot
+from .people import table_message, whose_turn
+from .robust import open_game, play_one, text_of, wait_for
+
+SHORT = 0.3
+
+
+def table_text(fake: FakeDiscord, user: User) -> str:
+    return text_of(table_message(fake, user, fake.channel))
+
+
+def channel_text(fake: FakeDiscord, user: User) -> str:
+    return "".join(text_of(m) for m in fake.visible(user, fake.channel) if m.ephemeral_for is None)
+
+
+async def test_a_turn_that_runs_out_is_played_by_the_computer(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": SHORT})
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+    # The table shows the deadline as a Discord relative timestamp.
+    assert "<t:" in table_text(fake, alice)
+    first = whose_turn(fake, [alice, bob], fake.channel)
+    assert first is not None
+    await wait_for(
+        fake,
+        lambda: f"the computer played for {first.name}" in channel_text(fake, alice),
+        what="the time-out note",
+    )
+    actions = await nines.storage.actions(game_id)
+    seat = [alice, bob].index(first)
+    assert any(a.by_computer and a.seat == seat for a in actions)
+    session = nines.sessions.get(game_id)
+    assert session is not None and session.seats[seat].timeouts >= 1
+
+
+async def test_repeated_time_outs_leave_the_seat_to_the_computer_until_i_am_back(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": SHORT})
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=9)
+    session = nines.sessions.get(game_id)
+    assert session is not None
+    rng = random.Random(1)
+    # Bob plays whenever it is his turn; Alice never does.
+    deadline = time.monotonic() + 30
+    while not session.seats[0].away:
+        assert time.monotonic() < deadline, "alice was never marked away"
+        if whose_turn(fake, [alice, bob], fake.channel) is bob:
+            await play_one(fake, [bob], fake.channel, rng)
+        await fake.settle()
+    assert session.seats[0].timeouts >= TIMEOUTS_BEFORE_AWAY
+    table = await wait_for(
+        fake,
+        lambda: (
+            (t := table_message(fake, bob, fake.channel))
+            and any(b.label == "I'm back" for b in t.buttons())
+            and t
+        ),
+        what="the I'm back button",
+    )
+    # While away, her clicks are refused privately and change nothing.
+    hand = await fake.click(alice, table, "My hand")
+    assert hand.ephemeral
+    # Bob cannot come back for her.
+    res = await fake.click(bob, table, "I'm back")
+    assert res.ephemeral and "already yours" in text_of(res.message)
+    res = await fake.click(alice, table, "I'm back")
+    assert res.ephemeral and "Welcome back" in text_of(res.message)
+    assert not session.seats[0].away and session.seats[0].timeouts == 0
+    seats = await nines.storage.seats(game_id)
+    assert not seats[0].away
+
+
+async def test_a_game_everyone_left_ends_unrated(fake_discord: FakeDiscord, start_bot: StartBot):
+    fake = fake_discord
+    nines = await start_bot()
+    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": SHORT})
+    alice = fake.add_user("alice")
+    game_id = await open_game(fake, alice, computers=("easy", "normal"), start=9)
+    await wait_for(
+        fake,
+        lambda: "ran out of time" in channel_text(fake, alice),
+        within=20,
+        what="the game ending for lack of players",
+    )
+    row = await nines.storage.game(game_id)
+    assert row is not None and row.status == "abandoned" and not row.rated
+    assert nines.sessions.get(game_id) is None and len(nines.sessions) == 0
+    assert (await nines.storage.game_result(game_id)) is None
+
+
+async def test_a_lobby_nobody_starts_expires(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+):
+    fake = fake_discord
+    monkeypatch.setattr(bot.session, "LOBBY_SECONDS", SHORT)
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    res = await fake.slash(alice, fake.channel, "nines start")
+    assert res.message is not None
+    lobby = res.message
+    await wait_for(fake, lambda: "Lobby closed" in text_of(lobby), what="the lobby to expire")
+    assert not lobby.buttons()
+    history = await nines.storage.history(fake.guild.id)
+    assert not history or history[0].status == "abandoned"
+    assert len(nines.sessions) == 0
+    # The channel is free again.
+    again = await fake.slash(alice, fake.channel, "nines start")
+    assert again.message is not None and again.message.buttons()
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    first = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+    due = whose_turn(fake, [alice, bob], fake.channel)
+    assert due is not None
+    row = await first.storage.game(game_id)
+    assert row is not None and row.turn_deadline is not None  # stored, so it survives
+    await first.close()
+    storage = await Storage.open(fake_database(first))
+    await storage.update_game(game_id, turn_deadline=time.time() - 5)
+    await storage.close()
+
+    second = await start_bot()
+    await wait_for(
+        fake,
+        lambda: f"the computer played for {due.name}" in channel_text(fake, alice),
+        what="the overdue time-out",
+    )
+    assert "restored" in channel_text(fake, alice)
+    actions = await second.storage.actions(game_id)
+    assert any(a.by_computer for a in actions)
+
+
+async def test_a_game_stopped_before_its_deadline_was_stored_still_times_out(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    first = await start_bot()
+    await first.storage.set_guild_settings(fake.guild.id, {"turn_timer": 60})
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+    await first.close()
+    storage = await Storage.open(fake_database(first))
+    # As if killed between storing a move (which clears the deadline) and the next deadline.
+    await storage.update_game(game_id, turn_deadline=None)
+    await storage.set_guild_settings(fake.guild.id, {"turn_timer": SHORT})
+    await storage.close()
+    second = await start_bot()
+    await wait_for(
+        fake,
+        lambda: "the computer played for" in channel_text(fake, alice),
+        what="a time-out after a restart with no stored deadline",
+    )
+    people = {0, 1}
+    assert any(a.by_computer and a.seat in people for a in await second.storage.actions(game_id))
+
+
+def fake_database(nines: object) -> str:
+    return str(nines.settings.database)  # type: ignore[attr-defined]
