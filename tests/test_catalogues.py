@@ -211,7 +211,7 @@ def test_french_command_and_option_names_follow_discords_rules() -> None:
     names = [
         s.extras["key"]
         for s in command_strings()
-        if s.extras["key"].startswith("cmd.") and not s.extras["key"].endswith(".desc")
+        if (s.extras["key"].startswith("cmd.") and not s.extras["key"].endswith(".desc"))
         or s.extras["key"].endswith(".name")
     ]
     assert len(names) > 20

@@ -60,7 +60,7 @@ def test_a_long_game_and_flat_scores_still_draw() -> None:
 
 
 def test_names_and_scores_must_line_up() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="one name"):
         score_chart(["a", "b"], [9, 9, 9], [], title="t", axis_label="h")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="one name"):
         score_chart(["a", "b", "c"], [9, 9, 9], [[1, 2]], title="t", axis_label="h")
