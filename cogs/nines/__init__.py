@@ -124,7 +124,14 @@ async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
     if interaction.type is not discord.InteractionType.component:
         return
     custom_id = str((interaction.data or {}).get("custom_id", ""))
-    if ids.is_ours(custom_id) or interaction.response.is_done():
+    if ids.is_ours(custom_id):
+        if custom_id not in _custom_ids_on(interaction.message):
+            # discord.py routes a DynamicItem only if its custom_id is on the message as it is
+            # now: a click on an older render of an edited message (a double click) or a
+            # forged one would go unanswered. Route it here; the controller checks everything.
+            await _route(interaction, custom_id)
+        return
+    if interaction.response.is_done():
         return
     try:
         await interaction.response.send_message(
@@ -132,3 +139,22 @@ async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
         )
     except discord.HTTPException:
         log.debug("could not answer an unknown button", exc_info=True)
+
+
+def _custom_ids_on(message: discord.Message | None) -> set[str]:
+    found: set[str] = set()
+    for row in message.components if message is not None else ():
+        for child in getattr(row, "children", [row]):
+            custom_id = getattr(child, "custom_id", None)
+            if custom_id:
+                found.add(custom_id)
+    return found
+
+
+async def _route(interaction: discord.Interaction[Any], custom_id: str) -> None:
+    for kind in DYNAMIC_ITEMS:
+        match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+        if match is not None:
+            item = kind(discord.ui.Button(custom_id=custom_id), match.groupdict())
+            await item.callback(interaction)
+            return
