@@ -43,7 +43,10 @@ async def start_bot(
 
     async def start(**extra: str) -> NinesBot:
         async def make(fake: FakeDiscord) -> discord.Client:
-            return await build_bot(bot_settings(fake, database, **extra))
+            bot = await build_bot(bot_settings(fake, database, **extra))
+            # discord.py waits 2 s for more GUILD_CREATEs; the double sends them all at once.
+            bot._connection.guild_ready_timeout = 0.05
+            return bot
 
         client = await start_client(make)
         assert isinstance(client, NinesBot)
