@@ -1,0 +1,148 @@
+"""French and English at one table: each person reads their own language in private, the channel
+reads the server's; Discord's command localisation carries the French names."""
+
+from __future__ import annotations
+
+from bot.i18n import card_label
+from engine import Card
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Channel, Message, User
+
+from .conftest import StartBot
+
+
+def embed_text(message: Message) -> str:
+    parts = [message.content or ""]
+    for e in message.embeds:
+        parts += [str(e.get("title", "")), str(e.get("description", ""))]
+        parts += [f"{f['name']} {f['value']}" for f in e.get("fields", [])]
+    return "\n".join(parts)
+
+
+def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> Message:
+    for message in reversed(fake.visible(user, channel)):
+        if message.ephemeral_for is None and any(b.label == label for b in message.buttons()):
+            return message
+    raise AssertionError("no table message")
+
+
+def card_buttons(hand: Message) -> list[tuple[str, Card]]:
+    return [
+        (b.label, Card.parse(b.custom_id.rsplit(":", 1)[1]))
+        for b in hand.buttons()
+        if ":play:" in b.custom_id
+    ]
+
+
+async def test_a_french_and_an_english_player_at_a_french_server(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    fake.guild.preferred_locale = "fr"  # no language setting: the server's preferred locale
+    bot = await start_bot()
+    marie = fake.add_user("marie", locale="fr")
+    john = fake.add_user("john", locale="en-US")
+    res = await fake.slash(john, fake.channel, "nines start")
+    assert res.message is not None and not res.ephemeral
+    lobby = res.message
+    assert "Le Neuf : une table est ouverte" in embed_text(lobby)  # public: the server's French
+    await fake.click(marie, lobby, "Rejoindre")
+    await fake.click(john, lobby, "+ 🤖 Facile")
+    await fake.click(john, lobby, "Commencer")
+    await fake.settle()
+    draw = fake.store.message_by_id(lobby.id).content or ""
+    assert draw.startswith("Tirage du premier donneur")
+
+    public = table(fake, john, fake.channel, "Ma main")
+    text = embed_text(public)
+    assert "Le Neuf · Donne 1" in text and "Atout : ♥ Cœur" in text and "Donneur :" in text
+
+    session = bot.sessions.in_channel(fake.channel.id)
+    assert session is not None and session.game is not None
+    # Each opens their hand from the same French table and reads their own language.
+    m_hand = (await fake.click(marie, public, "Ma main")).message
+    j_hand = (await fake.click(john, public, "Ma main")).message
+    assert m_hand is not None and j_hand is not None
+    assert m_hand.ephemeral_for == marie.id and j_hand.ephemeral_for == john.id
+    assert "**Votre main** · Donne 1 · Atout : ♥ Cœur" in (m_hand.content or "")
+    assert "**Your hand** · Hand 1 · Trump: ♥ Hearts" in (j_hand.content or "")
+    # Card labels follow the reader: V D R in French, J Q K in English.
+    for hand, lang in ((m_hand, "fr"), (j_hand, "en")):
+        labels = card_buttons(hand)
+        assert labels and all(label == card_label(card, lang) for label, card in labels)
+    assert "↻ Actualiser" in {b.label for b in m_hand.buttons()}
+    assert "↻ Refresh" in {b.label for b in j_hand.buttons()}
+
+    # The one not to decide waits, in their own words; the one to decide gets a stale
+    # second copy of their hand refused in theirs.
+    game = session.game
+    turn = game.turn
+    assert turn is not None
+    first = marie if session.seats[turn].user_id == marie.id else john
+    other = john if first is marie else marie
+    other_hand = m_hand if other is marie else j_hand
+    waiting = "On attend" if other is marie else "Waiting for"
+    assert waiting in (other_hand.content or "")
+    copy = (await fake.click(first, public, "Ma main")).message
+    hand = m_hand if first is marie else j_hand
+    assert copy is not None
+    if game.phase == "exchange":
+        labels = {b.label for b in hand.buttons()}
+        expected = (
+            {"Garder ma main", "Échanger contre la veuve"}
+            if first is marie
+            else {"Keep my hand", "Swap for the spare"}
+        )
+        assert expected <= labels
+    move = next(
+        b.custom_id
+        for b in hand.buttons()
+        if not b.disabled and (":xchg:" in b.custom_id or ":play:" in b.custom_id)
+    )
+    done = await fake.click(first, hand, move)
+    assert not done.errors
+    await fake.settle()
+    stale = await fake.click(first, copy, move)
+    said = stale.message.content if stale.message else ""
+    expected_text = "n'était plus à jour" if first is marie else "was out of date"
+    assert expected_text in (said or "")
+
+
+async def test_an_english_setting_on_a_french_server_and_private_errors(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    fake.guild.preferred_locale = "fr"
+    bot = await start_bot()
+    await bot.storage.set_guild_settings(fake.guild.id, {"language": "en"})
+    marie = fake.add_user("marie", locale="fr")
+    res = await fake.slash(marie, fake.channel, "nines start")
+    assert res.message is not None
+    assert "Nines: a table is open" in embed_text(res.message)  # the setting wins
+    refused = await fake.click(marie, res.message, "Join")
+    assert refused.ephemeral and "Vous avez déjà une place" in (refused.message.content or "")
+    stopped = await fake.slash(marie, fake.channel, "nines stop")
+    assert not stopped.ephemeral  # she is the host: the channel is told, in English
+    assert stopped.message is not None and "stopped the game" in (stopped.message.content or "")
+
+
+async def test_command_names_and_descriptions_are_localised_for_discord(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    registered = fake.commands.find(fake.guild.id, "nines")
+    assert registered is not None
+    assert registered["name_localizations"]["fr"] == "neuf"
+    assert registered["description_localizations"]["fr"].startswith("Jouer au Neuf")
+    subs = {o["name"]: o for o in registered["options"]}
+    assert subs["start"]["name_localizations"]["fr"] == "commencer"
+    assert subs["forget-me"]["name_localizations"]["fr"] == "oublie-moi"
+    settings = {o["name"]: o for o in subs["settings"]["options"]}
+    assert settings["set"]["name_localizations"]["fr"] == "modifier"
+    options = {o["name"]: o for o in settings["set"]["options"]}
+    assert options["turn_timer"]["name_localizations"]["fr"] == "minuterie"
+    ruleset = {o["name"]: o for o in subs["start"]["options"]}["ruleset"]
+    choices = {c["value"]: c for c in ruleset["choices"]}
+    assert choices["nein-nine"]["name_localizations"]["fr"].startswith("Nein Nine")
+    assert choices["classic"]["name_localizations"]["fr"].startswith("Le Neuf : classique")
