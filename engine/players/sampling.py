@@ -17,7 +17,7 @@ from ..nein_nine import DECK as NEIN_DECK
 from ..nein_nine import led_suit, suit_under
 from ..rules import Trump
 from ..views import SeatView
-from .simulate import FULL, NO_TRUMP, SUIT_MASKS, SUIT_OF, rule_exchange
+from .simulate import FULL, NO_TRUMP, SUIT_MASKS, SUIT_OF, rule_exchange, rule_play
 
 SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
 NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
@@ -65,6 +65,9 @@ class Knowledge:
     # Exchange inference: (pile owner seat, swapped, spare was a discard at the time).
     decisions: list[tuple[int, bool, bool]] = field(default_factory=list)
     pile_holder: dict[int, int] = field(default_factory=dict)  # pile id -> holder now
+    # Nines: the others' plays this hand, (seat, card, trick before it, cards played before it),
+    # to prefer worlds in which a rule-based player would have played the same card.
+    history: list[tuple[int, int, list[int], int]] = field(default_factory=list)
     # Cached by ``deal``: each unseen card's possible holders.
     eligible: dict[int, list[int]] | None = None
     constrained: bool = False
@@ -93,9 +96,12 @@ def knowledge(view: SeatView) -> Knowledge:
     ]
     plays.append(list(table.trick))
     trump_now: Trump = None if nein else table.trump
+    history: list[tuple[int, int, list[int], int]] = []
     for trick in plays:
         cards: list[Card] = []
         for seat, card in trick:
+            if not nein and seat != me:
+                history.append((seat, card.index, [c.index for c in cards], played))
             played |= 1 << card.index
             played_by[seat] |= 1 << card.index
             if nein:
@@ -155,6 +161,7 @@ def knowledge(view: SeatView) -> Knowledge:
         excluded=excluded,
         decisions=[d for d in decisions if d[0] != me],
         pile_holder=pile_holder,
+        history=history,
     )
     if k.pool.bit_count() != sum(sizes.values()):
         raise AssertionError(f"unseen cards {k.pool.bit_count()} != holder sizes {sizes}")
@@ -240,9 +247,10 @@ def _deal_exact(k: Knowledge, cards: list[int], rng: random.Random) -> dict[int,
 def sample_world(k: Knowledge, rng: random.Random, tries: int = 1) -> list[int]:
     """Every holder's cards (seats, then the spare if any) in one consistent world.
 
-    With ``tries`` > 1, worlds that contradict the exchange decisions (a hand the rule-based
-    player would have kept was put down, or the other way round) are redrawn, up to that
-    many times: an earlier player's discard is weak.
+    With ``tries`` > 1, the world that contradicts the others' decisions least, of that many
+    draws, is kept: decisions the rule-based player would not have made in it (keeping a hand
+    it would have put down, say, or playing a card it would not have played) count against
+    it. An earlier player's discard is weak; a player who ducked probably could not win.
     """
     best: list[int] = []
     best_bad = 1 << 30
@@ -254,9 +262,9 @@ def sample_world(k: Knowledge, rng: random.Random, tries: int = 1) -> list[int]:
         for h, m in dealt.items():
             world[h] = m
         world[k.seat] = k.hand
-        if tries <= 1 or not k.decisions:
+        if tries <= 1 or not (k.decisions or k.history):
             return world
-        bad = _contradictions(k, world)
+        bad = _contradictions(k, world, best_bad)
         if bad == 0:
             return world
         if bad < best_bad:
@@ -264,8 +272,17 @@ def sample_world(k: Knowledge, rng: random.Random, tries: int = 1) -> list[int]:
     return best
 
 
-def _contradictions(k: Knowledge, world: list[int]) -> int:
+def _contradictions(k: Knowledge, world: list[int], enough: int) -> int:
+    """How many of the others' decisions the rule would not have made in ``world`` (counting
+    stops at ``enough``, a world already known to be no better than the best so far)."""
     bad = 0
+    n, trump = k.n, k.trump
+    for seat, card, trick, before in k.history:
+        held = world[seat] | (k.played_by[seat] & ~before)
+        if rule_play(held, trick, n, trump, before, k.teams) != card:
+            bad += 1
+            if bad >= enough:
+                return bad
     for seat, swapped, discarded in k.decisions:
         holder = k.pile_holder[seat]
         pile = world[holder] | (k.played_by[holder] if holder < k.n else 0)
