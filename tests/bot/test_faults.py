@@ -1,0 +1,153 @@
+"""Issue 7.5: Discord misbehaving (429, 5xx, gateway drops, expired tokens, deleted messages
+and channels, lost permissions) never loses or corrupts a game."""
+
+from __future__ import annotations
+
+import random
+
+from tests.fakecord import FakeDiscord
+from tests.fakecord.permissions import Perm
+
+from .conftest import StartBot
+from .people import open_hand, table_message, whose_turn
+from .robust import finish, open_game, play_one, wait_for
+
+EDIT = "/channels/{channel_id}/messages/{message_id}"
+
+
+async def test_429s_are_waited_out_not_stormed(fake_discord: FakeDiscord, start_bot: StartBot):
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    fake.ratelimits.inject(429, "PATCH", EDIT, count=2, retry_after=0.2)
+    start = len(fake.requests)
+    played = await play_one(fake, [alice], fake.channel, random.Random(1))
+    assert played is not None and not played[1].errors
+    await fake.settle()
+    edits = [r for r in fake.requests[start:] if r.method == "PATCH" and r.route == EDIT]
+    assert fake.ratelimits.sent_429 == 2
+    assert [r.status for r in edits][:3] == [429, 429, 200]  # retried after the wait, once
+    assert edits[1].time - edits[0].time >= 0.15
+    await finish(fake, [alice], fake.channel)
+
+
+async def test_a_server_error_is_retried_and_the_game_goes_on(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    fake.ratelimits.inject(500, "PATCH", EDIT, count=1)
+    played = await play_one(fake, [alice], fake.channel, random.Random(2))
+    assert played is not None
+    await fake.settle()
+    assert fake.ratelimits.sent_faults == 1
+    await finish(fake, [alice], fake.channel)
+
+
+async def test_a_gateway_drop_is_resumed_and_clicks_meanwhile_are_answered(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    table = table_message(fake, alice, fake.channel)
+    assert table is not None
+    await fake.gateway.drop(code=4000)
+    res = await fake.click(alice, table, "My hand")  # dispatched while the bot is away
+    assert fake.gateway.resumes == 1
+    assert res.acknowledged and res.ephemeral and not res.errors
+    await finish(fake, [alice], fake.channel)
+
+
+async def test_an_expired_interaction_token_never_breaks_a_hand(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    await wait_for(fake, lambda: whose_turn(fake, [alice], fake.channel))
+    hand = await open_hand(fake, alice, fake.channel)
+    fake.clock.advance(16 * 60)  # the hand's token is dead; its buttons still work
+    move = next(b.custom_id for b in hand.buttons() if b.custom_id and not b.disabled)
+    res = await fake.click(alice, hand, move)
+    assert res.acknowledged and not res.errors
+    await finish(fake, [alice], fake.channel)
+
+
+async def test_a_deleted_table_message_is_posted_again(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    game_id = await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    await wait_for(fake, lambda: whose_turn(fake, [alice], fake.channel))
+    hand = await open_hand(fake, alice, fake.channel)
+    table = table_message(fake, alice, fake.channel)
+    assert table is not None
+    await fake.delete_message(table)
+    move = next(b.custom_id for b in hand.buttons() if b.custom_id and not b.disabled)
+    res = await fake.click(alice, hand, move)
+    assert not res.errors
+    fresh = await wait_for(fake, lambda: table_message(fake, alice, fake.channel))
+    assert fresh.id != table.id
+    session = nines.sessions.get(game_id)
+    assert session is not None and session.table_message_id == fresh.id
+    await finish(fake, [alice], fake.channel)
+
+
+async def test_a_deleted_channel_ends_the_game_unrated(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    room = fake.add_channel(name="room")
+    await fake.settle()
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), channel=room)
+    await fake.delete_channel(room)
+    await wait_for(fake, lambda: nines.sessions.get(game_id) is None, what="the game to end")
+    row = await nines.storage.game(game_id)
+    assert row is not None and row.status == "abandoned" and not row.rated
+    assert row.end_reason == "channel_lost"
+    assert await nines.storage.live_games() == []
+
+
+async def test_lost_permission_mid_game_ends_it_cleanly(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    room = fake.add_channel(name="room")
+    await fake.settle()
+    game_id = await open_game(fake, alice, computers=("easy", "easy"), channel=room)
+    fake.set_permissions(room, fake.bot_role, deny=Perm.SEND_MESSAGES)
+    await wait_for(fake, lambda: nines.sessions.get(game_id) is None, what="the game to end")
+    row = await nines.storage.game(game_id)
+    assert row is not None and row.status == "abandoned" and row.end_reason == "channel_lost"
+    assert await nines.storage.live_games() == []
+
+
+async def test_a_permission_refused_on_the_next_edit_also_ends_the_game(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    """Even when no channel update reaches the bot, the next refused edit ends the game."""
+    fake = fake_discord
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    game_id = await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    await wait_for(fake, lambda: whose_turn(fake, [alice], fake.channel))
+    hand = await open_hand(fake, alice, fake.channel)
+    fake.store.set_overwrite(fake.channel, fake.bot_role, allow=0, deny=int(Perm.VIEW_CHANNEL))
+    move = next(b.custom_id for b in hand.buttons() if b.custom_id and not b.disabled)
+    res = await fake.click(alice, hand, move)
+    assert res.acknowledged
+    await wait_for(fake, lambda: nines.sessions.get(game_id) is None, what="the game to end")
+    row = await nines.storage.game(game_id)
+    assert row is not None and row.status == "abandoned"
