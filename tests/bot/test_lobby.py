@@ -7,6 +7,7 @@ Every refusal goes privately to the person who clicked and changes nothing.
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -14,6 +15,8 @@ import pytest
 import bot.session as session_module
 from bot.app import NinesBot
 from bot.session import GameSession
+from cogs.nines import ids
+from engine import Action, Exchange, Play
 from tests.fakecord import FakeDiscord
 from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from tests.fakecord.models import Channel, Message, User
@@ -80,6 +83,57 @@ async def forged_click(
         wait=True,
         source=message,
     )
+
+
+def move_id(session: GameSession, action: Action) -> str:
+    """The custom_id of the button a fresh hand shows for `action`."""
+    g, n = session.id, session.n
+    if isinstance(action, Exchange):
+        return ids.EXCHANGE.format(game=g, n=n, choice="swap" if action.swap else "keep")
+    assert isinstance(action, Play)
+    if action.joker is not None:
+        return ids.JOKER.format(game=g, n=n, call=action.joker)
+    return ids.PLAY.format(game=g, n=n, card=str(action.card))
+
+
+async def play_fast(
+    fake: FakeDiscord,
+    bot: NinesBot,
+    users: list[User],
+    channel: Channel,
+    *,
+    seed: int = 1,
+    limit: int = 3000,
+    swap: bool | None = None,
+) -> GameSession:
+    """Every person plays a random legal move whenever it is their turn, by clicking the
+    button their (refreshed) private hand shows for it: one interaction per move. Returns
+    the session once the game is over."""
+    rng = random.Random(seed)
+    session = bot.sessions.in_channel(channel.id)
+    assert session is not None and session.game is not None
+    game = session.game
+    by_id = {u.id: u for u in users}
+    hands: dict[int, Message] = {}
+    await fake.settle()
+    for _ in range(limit):
+        if game.over or session.closed:
+            return session
+        seat = game.turn
+        assert seat is not None
+        user = by_id[session.seats[seat].user_id or 0]
+        if user.id not in hands:
+            table = fake.store.message_by_id(session.table_message_id or 0)
+            res = ok(await fake.click(user, table, "My hand"))
+            assert res.message is not None
+            hands[user.id] = res.message
+        legal = game.legal_actions(seat)
+        if swap is not None and any(isinstance(a, Exchange) for a in legal):
+            action: Action = Exchange(swap)
+        else:
+            action = rng.choice(list(legal))
+        ok(await forged_click(fake, user, hands[user.id], move_id(session, action)))
+    raise AssertionError("the game did not end")
 
 
 def seats_of(session: GameSession) -> list[tuple[str, int | None, str | None]]:
