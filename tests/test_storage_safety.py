@@ -1,0 +1,195 @@
+"""Issue 7.6: storage safety. Writes are transactions; a crash between a game's last move and
+its result neither loses the game nor counts it twice; many games write at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot.app import NinesBot, build_bot
+from bot.session import GameSession, SeatInfo
+from bot.storage import ActionConflict, Seat, Storage
+from engine import Game, Rules
+from tests.bot.conftest import bot_settings
+from tests.fakecord import FakeDiscord
+
+GUILD = 7
+
+
+async def live_game(storage: Storage, channel: int, seats: list[Seat], rules: Rules) -> int:
+    row = await storage.create_game(
+        guild_id=GUILD,
+        channel_id=channel,
+        kind=rules.game,  # type: ignore[arg-type]
+        rules=rules.to_dict(),
+        seed=seed_of(channel),
+        host_id=seats[0].user_id or 1,
+    )
+    await storage.set_seats(row.id, seats)
+    await storage.update_game(row.id, status="live")
+    return row.id
+
+
+def seed_of(channel: int) -> int:
+    return channel % 1_000_003 * 7919
+
+
+def people(n: int) -> list[Seat]:
+    return [Seat(i, f"p{i}", 1000 + i, False, None) for i in range(n)]
+
+
+def random_game(rules: Rules, seed: int) -> Game:
+    game = Game(rules, seed)
+    rng = random.Random(seed)
+    while not game.over:
+        seat = game.turn
+        assert seat is not None
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+async def test_a_game_whose_result_was_not_stored_is_finished_once_at_start(
+    fake_discord: FakeDiscord,
+    start_client: Callable[..., Awaitable[discord.Client]],
+    tmp_path: Path,
+) -> None:
+    fake = fake_discord
+    database = tmp_path / "nines.sqlite3"
+    rules = Rules.from_settings("classic", {"start": 3})
+    storage = await Storage.open(database)
+    game_id = await live_game(storage, fake.channel.id, people(3), rules)
+    # Every move stored, the last one included; then the process "died" before the result.
+    finished = random_game(rules, seed_of(fake.channel.id))
+    await storage.append_actions(
+        game_id, 0, [(seat, str(action), False) for seat, action in finished.log]
+    )
+    await storage.set_guild_settings(fake.guild.id, {})
+    await storage.close()
+
+    async def make(fake: FakeDiscord) -> discord.Client:
+        return await build_bot(bot_settings(fake, database))
+
+    for _attempt in range(2):  # a second start must not count it again
+        nines = await start_client(make)
+        assert isinstance(nines, NinesBot)
+        for _ in range(200):
+            row = await nines.storage.game(game_id)
+            assert row is not None
+            if row.status == "finished":
+                break
+            await asyncio.sleep(0.02)
+        assert row.status == "finished", row
+        result = await nines.storage.game_result(game_id)
+        assert result is not None
+        assert len(nines.sessions) == 0
+        await nines.close()
+    storage = await Storage.open(database)
+    try:
+        with_rows = await storage.leaderboard(GUILD, "nines")
+        assert sum(r.games for r in with_rows[0]) == 3  # three players, one game each
+    finally:
+        await storage.close()
+
+
+async def test_two_writers_at_the_same_index_one_wins(tmp_path: Path) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        rules = Rules.from_settings("classic", {})
+        game_id = await live_game(storage, 1, people(3), rules)
+        results = await asyncio.gather(
+            *(storage.append_action(game_id, 0, 0, "keep", False) for _ in range(10)),
+            return_exceptions=True,
+        )
+        assert sum(1 for r in results if r == 1) == 1
+        assert sum(1 for r in results if isinstance(r, ActionConflict)) == 9
+        assert len(await storage.actions(game_id)) == 1
+    finally:
+        await storage.close()
+
+
+async def test_many_games_at_once_keep_every_log_whole(tmp_path: Path) -> None:
+    database = tmp_path / "db.sqlite3"
+    storage = await Storage.open(database)
+    rules = Rules.from_settings("classic", {"start": 3})
+    games = {}
+    try:
+        for channel in range(1, 31):
+            games[await live_game(storage, channel, people(3), rules)] = channel
+
+        async def play(game_id: int, channel: int) -> None:
+            game = random_game(rules, seed_of(channel))
+            for n, (seat, action) in enumerate(game.log):
+                await storage.append_action(game_id, n, seat, str(action), False)
+                if n % 7 == 0:
+                    await asyncio.sleep(0)
+            session_seats = [SeatInfo(f"p{i}", 1000 + i) for i in range(3)]
+            row = await storage.game(game_id)
+            assert row is not None
+            session = GameSession(
+                row,
+                session_seats,
+                None,
+                players=3,
+                game=game,  # type: ignore[arg-type]
+            )
+            assert await storage.finish_game(game_id, session.result())
+            assert not await storage.finish_game(game_id, session.result())  # idempotent
+
+        await asyncio.gather(*(play(g, c) for g, c in games.items()))
+    finally:
+        await storage.close()
+    storage = await Storage.open(database)
+    try:
+        for game_id, channel in games.items():
+            stored = [(a.seat, a.action) for a in await storage.actions(game_id)]
+            expected = random_game(rules, seed_of(channel))
+            assert stored == [(s, str(a)) for s, a in expected.log]
+            row = await storage.game(game_id)
+            assert row is not None and row.status == "finished"
+        rows, _total = await storage.leaderboard(GUILD, "nines")
+        assert sum(r.games for r in rows) == 3 * len(games)
+    finally:
+        await storage.close()
+
+
+async def test_a_failure_inside_finish_rolls_everything_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = await Storage.open(tmp_path / "db.sqlite3")
+    try:
+        rules = Rules.from_settings("classic", {"start": 3})
+        game_id = await live_game(storage, 1, people(3), rules)
+        game = random_game(rules, seed_of(1))
+        await storage.append_actions(game_id, 0, [(s, str(a), False) for s, a in game.log])
+        row = await storage.game(game_id)
+        assert row is not None
+        session = GameSession(
+            row,
+            [SeatInfo(f"p{i}", 1000 + i) for i in range(3)],
+            None,  # type: ignore[arg-type]
+            players=3,
+            game=game,
+        )
+        result = session.result()
+
+        async def crash(*_args: object, **_kwargs: object) -> None:
+            raise RuntimeError("power cut")
+
+        monkeypatch.setattr(storage, "_count_result", crash)
+        with pytest.raises(RuntimeError):
+            await storage.finish_game(game_id, result)
+        row = await storage.game(game_id)
+        assert row is not None and row.status == "live"
+        assert await storage.game_result(game_id) is None
+        assert (await storage.leaderboard(GUILD, "nines"))[1] == 0
+        monkeypatch.undo()
+        assert await storage.finish_game(game_id, result)
+        rows, total = await storage.leaderboard(GUILD, "nines")
+        assert total == 3 and sum(r.games for r in rows) == 3
+    finally:
+        await storage.close()
