@@ -118,6 +118,7 @@ async def play_fast(
     await fake.settle()
     for _ in range(limit):
         if game.over or session.closed:
+            await end_posted(fake, channel, session)
             return session
         seat = game.turn
         assert seat is not None
@@ -134,6 +135,20 @@ async def play_fast(
             action = rng.choice(list(legal))
         ok(await forged_click(fake, user, hands[user.id], move_id(session, action)))
     raise AssertionError("the game did not end")
+
+
+async def end_posted(fake: FakeDiscord, channel: Channel, session: GameSession) -> Message:
+    """The game-over message. settle() alone may return before it: the bot draws the score
+    chart (tens of ms without a request) between the last table edit and posting it."""
+    rematch = ids.REMATCH.format(game=session.id)
+    for _ in range(500):
+        for message in fake.store.messages.get(channel.id, []):
+            if any(b.custom_id == rematch for b in message.buttons()):
+                await fake.settle()
+                return message
+        await asyncio.sleep(0.01)
+        await fake.settle()
+    raise AssertionError("no game-over message")
 
 
 def seats_of(session: GameSession) -> list[tuple[str, int | None, str | None]]:
