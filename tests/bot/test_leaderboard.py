@@ -153,7 +153,7 @@ async def test_leaderboard_and_stats_after_several_games(
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
     played = [
         await play_game(fake, bot, [alice, bob], computers=1, seed=1),
-        await play_game(fake, bot, [bob, alice, carol], computers=0, seed=2),
+        await play_game(fake, bot, [carol, bob], computers=1, seed=2),
         await play_game(fake, bot, [alice, bob], computers=1, seed=4),
     ]
     # A stopped game is never counted.
@@ -202,7 +202,9 @@ async def test_leaderboard_and_stats_after_several_games(
         assert f"{row.wins} wins ({100 * row.wins / row.games:.0f}%)" in line
     assert [row.rating for row in rows] == sorted((row.rating for row in rows), reverse=True)
     robots = next(f for f in embed["fields"] if f["name"] == "Computer players")
-    assert "🤖 Bot Easy" in robots["value"] and "2 games" in robots["value"]
+    with_computer = sum(1 for s in played if any(seat.is_computer for seat in s.seats))
+    assert robots["value"].startswith("🤖 Bot Easy")
+    assert f"· {with_computer} games" in robots["value"]
     assert "🤖" not in embed["description"]
     assert embed["footer"]["text"] == "Page 1 of 1"
 
