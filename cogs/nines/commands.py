@@ -188,6 +188,13 @@ class NinesCog(commands.Cog, name="Nines"):
         }
         defaults = {k: v for k, v in settings.items() if k not in TABLE_DEFAULTS and k != "game"}
         name = ruleset or str(settings.get("ruleset") or "classic")
+        from .settings import SettingsInvalid, validate
+
+        try:
+            chosen = validate(chosen)  # each bad value refused in the caller's words
+        except SettingsInvalid as invalid:
+            await self.private(interaction, tr(lang, invalid.key, **invalid.params))
+            return
         try:
             merged = {k: v for k, v in {**defaults, **chosen}.items() if k != "ruleset"}
             rules = Rules.from_settings(name, merged)

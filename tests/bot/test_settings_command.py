@@ -207,7 +207,9 @@ async def test_every_settings_error_is_refused_clearly(
         await fake.slash(boss, fake.channel, "nines settings set", ruleset="poker")
     # /nines start validates its own options the same way.
     start = await fake.slash(boss, fake.channel, "nines start", trumps="H,Z")
-    assert start.ephemeral and "not valid" in text_of(start)
+    assert start.ephemeral and "“H,Z” is not a trump order" in text_of(start)
+    start = await fake.slash(chef, fake.channel, "nines start", trumps="H,Z")
+    assert "« H,Z » n'est pas un ordre d'atouts" in text_of(start)
     assert len(bot.sessions) == 0
 
 
