@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
-from bot.storage import ChannelBusy, player_key
+from bot.storage import ChannelBusy, GameKind, player_key
 from engine import TRUMP_PRESETS, Rules, SettingError
 
 from . import render, ui
@@ -375,16 +375,10 @@ class NinesCog(commands.Cog, name="Nines"):
     ) -> None:
         lang = await self.server_language(interaction)  # a public message
         guild_id = interaction.guild_id or 0
-        kind = game or "nines"
+        kind: GameKind = "nein-nine" if game == "nein-nine" else "nines"
         per_page = 10
-        rows, total = await self.bot.storage.leaderboard(guild_id, kind, page, per_page)  # type: ignore[arg-type]
-        computers, _count = await self.bot.storage.leaderboard(
-            guild_id,
-            kind,
-            1,
-            5,
-            computers=True,  # type: ignore[arg-type]
-        )
+        rows, total = await self.bot.storage.leaderboard(guild_id, kind, page, per_page)
+        computers, _count = await self.bot.storage.leaderboard(guild_id, kind, 1, 5, computers=True)
         pages = (total + per_page - 1) // per_page
         embed = render.leaderboard_embed(
             lang, kind, page, pages, rows, computers, first_rank=(page - 1) * per_page + 1
@@ -411,11 +405,9 @@ class NinesCog(commands.Cog, name="Nines"):
     ) -> None:
         lang = await self.server_language(interaction)  # a public message
         who = member or interaction.user
-        kind = game or "nines"
+        kind: GameKind = "nein-nine" if game == "nein-nine" else "nines"
         row = await self.bot.storage.stats(
-            interaction.guild_id or 0,
-            kind,
-            player_key(who.id, None),  # type: ignore[arg-type]
+            interaction.guild_id or 0, kind, player_key(who.id, None)
         )
         await interaction.response.send_message(
             embed=render.stats_embed(lang, who.display_name, kind, row)

@@ -146,3 +146,22 @@ async def test_command_names_and_descriptions_are_localised_for_discord(
     choices = {c["value"]: c for c in ruleset["choices"]}
     assert choices["nein-nine"]["name_localizations"]["fr"].startswith("Nein Nine")
     assert choices["classic"]["name_localizations"]["fr"].startswith("Le Neuf : classique")
+
+
+async def test_public_answers_to_commands_use_the_servers_language(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    fake.guild.preferred_locale = "fr"
+    await start_bot()
+    john = fake.add_user("john", locale="en-US")
+    board = await fake.slash(john, fake.channel, "nines leaderboard")
+    assert not board.ephemeral and board.message is not None
+    assert "Classement : Le Neuf" in embed_text(board.message)
+    stats = await fake.slash(john, fake.channel, "nines stats", game="nein-nine")
+    assert stats.message is not None and "john · Nein Nine" in embed_text(stats.message)
+    history = await fake.slash(john, fake.channel, "nines history")
+    assert history.message is not None and "Parties récentes" in embed_text(history.message)
+    # Private answers stay in his own language.
+    rules = await fake.slash(john, fake.channel, "nines rules")
+    assert rules.ephemeral and "the rules in short" in embed_text(rules.message)  # type: ignore[arg-type]
