@@ -254,3 +254,42 @@ def test_language_of_discord_locales() -> None:
     assert language_of("fr-CA") == "fr"
     assert language_of(Locale.british_english) == "en"
     assert language_of("de") == "en"  # anything else: English
+
+
+def test_every_engine_refusal_is_worded_in_both_languages() -> None:
+    """The engine's refusals are English; the reader gets them in their own language."""
+    from cogs.nines.render import error_text
+    from engine import Game, Play, Rules
+    from engine.errors import (
+        GameIsOver,
+        IllegalAction,
+        JokerNeedsCall,
+        MustFollowSuit,
+        NotInHand,
+        NotYourTurn,
+        WrongPhase,
+    )
+
+    refusals: list[Exception] = [
+        GameIsOver(),
+        NotYourTurn(),
+        NotInHand("J♥"),
+        MustFollowSuit(Suit.HEARTS),
+        JokerNeedsCall(),
+        WrongPhase("The exchange is over: play a card."),
+        WrongPhase("First decide whether to keep your hand or swap it."),
+    ]
+    # A call on a card that is not the Joker, as the engine itself refuses it.
+    game = Game(Rules.from_settings("nein-nine"), 3)
+    seat = game.turn
+    assert seat is not None
+    card = next(a.card for a in game.legal_actions(seat) if isinstance(a, Play) and a.card.suit)
+    try:
+        game.check(seat, Play(card, "win"))
+    except IllegalAction as error:
+        refusals.append(error)
+    assert len(refusals) == 8
+    for error in refusals:
+        english, french = error_text("en", error), error_text("fr", error)
+        assert english != french, error
+        assert str(error) not in french, error  # no English left in the French

@@ -272,6 +272,11 @@ def error_text(lang: str, error: Exception) -> str:
     }.get(type(error).__name__)
     if key:
         return tr(lang, key)
+    if type(error).__name__ == "WrongPhase":
+        over = "exchange is over" in str(error)
+        return tr(lang, "error.exchange_over" if over else "error.exchange_first")
+    if type(error).__name__ == "IllegalAction" and "win" in str(error):
+        return tr(lang, "error.call_only_joker")
     if isinstance(error, NinesError):
         return tr(lang, "error.illegal_generic", detail=str(error))
     return tr(lang, "error.unexpected")
