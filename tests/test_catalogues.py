@@ -293,3 +293,12 @@ def test_every_engine_refusal_is_worded_in_both_languages() -> None:
         english, french = error_text("en", error), error_text("fr", error)
         assert english != french, error
         assert str(error) not in french, error  # no English left in the French
+
+
+def test_french_messages_name_the_french_commands() -> None:
+    """A French client shows /neuf …: the French messages say the same names."""
+    fr = catalogue("fr")
+    assert [k for k, v in fr.items() if "/nines" in v] == []
+    names = {fr[f"discord.{k}"] for k in ("cmd.nines", "cmd.record", "cmd.history")}
+    assert {"neuf", "releve", "historique"} == names
+    assert "/neuf releve" in fr["history.footer"]
