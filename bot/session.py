@@ -490,6 +490,8 @@ class Sessions:
     def add(self, session: GameSession) -> None:
         self._by_id[session.id] = session
         self._by_channel[session.channel_id] = session
+        # A game in its own thread is found from its lobby's channel too (after a restart).
+        self._by_channel.setdefault(session.lobby_channel_id, session)
 
     def discard(self, session: GameSession) -> None:
         session.close()

@@ -351,3 +351,25 @@ async def test_a_server_that_forbids_threads_plays_in_the_channel(
     assert not [r for r in fake.requests if r.route.endswith("/threads")]  # never tried
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None and session.channel_id == fake.channel.id
+
+
+async def test_a_thread_game_is_found_from_its_channel_after_a_restart(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    await bot.storage.set_guild_settings(fake.guild.id, {"threads": "on"})
+    alice = fake.add_user("alice")
+    res = await fake.slash(alice, fake.channel, "nines start")
+    assert res.message is not None
+    thread = fake.store.channel(res.message.id)
+    # What a restart does: rebuild the sessions from storage.
+    for session in bot.sessions.all():
+        bot.sessions.discard(session)
+    (restored,) = await bot.sessions.restore(lambda _guild: 120.0)
+    assert restored.channel_id == thread.id and restored.lobby_channel_id == fake.channel.id
+    assert bot.sessions.in_channel(thread.id) is restored
+    assert bot.sessions.in_channel(fake.channel.id) is restored
+    stopped = await fake.slash(alice, fake.channel, "nines stop")
+    assert not stopped.ephemeral and "stopped the game" in (stopped.message.content or "")  # type: ignore[union-attr]
+    assert bot.sessions.in_channel(thread.id) is None
