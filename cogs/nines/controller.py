@@ -7,8 +7,11 @@ only names a game; who acts always comes from the interaction's user.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -27,8 +30,11 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-#: After a move, computers play on before the answer for at most this long (Discord: 3 s).
-ANSWER_WITHIN: Final = 1.0
+#: After a move, computers start decisions before the answer until this long after the click
+#: (each decision takes at most a second; Discord allows 3 s).
+ANSWER_WITHIN: Final = 1.2
+#: A click waits this long for a busy game before it is acknowledged and waits on.
+WAIT_BEFORE_DEFER: Final = 1.0
 
 
 def member_name(user: discord.abc.User) -> str:
@@ -57,11 +63,30 @@ class Controller:
     def lang(interaction: Interaction) -> str:
         return language_of(interaction.locale)
 
-    async def defer_if_busy(self, interaction: Interaction, session: GameSession) -> None:
-        """The game is busy (computers thinking, a timer firing): acknowledge the click now, so
-        it never fails while it waits its turn; the answer then edits the clicked message."""
-        if session.lock.locked() and not interaction.response.is_done():
-            await interaction.response.defer()
+    @contextlib.asynccontextmanager
+    async def hold(self, interaction: Interaction, session: GameSession) -> AsyncIterator[None]:
+        """The game's lock, for one click. If the game stays busy (computers thinking, a timer
+        firing) the click is acknowledged first, so it never fails while it waits its turn;
+        the answer then edits the clicked message."""
+        acquire = asyncio.ensure_future(session.lock.acquire())
+        try:
+            done, _ = await asyncio.wait({acquire}, timeout=WAIT_BEFORE_DEFER)
+            if not done and not interaction.response.is_done():
+                await interaction.response.defer()
+            await asyncio.shield(acquire)
+        except BaseException:
+            # Never leave the lock taken by a click that gave up (cancelled, or Discord failed).
+            def release(future: asyncio.Future[bool]) -> None:
+                if not future.cancelled() and future.exception() is None:
+                    session.lock.release()
+
+            acquire.add_done_callback(release)
+            acquire.cancel()
+            raise
+        try:
+            yield
+        finally:
+            session.lock.release()
 
     async def update(self, interaction: Interaction, **kwargs: Any) -> None:
         """Edit the clicked message: as the interaction's answer, or after a deferral."""
@@ -137,8 +162,7 @@ class Controller:
         user = interaction.user
         verb = fields["verb"]
         lang = session.language
-        await self.defer_if_busy(interaction, session)
-        async with session.lock:
+        async with self.hold(interaction, session):
             try:
                 if verb == "join":
                     await session.join(user.id, member_name(user))
@@ -250,8 +274,8 @@ class Controller:
         if seat is None:
             await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
             return
-        await self.defer_if_busy(interaction, session)
-        async with session.lock:
+        clicked = time.monotonic()
+        async with self.hold(interaction, session):
             if session.closed:
                 await self.unknown_game(interaction)
                 return
@@ -268,7 +292,7 @@ class Controller:
             try:
                 # The move is stored. Computers that follow at once (they think off the loop,
                 # within a budget) play before the answer, so the hand comes back current.
-                change.extend(await session.run_computers(until=time.monotonic() + ANSWER_WITHIN))
+                change.extend(await session.run_computers(until=clicked + ANSWER_WITHIN))
             finally:
                 try:
                     await self.show_hand(interaction, session, seat)
@@ -283,8 +307,7 @@ class Controller:
         if session is None:
             await self.unknown_game(interaction)
             return
-        await self.defer_if_busy(interaction, session)
-        async with session.lock:
+        async with self.hold(interaction, session):
             try:
                 await session.come_back(interaction.user.id)
             except SessionError as error:

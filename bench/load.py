@@ -1,0 +1,375 @@
+"""Load run: many games at once through the Discord double (a script, not a test).
+
+    .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1]
+
+The double runs in this process; the real bot runs in a child process (``python -m bot``'s
+own startup, through ``build_bot``) with a few probes: when each interaction arrived and when
+its answer was sent, event-loop lag, actions stored, and its memory with and without the
+games. Every game has one or two people and computers in the other seats; half of the people
+click at machine speed, half after a human-like pause. A finished game is followed by a new
+one in its channel, so the number of live games stays at ``--games``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    import discord  # noqa: F401  (imported early, its deprecation warnings silenced)
+
+# -- the bot side (child process) ------------------------------------------------------------
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+async def child(out: Path) -> None:
+    import gc
+
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    from bot import session as session_module
+    from bot.app import build_bot
+    from bot.settings import Settings
+
+    settings = Settings.from_mapping(os.environ)
+    bot = await build_bot(settings)
+    arrived: dict[int, float] = {}
+    latencies: list[float] = []
+    round_trips: list[float] = []
+    lags: list[float] = []
+    counts = {"actions": 0, "finished": 0}
+    memory: dict[str, Any] = {}
+
+    @bot.listen("on_interaction")
+    async def _arrived(interaction: Any) -> None:
+        arrived.setdefault(interaction.id, time.perf_counter())
+
+    original = AsyncWebhookAdapter.create_interaction_response
+
+    def create_interaction_response(self: Any, interaction_id: int, *args: Any, **kw: Any) -> Any:
+        start = arrived.pop(int(interaction_id), None)
+        if start is not None:  # the bot's own time: from the event to sending its answer
+            latencies.append(time.perf_counter() - start)
+        coro = original(self, interaction_id, *args, **kw)
+
+        async def timed() -> Any:
+            result = await coro
+            if start is not None:  # and until the double acknowledged that answer
+                round_trips.append(time.perf_counter() - start)
+            return result
+
+        return timed()
+
+    AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
+
+    commit = session_module.GameSession._commit
+
+    async def counted(self: Any, *args: Any, **kw: Any) -> Any:
+        change = await commit(self, *args, **kw)
+        counts["actions"] += 1
+        if change.ended == "finished":
+            counts["finished"] += 1
+        return change
+
+    session_module.GameSession._commit = counted  # type: ignore[method-assign]
+
+    async def lag_probe() -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.05)
+            lags.append(time.perf_counter() - start - 0.05)
+
+    def snapshot(name: str) -> None:
+        gc.collect()
+        sessions = getattr(bot, "sessions", None)
+        memory[name] = {"rss": rss_bytes(), "live": len(sessions) if sessions else 0}
+
+    def dump() -> None:
+        out.write_text(
+            json.dumps(
+                {
+                    "latencies": latencies,
+                    "round_trips": round_trips,
+                    "lags": lags,
+                    "counts": counts,
+                    "memory": memory,
+                }
+            )
+        )
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGUSR1, lambda: snapshot("baseline"))
+    loop.add_signal_handler(signal.SIGUSR2, lambda: snapshot("loaded"))
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    probe = asyncio.create_task(lag_probe())
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.token))
+        await stop.wait()
+        probe.cancel()
+        dump()
+        runner.cancel()
+
+
+# -- the people (this process) ---------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def main(args: argparse.Namespace) -> None:
+    from tests.fakecord import FakeDiscord
+    from tests.fakecord.models import Channel, Message, User
+
+    fake = FakeDiscord()
+    await fake.start()
+    work = Path(tempfile.mkdtemp(prefix="nines-load-"))
+    metrics = work / "metrics.json"
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": fake.token,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "DATABASE_PATH": str(work / "nines.sqlite3"),
+        "COMPUTER_WORKERS": str(args.workers),
+        "LOG_LEVEL": "WARNING",
+        "NINES_LOAD_CHILD": str(metrics),
+    }
+    log = (work / "bot.log").open("wb")
+    proc = subprocess.Popen(  # noqa: ASYNC220 (returns at once)
+        [sys.executable, __file__, "--child"], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
+    try:
+        while not (fake.gateway.connected.is_set() and fake.commands.find(fake.guild.id, "nines")):
+            if proc.poll() is not None:
+                raise SystemExit(f"the bot exited: see {work / 'bot.log'}")
+            await asyncio.sleep(0.05)
+        await fake.settle()
+        await asyncio.sleep(1.0)
+        proc.send_signal(signal.SIGUSR1)
+        await asyncio.sleep(0.5)
+
+        rng = random.Random(1)
+        channels = [fake.add_channel(name=f"table-{i}") for i in range(args.games)]
+        await asyncio.sleep(0.5)
+        person_moves = 0
+        refusals = 0
+        games_started = 0
+        stop_at = 0.0
+
+        # Event-driven people: a channel's public messages changing wakes its people (polling
+        # 200 tables would make this process, not the bot, the bottleneck).
+        changed: dict[int, asyncio.Event] = {ch.id: asyncio.Event() for ch in channels}
+        tables: dict[int, Message] = {}
+        announce = fake.rest._announce
+
+        async def announced(event: str, msg: Message) -> None:
+            if msg.ephemeral_for is None and msg.channel_id in changed:
+                if any(b.label == "My hand" for b in msg.buttons()):
+                    tables[msg.channel_id] = msg
+                changed[msg.channel_id].set()
+            await announce(event, msg)
+
+        fake.rest._announce = announced  # type: ignore[method-assign]
+
+        def table_of(user: User, channel: Channel) -> Message | None:
+            found = tables.get(channel.id)
+            if found is not None and not found.deleted and found.buttons():
+                return found
+            return None
+
+        def _table_of_scan(user: User, channel: Channel) -> Message | None:
+            for message in reversed(fake.store.messages.get(channel.id, [])):
+                if message.ephemeral_for is None and not message.deleted:
+                    if any(b.label == "My hand" for b in message.buttons()):
+                        return message
+                    if any(b.label == "Rematch" for b in message.buttons()):
+                        return None
+            return None
+
+        def over(channel: Channel) -> bool:
+            for message in fake.store.messages.get(channel.id, [])[-3:]:
+                if any(b.label == "Rematch" for b in message.buttons()):
+                    return True
+                if any("ran out of time" in json.dumps(e) for e in message.embeds):
+                    return True
+            return False
+
+        async def answered(inter: Any) -> None:
+            await asyncio.wait_for(inter.answered.wait(), 10)
+
+        async def person(user: User, channel: Channel, human: bool) -> None:
+            nonlocal person_moves, refusals
+            hand: Message | None = None
+            while not over(channel):
+                table = table_of(user, channel)
+                if table is None or f"<@{user.id}>, your turn" not in (table.content or ""):
+                    event = changed[channel.id]
+                    event.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), 1.0)
+                    continue
+                moves = [
+                    b.custom_id
+                    for b in (hand.buttons() if hand is not None else [])
+                    if b.custom_id and not b.disabled and ":hand:" not in b.custom_id
+                ]
+                if not moves:
+                    inter = await fake.click(user, table, "My hand", wait=False)
+                    await answered(inter)
+                    hand = inter.message
+                    continue
+                if human:
+                    await asyncio.sleep(rng.uniform(0.5, 2.0))
+                inter = await fake.click(user, hand, rng.choice(moves), wait=False)  # type: ignore[arg-type]
+                await answered(inter)
+                person_moves += 1
+                # A deferred answer (the game was busy) edits the hand a little later.
+                hand = inter.message if inter.ack_type == 7 else None
+                if hand is not None and "out of date" in (hand.content or ""):
+                    refusals += 1
+                calls = [
+                    b.custom_id
+                    for b in (hand.buttons() if hand else [])
+                    if b.custom_id and ":joker:" in b.custom_id
+                ]
+                if calls:
+                    inter = await fake.click(user, hand, rng.choice(calls), wait=False)  # type: ignore[arg-type]
+                    await answered(inter)
+                    hand = inter.message
+
+        async def table_loop(i: int, channel: Channel) -> None:
+            nonlocal games_started
+            users = [fake.add_user(f"p{i}a"), fake.add_user(f"p{i}b")]
+            two = i % 5 == 0  # one game in five has two people
+            human = i % 2 == 0
+            await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
+            while time.monotonic() < stop_at:
+                host = users[0]
+                res = await fake.slash(host, channel, "nines start", start=5, wait=False)
+                await answered(res)
+                lobby = res.message
+                if lobby is None or not lobby.buttons():  # the last game is still closing
+                    await asyncio.sleep(0.2)
+                    continue
+                gid = lobby.buttons()[0].custom_id.split(":")[3]  # type: ignore[union-attr]
+                if two:
+                    await answered(await fake.click(users[1], lobby, "Join", wait=False))
+                    levels = ["normal"]
+                else:
+                    levels = ["normal", "easy"]
+                for level in levels:
+                    await answered(
+                        await fake.click(
+                            host, lobby, f"nines:1:lobby:{gid}:cpu-{level}", wait=False
+                        )
+                    )
+                await answered(await fake.click(host, lobby, "Start", wait=False))
+                games_started += 1
+                people = users[:2] if two else users[:1]
+                await asyncio.gather(*(person(u, channel, human) for u in people))
+
+        started = time.monotonic()
+        stop_at = started + args.seconds
+        requests_before = len(fake.requests)
+        tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
+        await asyncio.sleep(min(args.seconds / 2, 20))
+        proc.send_signal(signal.SIGUSR2)
+        await asyncio.sleep(0.5)
+        done, pending = await asyncio.wait(tasks, timeout=args.seconds + 120)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            if task.exception() is not None:
+                print("a table failed:", repr(task.exception()))
+        elapsed = time.monotonic() - started
+        requests = fake.requests[requests_before:]
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        await fake.stop()
+
+    data = json.loads(metrics.read_text())
+    lat = [x * 1000 for x in data["latencies"]]
+    trips = [x * 1000 for x in data["round_trips"]]
+    lags = [x * 1000 for x in data["lags"]]
+    base, loaded = data["memory"].get("baseline"), data["memory"].get("loaded")
+    by_route: dict[str, int] = {}
+    for r in requests:
+        key = f"{r.method} {r.route}"
+        by_route[key] = by_route.get(key, 0) + 1
+    play_requests = sum(1 for r in requests if r.route != "/applications/{application_id}/commands")
+    print(
+        f"games: {args.games} tables, {games_started} games started, "
+        f"{data['counts']['finished']} finished in {elapsed:.1f} s "
+        f"({data['counts']['finished'] / elapsed:.2f} games/s)"
+    )
+    print(
+        f"actions stored: {data['counts']['actions']} "
+        f"({data['counts']['actions'] / elapsed:.0f}/s); "
+        f"person moves: {person_moves} (refused as out of date: {refusals})"
+    )
+    print(
+        f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
+        f"max {max(lat, default=float('nan')):.1f}  (n={len(lat)})"
+    )
+    print(
+        f"  ... until the double took the answer (its own load included): p50 "
+        f"{pct(trips, 0.5):.1f}  p99 {pct(trips, 0.99):.1f}  max {max(trips, default=0):.1f}"
+    )
+    print(
+        f"event-loop lag (ms): p50 {pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  "
+        f"max {max(lags, default=float('nan')):.1f}"
+    )
+    print(
+        f"Discord requests: {play_requests} in all, {play_requests / max(person_moves, 1):.2f} "
+        "per person move (lobbies, hands, tables and summaries included)"
+    )
+    for key, count in sorted(by_route.items(), key=lambda kv: -kv[1])[:8]:
+        print(f"   {count:7d}  {key}")
+    print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
+    if base and loaded and loaded["live"]:
+        per_game = (loaded["rss"] - base["rss"]) / loaded["live"]
+        print(
+            f"memory: {base['rss'] / 2**20:.1f} MB idle, {loaded['rss'] / 2**20:.1f} MB with "
+            f"{loaded['live']} live games: {per_game / 1024:.1f} KB per live game"
+        )
+    print(f"logs and database in {work}")
+
+
+if __name__ == "__main__":
+    if "--child" in sys.argv:
+        asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
+    else:
+        parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+        parser.add_argument("--games", type=int, default=200)
+        parser.add_argument("--seconds", type=float, default=60)
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--ramp", type=float, default=10.0)
+        asyncio.run(main(parser.parse_args()))
