@@ -142,7 +142,7 @@ async def bench(games: int, seed: int) -> None:
                             source=hands[user.id],
                         )
                         assert inter.acknowledged and not inter.errors, inter
-                        if game.over:
+                        if session.closed:  # the game is over (or ended)
                             await end_posted(fake, session.id)
                         sent = fake.requests[mark:]
                         # When the callback reached the double (before the double checks its
