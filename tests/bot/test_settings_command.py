@@ -6,6 +6,10 @@ does not.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from bot.i18n import tr
@@ -13,7 +17,7 @@ from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate
 from tests.fakecord import FakeDiscord
 from tests.fakecord.errors import UsageRefused
 from tests.fakecord.interactions import Interaction
-from tests.fakecord.models import Message, User
+from tests.fakecord.models import Channel, Message, User
 from tests.fakecord.permissions import Perm
 
 from .conftest import StartBot
@@ -277,21 +281,49 @@ async def test_public_messages_follow_the_servers_language_setting(
 # -- a thread per game ------------------------------------------------------------------------
 
 
-async def play_out(fake: FakeDiscord, user: User, where: object) -> None:
-    """One person and two computers: the person plays until the game is over."""
-    for _ in range(60):
-        table = table_message(fake, user, where)  # type: ignore[arg-type]
-        if table is None:
-            return
-        if f"<@{user.id}>, your turn" not in (table.content or ""):
-            return
-        hand = await open_hand(fake, user, where)  # type: ignore[arg-type]
-        move = enabled_moves(hand)[0]
-        res = await fake.click(user, hand, move)
-        joker = [b.custom_id for b in res.message.buttons() if ":joker:" in b.custom_id]
-        if joker and res.message is not None:
-            await fake.click(user, res.message, joker[0])
+async def soon(fake: FakeDiscord, probe: Callable[[], Any]) -> Any:
+    """``probe()`` once it is truthy: the bot may still be working (computers thinking) when
+    settle() sees a quiet moment on a busy machine."""
+    for _ in range(100):
+        found = probe()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
         await fake.settle()
+    raise AssertionError("gave up waiting")
+
+
+async def play_out(fake: FakeDiscord, bot: Any, user: User, where: Channel) -> None:
+    """One person and two computers: the person plays whenever it is their turn, until the
+    game is over."""
+    for _ in range(200):
+        if len(bot.sessions) == 0:
+            return
+        session = next(iter(bot.sessions.all()), None)
+        game = session.game if session else None
+        if game is None or game.turn is None or session.seats[game.turn].user_id != user.id:
+            await asyncio.sleep(0.05)
+            await fake.settle()
+            continue
+        await soon(
+            fake, lambda: f"<@{user.id}>, your turn" in str(table_content(fake, user, where))
+        )
+        hand = await open_hand(fake, user, where)
+        moves = enabled_moves(hand)
+        if not moves:
+            continue
+        res = await fake.click(user, hand, moves[0])
+        if res.message is not None:
+            joker = [b.custom_id for b in res.message.buttons() if ":joker:" in b.custom_id]
+            if joker:
+                await fake.click(user, res.message, joker[0])
+        await fake.settle()
+    raise AssertionError("the game did not end")
+
+
+def table_content(fake: FakeDiscord, user: User, where: Channel) -> str | None:
+    table = table_message(fake, user, where)
+    return table.content if table is not None else None
 
 
 async def test_a_thread_per_game_when_the_server_asks_for_it(
@@ -319,14 +351,16 @@ async def test_a_thread_per_game_when_the_server_asks_for_it(
     await fake.click(alice, lobby, "Start")
     await fake.settle()
     assert table_message(fake, alice, fake.channel) is None  # the channel stays clean
-    assert table_message(fake, alice, thread) is not None  # the table is in the thread
+    await soon(fake, lambda: table_message(fake, alice, thread))  # the table is in the thread
     session = bot.sessions.in_channel(thread.id)
     assert session is not None and bot.sessions.in_channel(fake.channel.id) is session
     # /nines hand inside the thread finds the game.
     hand = await fake.slash(alice, thread, "nines hand")
     assert hand.ephemeral and "Your hand" in text_of(hand)
-    await play_out(fake, alice, thread)
-    ends = [m for m in fake.visible(alice, thread) if "game over" in str(m.embeds)]
+    await play_out(fake, bot, alice, thread)
+    ends = await soon(
+        fake, lambda: [m for m in fake.visible(alice, thread) if "game over" in str(m.embeds)]
+    )
     assert ends, "the game ended in its thread"
     assert len(bot.sessions) == 0
 
@@ -346,7 +380,7 @@ async def test_a_server_that_forbids_threads_plays_in_the_channel(
     await fake.click(alice, res.message, "+ 🤖 Easy")
     await fake.click(alice, res.message, "Start")
     await fake.settle()
-    assert table_message(fake, alice, fake.channel) is not None
+    await soon(fake, lambda: table_message(fake, alice, fake.channel))
     assert not any(c.is_thread for c in fake.store.channels.values())
     assert not [r for r in fake.requests if r.route.endswith("/threads")]  # never tried
     session = bot.sessions.in_channel(fake.channel.id)
