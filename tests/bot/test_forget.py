@@ -5,6 +5,7 @@ Refused, with a clear message, while the user sits in an open game."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from bot.storage import player_key
 from tests.fakecord import FakeDiscord
@@ -12,7 +13,7 @@ from tests.fakecord.interactions import Interaction
 from tests.fakecord.models import User
 
 from .conftest import StartBot
-from .people import play_to_the_end
+from .test_records import play_all
 
 
 def text_of(res: Interaction) -> str:
@@ -25,20 +26,20 @@ def text_of(res: Interaction) -> str:
     return "\n".join(parts)
 
 
-async def rated_game(fake: FakeDiscord, alice: User, bob: User) -> None:
+async def rated_game(fake: FakeDiscord, bot: Any, alice: User, bob: User) -> None:
     res = await fake.slash(alice, fake.channel, "nines start", ruleset="nein-nine", rounds=1)
     assert res.message is not None
     await fake.click(bob, res.message, "Join")
     await fake.click(alice, res.message, "+ 🤖 Easy")
     await fake.click(alice, res.message, "Start")
-    await play_to_the_end(fake, [alice, bob], fake.channel)
+    await play_all(fake, bot, [alice, bob], fake.channel)
 
 
 async def test_forget_me_end_to_end(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await rated_game(fake, alice, bob)
+    await rated_game(fake, bot, alice, bob)
     guild = fake.guild.id
     (game,) = await bot.storage.history(guild)
     assert await bot.storage.stats(guild, "nein-nine", player_key(alice.id, None)) is not None
@@ -85,7 +86,7 @@ async def test_forget_me_is_refused_while_seated_in_an_open_game(
     fake = fake_discord
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    await rated_game(fake, alice, bob)
+    await rated_game(fake, bot, alice, bob)
     guild = fake.guild.id
     # She asks first, then sits down at a new table, then confirms: refused, nothing changes.
     ask = await fake.slash(alice, fake.channel, "nines forget-me")

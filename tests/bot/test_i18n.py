@@ -3,6 +3,8 @@ reads the server's; Discord's command localisation carries the French names."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.i18n import card_label
 from engine import Card
 from tests.fakecord import FakeDiscord
@@ -19,10 +21,15 @@ def embed_text(message: Message) -> str:
     return "\n".join(parts)
 
 
-def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> Message:
-    for message in reversed(fake.visible(user, channel)):
-        if message.ephemeral_for is None and any(b.label == label for b in message.buttons()):
-            return message
+async def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> Message:
+    """The table message, once posted (computers may still be thinking when settle() returns
+    on a busy machine)."""
+    for _ in range(100):
+        for message in reversed(fake.visible(user, channel)):
+            if message.ephemeral_for is None and any(b.label == label for b in message.buttons()):
+                return message
+        await asyncio.sleep(0.05)
+        await fake.settle()
     raise AssertionError("no table message")
 
 
@@ -53,7 +60,7 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     draw = fake.store.message_by_id(lobby.id).content or ""
     assert draw.startswith("Tirage du premier donneur")
 
-    public = table(fake, john, fake.channel, "Ma main")
+    public = await table(fake, john, fake.channel, "Ma main")
     text = embed_text(public)
     assert "Le Neuf · Donne 1" in text and "Atout : ♥ Cœur" in text and "Donneur :" in text
 
