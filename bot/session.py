@@ -147,6 +147,11 @@ class GameSession:
     # -- reading ---------------------------------------------------------------------------------
 
     @property
+    def lobby_deadline(self) -> float:
+        """When an unstarted lobby closes by itself."""
+        return self.created_at + LOBBY_SECONDS
+
+    @property
     def n(self) -> int:
         """How many actions the game has accepted: the version buttons carry."""
         return len(self.game.log) if self.game else 0
@@ -328,7 +333,7 @@ class GameSession:
         if self.closed:
             return
         if self.status == "lobby":
-            deadline = self.created_at + LOBBY_SECONDS
+            deadline = self.lobby_deadline
         else:
             game = self.game
             if game is None or game.over or game.turn is None:
@@ -349,7 +354,7 @@ class GameSession:
         if self.closed:
             return
         if self.status == "lobby":
-            deadline = self.created_at + LOBBY_SECONDS
+            deadline = self.lobby_deadline
         elif self.deadline is not None:
             deadline = self.deadline
         else:

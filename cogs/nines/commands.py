@@ -18,6 +18,7 @@ from engine import TRUMP_PRESETS, Rules, SettingError
 
 from . import render, ui
 from .controller import Controller, member_name
+from .options import GAMES, RULE_CHOICES, RULE_HELP, RULE_NAMES
 
 if TYPE_CHECKING:
     from bot.app import NinesBot
@@ -26,46 +27,11 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-#: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
-RULESETS = [
-    app_commands.Choice(
-        name=_("Nines: classic (3 players, spare hand)", key="choice.classic"), value="classic"
-    ),
-    app_commands.Choice(
-        name=_("Nines: partnership (4 players, 2 teams)", key="choice.partnership"),
-        value="partnership",
-    ),
-    app_commands.Choice(
-        name=_("Nines: four players, each for themselves", key="choice.four-player"),
-        value="four-player",
-    ),
-    app_commands.Choice(
-        name=_("Nein Nine (3 players, 21 cards)", key="choice.nein-nine"), value="nein-nine"
-    ),
-]
-GAMES = [
-    app_commands.Choice(name=_("Nines", key="game.nines"), value="nines"),
-    app_commands.Choice(name=_("Nein Nine", key="game.nein-nine"), value="nein-nine"),
-]
-EXCHANGES = [
-    app_commands.Choice(name=_("Left of the dealer first", key="choice.left"), value="left"),
-    app_commands.Choice(name=_("Dealer first", key="choice.dealer"), value="dealer"),
-]
-TIES = [
-    app_commands.Choice(
-        name=_("Play on until one player is alone lowest", key="choice.play-on"), value="play-on"
-    ),
-    app_commands.Choice(name=_("Tied players share the win", key="choice.joint"), value="joint"),
-]
 THREAD_TYPES = (
     discord.ChannelType.public_thread,
     discord.ChannelType.private_thread,
     discord.ChannelType.news_thread,
 )
-ON_OFF = [
-    app_commands.Choice(name=_("On", key="choice.on"), value="on"),
-    app_commands.Choice(name=_("Off", key="choice.off"), value="off"),
-]
 
 #: Server settings that are not rules settings, with their defaults.
 TABLE_DEFAULTS: dict[str, str | int] = {
@@ -128,34 +94,15 @@ class NinesCog(commands.Cog, name="Nines"):
         name=_("start", key="cmd.start"),
         description=_("Open a game of Nines in this channel", key="cmd.start.desc"),
     )
-    @app_commands.rename(
-        ruleset=_("ruleset", key="opt.ruleset.name"),
-        trumps=_("trumps", key="opt.trumps.name"),
-        exchange=_("exchange", key="opt.exchange.name"),
-        ties=_("ties", key="opt.ties.name"),
-        instant_win=_("instant_win", key="opt.instant_win.name"),
-        start=_("start", key="opt.start.name"),
-        rounds=_("rounds", key="opt.rounds.name"),
-        limit=_("limit", key="opt.limit.name"),
-    )
+    @app_commands.rename(**RULE_NAMES)
     @app_commands.describe(
         ruleset=_(
             "The game: Nines (classic, partnership, four players) or Nein Nine",
             key="opt.ruleset.start",
         ),
-        trumps=_(
-            "Trump order: classic, spades-first, hdsc, hcds, quebec, clubs-first, or e.g. "
-            "H,S,D,C,NT",
-            key="opt.trumps",
-        ),
-        exchange=_("Who decides first whether to swap for the spare hand", key="opt.exchange"),
-        ties=_("What happens when players tie for the lowest score", key="opt.ties"),
-        instant_win=_("Win the moment your score reaches zero", key="opt.instant_win"),
-        start=_("Starting score (3 to 21)", key="opt.start"),
-        rounds=_("Nein Nine: number of rounds", key="opt.rounds"),
-        limit=_("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
+        **RULE_HELP,
     )
-    @app_commands.choices(ruleset=RULESETS, exchange=EXCHANGES, ties=TIES, instant_win=ON_OFF)
+    @app_commands.choices(**RULE_CHOICES)
     async def start_command(
         self,
         interaction: Interaction,

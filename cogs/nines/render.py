@@ -88,7 +88,7 @@ def lobby_embed(lang: str, session: GameSession, *, note: str | None = None) -> 
             value=tr(lang, "lobby.thread", thread=f"<#{session.channel_id}>"),
             inline=False,
         )
-    expires = int(session.created_at + 15 * 60)
+    expires = int(session.lobby_deadline)
     embed.add_field(name=tr(lang, "lobby.expires"), value=f"<t:{expires}:R>", inline=False)
     if note:
         embed.set_footer(text=note)

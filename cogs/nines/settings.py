@@ -24,8 +24,7 @@ from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
 from engine.rules import RULESETS
 
-from .commands import EXCHANGES, ON_OFF, TIES
-from .commands import RULESETS as RULESETS_CHOICES
+from .options import ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES
 
 if TYPE_CHECKING:
     from .commands import NinesCog
@@ -206,14 +205,7 @@ class SettingsGroup(app_commands.Group):
         description=_("Change some of this server's settings", key="cmd.settings.set.desc"),
     )
     @app_commands.rename(
-        ruleset=_("ruleset", key="opt.ruleset.name"),
-        trumps=_("trumps", key="opt.trumps.name"),
-        exchange=_("exchange", key="opt.exchange.name"),
-        ties=_("ties", key="opt.ties.name"),
-        instant_win=_("instant_win", key="opt.instant_win.name"),
-        start=_("start", key="opt.start.name"),
-        rounds=_("rounds", key="opt.rounds.name"),
-        limit=_("limit", key="opt.limit.name"),
+        **RULE_NAMES,
         turn_timer=_("turn_timer", key="opt.turn_timer.name"),
         difficulty=_("difficulty", key="opt.difficulty.name"),
         language=_("language", key="opt.language.name"),
@@ -221,27 +213,14 @@ class SettingsGroup(app_commands.Group):
     )
     @app_commands.describe(
         ruleset=_("The game and variant new games use", key="opt.ruleset"),
-        trumps=_(
-            "Trump order: classic, spades-first, hdsc, hcds, quebec, clubs-first, or e.g. "
-            "H,S,D,C,NT",
-            key="opt.trumps",
-        ),
-        exchange=_("Who decides first whether to swap for the spare hand", key="opt.exchange"),
-        ties=_("What happens when players tie for the lowest score", key="opt.ties"),
-        instant_win=_("Win the moment your score reaches zero", key="opt.instant_win"),
-        start=_("Starting score (3 to 21)", key="opt.start"),
-        rounds=_("Nein Nine: number of rounds", key="opt.rounds"),
-        limit=_("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
+        **RULE_HELP,
         turn_timer=_("Seconds each player has to decide (30 to 900)", key="opt.turn_timer"),
         difficulty=_("The computer players' usual level", key="opt.difficulty"),
         language=_("The language of the bot's public messages", key="opt.language"),
         threads=_("Each game opens its own thread from its lobby message", key="opt.threads"),
     )
     @app_commands.choices(
-        ruleset=RULESETS_CHOICES,
-        exchange=EXCHANGES,
-        ties=TIES,
-        instant_win=ON_OFF,
+        **RULE_CHOICES,
         difficulty=LEVELS,
         language=LANGUAGES,
         threads=ON_OFF,
