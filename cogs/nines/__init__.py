@@ -45,7 +45,7 @@ async def setup(bot: NinesBot) -> None:
         await _end_games_in(bot, channel.id)
 
     async def channel_updated(_before: Any, after: discord.abc.GuildChannel) -> None:
-        me = after.guild.me
+        me: discord.Member | None = after.guild.me  # None until the guild is cached
         if me is None:
             return
         perms = after.permissions_for(me)

@@ -76,7 +76,7 @@ class Controller:
             await asyncio.shield(acquire)
         except BaseException:
             # Never leave the lock taken by a click that gave up (cancelled, or Discord failed).
-            def release(future: asyncio.Future[bool]) -> None:
+            def release(future: asyncio.Future[Any]) -> None:
                 if not future.cancelled() and future.exception() is None:
                     session.lock.release()
 
