@@ -123,7 +123,8 @@ async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
     """A button whose custom_id is not ours (forged, or from an old version): answer it."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = str(data.get("custom_id", ""))
     if ids.is_ours(custom_id):
         if custom_id not in _custom_ids_on(interaction.message):
             # discord.py routes a DynamicItem only if its custom_id is on the message as it is

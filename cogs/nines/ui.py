@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 
 
 def controller(interaction: Interaction) -> Controller:
-    cog = interaction.client.get_cog("Nines")
-    return cast("Controller", cog.controller)  # type: ignore[union-attr]
+    cog: Any = interaction.client.get_cog("Nines")
+    return cast("Controller", cog.controller)
 
 
 class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
