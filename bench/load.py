@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import inspect
 import json
 import os
 import random
@@ -60,9 +60,16 @@ async def child(out: Path) -> None:
     counts = {"actions": 0, "finished": 0}
     memory: dict[str, Any] = {}
 
-    @bot.listen("on_interaction")
-    async def _arrived(interaction: Any) -> None:
-        arrived.setdefault(interaction.id, time.perf_counter())
+    # Stamp an interaction when its gateway event is parsed: an on_interaction listener runs
+    # after the button's own task, so it would miss every answer sent without a wait.
+    parsers = bot._connection.parsers
+    parse_interaction = parsers["INTERACTION_CREATE"]
+
+    def stamped(data: Any) -> None:
+        arrived[int(data["id"])] = time.perf_counter()
+        parse_interaction(data)
+
+    parsers["INTERACTION_CREATE"] = stamped
 
     original = AsyncWebhookAdapter.create_interaction_response
 
@@ -93,6 +100,32 @@ async def child(out: Path) -> None:
 
     session_module.GameSession._commit = counted  # type: ignore[method-assign]
 
+    # Where a click's time goes: every storage call (its lock wait included) and every
+    # computer decision, summed per name.
+    spent: dict[str, list[float]] = {}
+
+    def timed_method(owner: Any, name: str) -> None:
+        method = getattr(owner, name)
+
+        async def timed_call(*args: Any, **kw: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await method(*args, **kw)
+            finally:
+                spent.setdefault(f"{owner.__name__}.{name}", []).append(time.perf_counter() - start)
+
+        setattr(owner, name, timed_call)
+
+    from bot.computer import Computers
+    from bot.storage import Storage
+    from cogs.nines.table import DiscordPresenter
+
+    for name, value in list(vars(Storage).items()):
+        if inspect.iscoroutinefunction(value) and not name.startswith("_"):
+            timed_method(Storage, name)
+    timed_method(Computers, "decide")
+    timed_method(DiscordPresenter, "show")
+
     async def lag_probe() -> None:
         while True:
             start = time.perf_counter()
@@ -113,6 +146,7 @@ async def child(out: Path) -> None:
                     "lags": lags,
                     "counts": counts,
                     "memory": memory,
+                    "spent": spent,
                 }
             )
         )
@@ -233,19 +267,38 @@ async def main(args: argparse.Namespace) -> None:
                     return True
             return False
 
-        async def answered(inter: Any) -> None:
-            await asyncio.wait_for(inter.answered.wait(), 10)
+        unanswered = 0
+
+        async def answered(inter: Any) -> bool:
+            """Whether the bot answered (a failed interaction is counted, not fatal)."""
+            nonlocal unanswered
+            try:
+                await asyncio.wait_for(inter.answered.wait(), 10)
+            except TimeoutError:
+                unanswered += 1
+                return False
+            return True
 
         async def person(user: User, channel: Channel, human: bool) -> None:
             nonlocal person_moves, refusals
             hand: Message | None = None
+            asked: tuple[int, str] | None = None  # the table as it was when the hand had no move
+            event = changed[channel.id]
             while not over(channel):
                 table = table_of(user, channel)
-                if table is None or f"<@{user.id}>, your turn" not in (table.content or ""):
-                    event = changed[channel.id]
+                if (
+                    table is None
+                    or f"<@{user.id}>, your turn" not in (table.content or "")
+                    or (table.id, table.content or "") == asked
+                ):
+                    # Not (or not yet visibly) this person's turn: wait for the table to change.
+                    # A person whose hand showed no move does not ask again until the table
+                    # moves on (the table is edited after the computers that follow have played).
                     event.clear()
-                    with contextlib.suppress(TimeoutError):
+                    try:
                         await asyncio.wait_for(event.wait(), 1.0)
+                    except TimeoutError:
+                        asked = None
                     continue
                 moves = [
                     b.custom_id
@@ -253,6 +306,7 @@ async def main(args: argparse.Namespace) -> None:
                     if b.custom_id and not b.disabled and ":hand:" not in b.custom_id
                 ]
                 if not moves:
+                    asked = (table.id, table.content or "")
                     inter = await fake.click(user, table, "My hand", wait=False)
                     await answered(inter)
                     hand = inter.message
@@ -347,7 +401,8 @@ async def main(args: argparse.Namespace) -> None:
     print(
         f"actions stored: {data['counts']['actions']} "
         f"({data['counts']['actions'] / elapsed:.0f}/s); "
-        f"person moves: {person_moves} (refused as out of date: {refusals})"
+        f"person moves: {person_moves} (refused as out of date: {refusals}); "
+        f"interactions: {len(fake.interactions)}, unanswered: {unanswered}"
     )
     print(
         f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
@@ -367,6 +422,12 @@ async def main(args: argparse.Namespace) -> None:
     )
     for key, count in sorted(by_route.items(), key=lambda kv: -kv[1])[:8]:
         print(f"   {count:7d}  {key}")
+    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1]))[:8]:
+        ms = [v * 1000 for v in values]
+        print(
+            f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
+            f"max {max(ms):.1f} ms"
+        )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
         per_game = (loaded["rss"] - base["rss"]) / loaded["live"]

@@ -35,9 +35,16 @@ class Computers:
         #: The synchronous decision a thread runs (workers == 0); tests may slow it down.
         self.choose: Callable[[SeatView, str, int, float], Action] = choose
 
-    async def decide(self, view: SeatView, difficulty: str, seed: int) -> Action:
+    async def decide(
+        self, view: SeatView, difficulty: str, seed: int, *, within: float | None = None
+    ) -> Action:
+        """``within``: seconds the caller can still wait (a click to answer). The pool's
+        workers are shared by every game, so a decision may queue behind other games'; its
+        budget then shrinks to ``within`` (late: the rule-based move), so a click is answered
+        when promised rather than a whole budget later. Threads (no pool) do not queue."""
         if self._seats is not None:
-            return await self._seats.decide(view, difficulty, seed=seed, budget_s=self.budget)
+            budget = self.budget if within is None else max(0.05, min(self.budget, within))
+            return await self._seats.decide(view, difficulty, seed=seed, budget_s=budget)
         try:
             action = await asyncio.wait_for(
                 asyncio.to_thread(self.choose, view, difficulty, seed, self.budget),

@@ -303,16 +303,19 @@ class GameSession:
                 break
             if until is not None and time.monotonic() >= until:
                 return change  # the caller finishes the run (and arms the timer) later
-            action = await self._computer_choice(seat)
+            within = None if until is None else until - time.monotonic()
+            action = await self._computer_choice(seat, within=within)
             change.extend(await self._commit(seat, action, by_computer=True))
         await self._arm()
         return change
 
-    async def _computer_choice(self, seat: int) -> Action:
+    async def _computer_choice(self, seat: int, *, within: float | None = None) -> Action:
         info = self.seats[seat]
         difficulty = info.difficulty or "normal"
         seed = (self.seed * 1_000_003 + self.n) % (1 << 62)
-        return await self.deps.computers.decide(self.view(seat), difficulty, seed)
+        if within is None:
+            return await self.deps.computers.decide(self.view(seat), difficulty, seed)
+        return await self.deps.computers.decide(self.view(seat), difficulty, seed, within=within)
 
     async def come_back(self, user_id: int) -> None:
         seat = self.seat_of(user_id)
