@@ -142,6 +142,8 @@ class GameSession:
         self.deps = deps
         self.lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
+        #: The decision (action count, seat) the running timer is for.
+        self._timed: tuple[int, int | None] | None = None
         self.closed = False
 
     # -- reading ---------------------------------------------------------------------------------
@@ -331,7 +333,24 @@ class GameSession:
     # -- timers ----------------------------------------------------------------------------------
 
     async def _arm(self) -> None:
-        """(Re)start the timer of the decision now due, and store its deadline."""
+        """(Re)start the timer of the decision now due, and store its deadline.
+
+        A timer already running for this very decision is kept: after a click the computers
+        run twice (before and after the answer), and each new deadline is a database write.
+        """
+        game = self.game
+        if (
+            not self.closed
+            and self.status != "lobby"
+            and game is not None
+            and not game.over
+            and game.turn is not None
+            and not self.seats[game.turn].played_by_computer
+            and self._timer is not None
+            and not self._timer.done()
+            and self._timed == (self.n, game.turn)
+        ):
+            return
         self._cancel_timer()
         if self.closed:
             return
@@ -349,6 +368,7 @@ class GameSession:
             if deadline != self.deadline:
                 await self.deps.storage.update_game(self.id, turn_deadline=deadline)
         self.deadline = deadline
+        self._timed = (self.n, self.game.turn if self.game else None)
         self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
 
     def resume_timer(self) -> None:
