@@ -315,8 +315,6 @@ class GameSession:
         info = self.seats[seat]
         difficulty = info.difficulty or "normal"
         seed = (self.seed * 1_000_003 + self.n) % (1 << 62)
-        if within is None:
-            return await self.deps.computers.decide(self.view(seat), difficulty, seed)
         return await self.deps.computers.decide(self.view(seat), difficulty, seed, within=within)
 
     async def come_back(self, user_id: int) -> None:
@@ -332,41 +330,36 @@ class GameSession:
 
     # -- timers ----------------------------------------------------------------------------------
 
+    def _person_due(self) -> int | None:
+        """The seat of the person whose decision is due now, if any (computers need no timer)."""
+        game = self.game
+        if self.closed or game is None or game.over or game.turn is None:
+            return None
+        return None if self.seats[game.turn].played_by_computer else game.turn
+
     async def _arm(self) -> None:
         """(Re)start the timer of the decision now due, and store its deadline.
 
         A timer already running for this very decision is kept: after a click the computers
         run twice (before and after the answer), and each new deadline is a database write.
         """
-        game = self.game
-        if (
-            not self.closed
-            and self.status != "lobby"
-            and game is not None
-            and not game.over
-            and game.turn is not None
-            and not self.seats[game.turn].played_by_computer
-            and self._timer is not None
-            and not self._timer.done()
-            and self._timed == (self.n, game.turn)
-        ):
-            return
-        self._cancel_timer()
         if self.closed:
+            self._cancel_timer()
             return
         if self.status == "lobby":
+            self._cancel_timer()
             deadline = self.lobby_deadline
         else:
-            game = self.game
-            if game is None or game.over or game.turn is None:
-                self.deadline = None
+            seat = self._person_due()
+            running = self._timer is not None and not self._timer.done()
+            if seat is not None and running and self._timed == (self.n, seat):
                 return
-            if self.seats[game.turn].played_by_computer:
+            self._cancel_timer()
+            if seat is None:
                 self.deadline = None
                 return
             deadline = self.deps.clock() + self.turn_seconds
-            if deadline != self.deadline:
-                await self.deps.storage.update_game(self.id, turn_deadline=deadline)
+            await self.deps.storage.update_game(self.id, turn_deadline=deadline)
         self.deadline = deadline
         self._timed = (self.n, self.game.turn if self.game else None)
         self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
@@ -571,10 +564,11 @@ class Sessions:
         self.add(session)
         return session
 
-    async def restore(self, turn_seconds: Callable[[int], float]) -> list[GameSession]:
+    async def restore(self) -> list[GameSession]:
         """Rebuild every open game from storage after a start; timers resume."""
         storage = self.deps.storage
         restored = []
+        timers: dict[int, float] = {}  # per guild: its turn timer setting
         for row in await storage.live_games():
             seats = [
                 SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
@@ -597,12 +591,18 @@ class Sessions:
                 seats,
                 self.deps,
                 players=rules.players,
-                turn_seconds=turn_seconds(row.guild_id),
+                turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
             self.add(session)
             restored.append(session)
         return restored
+
+    async def _turn_seconds(self, guild_id: int, known: dict[int, float]) -> float:
+        if guild_id not in known:
+            stored = await self.deps.storage.get_guild_settings(guild_id)
+            known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
+        return known[guild_id]
 
     async def close(self) -> None:
         for session in list(self._by_id.values()):

@@ -25,17 +25,7 @@ log = logging.getLogger(__name__)
 async def setup(bot: NinesBot) -> None:
     bot.presenter = DiscordPresenter(bot)
     bot.sessions = Sessions(Deps(bot.storage, bot.computers, bot.presenter))
-    settings_cache: dict[int, float] = {}
-
-    async def turn_timer(guild_id: int) -> float:
-        if guild_id not in settings_cache:
-            stored = await bot.storage.get_guild_settings(guild_id)
-            settings_cache[guild_id] = float(stored.get("turn_timer") or 120)
-        return settings_cache[guild_id]
-
-    restored = await bot.sessions.restore(lambda _guild: 120.0)
-    for session in restored:
-        session.turn_seconds = await turn_timer(session.guild_id)
+    restored = await bot.sessions.restore()
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await bot.add_cog(NinesCog(bot))
     bot.add_listener(_unknown_component, "on_interaction")

@@ -400,7 +400,7 @@ async def test_a_thread_game_is_found_from_its_channel_after_a_restart(
     # What a restart does: rebuild the sessions from storage.
     for session in bot.sessions.all():
         bot.sessions.discard(session)
-    (restored,) = await bot.sessions.restore(lambda _guild: 120.0)
+    (restored,) = await bot.sessions.restore()
     assert restored.channel_id == thread.id and restored.lobby_channel_id == fake.channel.id
     assert bot.sessions.in_channel(thread.id) is restored
     assert bot.sessions.in_channel(fake.channel.id) is restored
