@@ -45,12 +45,8 @@ class CardPlayed:
     joker: JokerCall | None = None
 
 
-def card_played(seat: int, card: Card) -> CardPlayed:
-    """The event for a plain play; shared instances, as a game makes thousands of them."""
-    return _PLAYED[seat][card.index]
-
-
-_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
+# The events of plain plays, by seat and card index: shared, as a game makes thousands of them.
+PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, card) for card in (*FULL_DECK, JOKER)) for seat in range(4)
 )
 
@@ -65,7 +61,7 @@ class TrumpSet:
     by_seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TrickWon:
     """A completed trick; ``cards`` in play order starting with ``leader``'s."""
 
@@ -75,10 +71,31 @@ class TrickWon:
     winner: int
     joker: JokerCall | None = None
 
+    def __init__(
+        self,
+        number: int,
+        leader: int,
+        cards: tuple[Card, ...],
+        winner: int,
+        joker: JokerCall | None = None,
+    ) -> None:
+        # Sets the slots directly: a frozen dataclass's own __init__ goes through
+        # object.__setattr__ per field, at twice the cost, and a game makes 13 of these a hand.
+        _set_number(self, number)
+        _set_leader(self, leader)
+        _set_cards(self, cards)
+        _set_winner(self, winner)
+        _set_joker(self, joker)
+
     @property
     def winning_card(self) -> Card:
         n = len(self.cards)
         return self.cards[(self.winner - self.leader) % n]
+
+
+_set_number, _set_leader, _set_cards, _set_winner, _set_joker = (
+    vars(TrickWon)[name].__set__ for name in ("number", "leader", "cards", "winner", "joker")
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from .actions import KEEP, SWAP, Action, Exchange, JokerCall, Play, parse_action
 from .cards import Card
 from .errors import GameIsOver, IllegalAction, NotInHand, NotYourTurn, ReplayError, WrongPhase
 from .events import (
+    PLAYED,
     CardPlayed,
     Event,
     ExchangeDecided,
@@ -30,7 +31,6 @@ from .events import (
     HandEnded,
     HandStarted,
     TrickWon,
-    card_played,
 )
 from .nein_nine import NeinNine
 from .nines import Nines
@@ -196,19 +196,33 @@ class Game:
         """Apply a legal action and return what happened; an illegal one raises and changes
         nothing."""
         events: list[Event] = []
-        if type(action) is Play and seat == self.turn and self.phase is PLAY:
-            # The common case, checked inline: searches and simulations apply millions.
-            if action.card not in self.hands[seat]:
-                raise NotInHand(action.card.pretty)
-            self.variant.check_play(self, seat, action)
-            self._play(seat, action, events)
-        else:
-            self.check(seat, action)
+        if type(action) is not Play or seat != self.turn or self.phase is not PLAY:
+            self.check(seat, action)  # raises unless the action is legal
             if isinstance(action, Exchange):
                 self._exchange(seat, action.swap, events)
-            else:
-                self._play(seat, action, events)
+                self.log.append((seat, action))
+                return events
+        # A play: the common case, inline, as searches and simulations apply millions.
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise NotInHand(card.pretty)
+        self.variant.check_play(self, seat, action)
+        hand.remove(card)
         self.log.append((seat, action))
+        trick = self.trick
+        trick.append(card)
+        if action.joker is None:
+            events.append(PLAYED[seat][card.index])
+        else:
+            self.joker_call = action.joker
+            events.append(CardPlayed(seat, card, action.joker))
+        if self._after_play is not None:
+            events.extend(self._after_play(self, seat, action))
+        if len(trick) < self.players:
+            self.turn = (seat + 1) % self.players
+        else:
+            self._end_trick(events)
         return events
 
     # -- what actions do -------------------------------------------------------------------------
@@ -225,20 +239,6 @@ class Game:
             self.turn = self.exchange_order[len(self.exchange_made)]
         else:
             self.phase, self.turn = PLAY, self.leader
-
-    def _play(self, seat: int, play: Play, events: list[Event]) -> None:
-        card = play.card
-        self.hands[seat].remove(card)
-        self.trick.append(card)
-        if play.joker is not None:
-            self.joker_call = play.joker
-        events.append(CardPlayed(seat, card, play.joker) if play.joker else card_played(seat, card))
-        if self._after_play is not None:
-            events.extend(self._after_play(self, seat, play))
-        if len(self.trick) < self.players:
-            self.turn = (seat + 1) % self.players
-            return
-        self._end_trick(events)
 
     def _end_trick(self, events: list[Event]) -> None:
         winner = self.variant.trick_winner(self)
