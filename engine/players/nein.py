@@ -227,9 +227,9 @@ JOKER_MASK: Final = 1 << JOKER_BIT
 
 # Weights of the rules of thumb, fitted by paired play against random and rule-based seats
 # (the fit kept what raised the mean; most are chances "per unseen card").
-BEATER: Final = 0.29  # an unseen higher card of the suit that counts, held by someone to play
+BEATER: Final = 0.49  # an unseen higher card of the suit that counts, held by someone to play
 TRUMPER: Final = 0.02  # an unseen trump that could ruff a plain suit
-JOKER_THREAT: Final = 0.17  # the unseen Joker may still be called "win"
+JOKER_THREAT: Final = 0.11  # the unseen Joker may still be called "win"
 NINE_WORTH: Final = -0.07  # a 9 in hand is a liability: it can only win its own penalty
 SPEND: Final = 0.65  # how much a card's later worth counts against playing it now
 DUMP_NINE: Final = 0.3  # a 9 thrown where someone else takes it

@@ -256,7 +256,7 @@ def test_duplicate_positions() -> None:
         ("partnership", "search:12", "rules", 80, 0.15),
         ("nein-nine", "search:12", "rules", 160, 0.1),
         ("classic", "rules", "random", 100, 0.8),
-        ("nein-nine", "rules", "random", 160, 0.2),
+        ("nein-nine", "rules", "random", 300, 0.45),
     ],
 )
 def test_strength_does_not_regress(ruleset: str, a: str, b: str, deals: int, margin: float) -> None:
