@@ -35,7 +35,7 @@ NINES_TRUMPS = ("H", "D", "C", "S", "NT")
 
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient,
-    search:WORLDS, ismcts:ITERATIONS."""
+    search:WORLDS[:INFERENCE_TRIES], ismcts:ITERATIONS."""
     from . import DIFFICULTIES, make_player
     from .ismcts import IsmctsPlayer
 
@@ -50,7 +50,8 @@ def make(spec: str, seed: int) -> Player:
     elif name == "omniscient":
         player = OmniscientPlayer(seed)
     elif name == "search":
-        player = SearchPlayer(seed, worlds=int(arg or 24))
+        worlds, _, tries = arg.partition(":")
+        player = SearchPlayer(seed, worlds=int(worlds or 24), inference=int(tries or 8))
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
     else:
