@@ -1,0 +1,60 @@
+"""The Nein Nine rule-based player in set positions: 9s (G8), cheap winners, the Joker (G7)."""
+
+from __future__ import annotations
+
+from engine.cards import Card
+from engine.players.duel import make
+from engine.players.nein import (
+    JOKER_BIT,
+    JOKER_LOSE_MOVE,
+    JOKER_WIN_MOVE,
+    NeinHand,
+    nein_rule_move,
+)
+from engine.players.search import SearchPlayer
+
+
+def c(text: str) -> int:
+    return Card.parse(text).index
+
+
+def mask(*cards: int) -> int:
+    return sum(1 << x for x in cards)
+
+
+def last_to_play(trick: list[int], mine: list[int]) -> NeinHand:
+    """Seat 2 plays last to ``trick`` (led by seat 0), no trump set yet, nothing taken."""
+    hands = [mask(c("TC")), mask(c("TD")), mask(*mine)]
+    played = mask(*trick)
+    return NeinHand(hands, -1, 0, list(trick), 0, [0, 0, 0], [0, 0, 0], played)
+
+
+def test_lets_a_trick_with_two_nines_go() -> None:
+    # 9S led, 9H discarded: taking it with the jack scores 1 - 2; the 7 ducks it.
+    st = last_to_play([c("9S"), c("9H")], [c("JS"), c("7S"), c("TH")])
+    assert nein_rule_move(st) == c("7S")
+
+
+def test_wins_a_clean_trick_with_the_cheaper_card() -> None:
+    # Both the 10 and the jack win; the jack is kept for later.
+    st = last_to_play([c("7S"), c("TH")], [c("TS"), c("JS"), c("7C")])
+    assert nein_rule_move(st) == c("TS")
+
+
+def test_joker_escapes_two_nines_and_wins_a_clean_trick() -> None:
+    with_nines = last_to_play([c("9S"), c("9H")], [c("JS"), JOKER_BIT])
+    assert nein_rule_move(with_nines) == JOKER_LOSE_MOVE
+    clean = last_to_play([c("TS"), c("TH")], [c("7S"), JOKER_BIT])
+    assert nein_rule_move(clean) == JOKER_WIN_MOVE
+
+
+def test_throws_a_nine_on_a_trick_it_cannot_win() -> None:
+    # Void in spades: the 9 goes to the jack's owner rather than staying a risk in hand.
+    st = last_to_play([c("JS"), c("7S")], [c("9H"), c("7D"), c("TC")])
+    assert nein_rule_move(st) == c("9H")
+
+
+def test_search_spec_sets_worlds_and_inference() -> None:
+    player = make("search:20:5", 1)
+    assert isinstance(player, SearchPlayer)
+    assert (player.worlds, player.inference) == (20, 5)
