@@ -18,6 +18,7 @@ import inspect
 import json
 import os
 import random
+import resource
 import signal
 import subprocess
 import sys
@@ -132,12 +133,38 @@ async def child(out: Path) -> None:
             await asyncio.sleep(0.05)
             lags.append(time.perf_counter() - start - 0.05)
 
+    # Garbage-collector pauses stop the loop too: time each collection, per generation.
+    pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
+    gc_started = [0.0]
+
+    def gc_timer(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            pauses[str(info["generation"])].append(time.perf_counter() - gc_started[0])
+
+    gc.callbacks.append(gc_timer)
+
     def snapshot(name: str) -> None:
-        gc.collect()
+        if name == "baseline":  # idle; under load a full collection would stall every game
+            gc.collect()
         sessions = getattr(bot, "sessions", None)
         memory[name] = {"rss": rss_bytes(), "live": len(sessions) if sessions else 0}
+        if name == "loaded" and os.environ.get("NINES_LOAD_CENSUS"):
+            # What the heap holds (stalls the bot once, so not for figures): objects the
+            # collector tracks, by type, and where the last-allocated ones were made.
+            by_type: dict[str, list[int]] = {}
+            for obj in gc.get_objects():
+                entry = by_type.setdefault(type(obj).__qualname__, [0, 0])
+                entry[0] += 1
+                entry[1] += sys.getsizeof(obj)
+            top = sorted(by_type.items(), key=lambda kv: -kv[1][1])[:30]
+            Path(os.environ["NINES_LOAD_CENSUS"]).write_text(
+                "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
+            )
 
     def dump() -> None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
         out.write_text(
             json.dumps(
                 {
@@ -147,6 +174,8 @@ async def child(out: Path) -> None:
                     "counts": counts,
                     "memory": memory,
                     "spent": spent,
+                    "cpu": usage.ru_utime + usage.ru_stime,
+                    "gc": pauses,
                 }
             )
         )
@@ -157,10 +186,19 @@ async def child(out: Path) -> None:
     loop.add_signal_handler(signal.SIGUSR2, lambda: snapshot("loaded"))
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     probe = asyncio.create_task(lag_probe())
+    profile_to = os.environ.get("NINES_LOAD_PROFILE")
+    if profile_to:  # where the bot's CPU goes (it slows the bot down: not for figures)
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
     async with bot:
         runner = asyncio.create_task(bot.start(settings.token))
         await stop.wait()
         probe.cancel()
+        if profile_to:
+            profiler.disable()
+            profiler.dump_stats(profile_to)
         dump()
         runner.cancel()
 
@@ -207,6 +245,8 @@ async def main(args: argparse.Namespace) -> None:
         "LOG_LEVEL": "WARNING",
         "NINES_LOAD_CHILD": str(metrics),
     }
+    if args.profile:
+        env["NINES_LOAD_PROFILE"] = args.profile
     log = (work / "bot.log").open("wb")
     proc = subprocess.Popen(  # noqa: ASYNC220 (returns at once)
         [sys.executable, __file__, "--child"], cwd=ROOT, env=env, stdout=log, stderr=log
@@ -226,6 +266,8 @@ async def main(args: argparse.Namespace) -> None:
         await asyncio.sleep(0.5)
         person_moves = 0
         refusals = 0
+        # Why people clicked "My hand": no hand of this game yet, or the one shown had no move.
+        hand_clicks = {"first": 0, "stale": 0}
         games_started = 0
         stop_at = 0.0
 
@@ -306,6 +348,7 @@ async def main(args: argparse.Namespace) -> None:
                     if b.custom_id and not b.disabled and ":hand:" not in b.custom_id
                 ]
                 if not moves:
+                    hand_clicks["first" if hand is None else "stale"] += 1
                     asked = (table.id, table.content or "")
                     inter = await fake.click(user, table, "My hand", wait=False)
                     await answered(inter)
@@ -428,6 +471,20 @@ async def main(args: argparse.Namespace) -> None:
             f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
             f"max {max(ms):.1f} ms"
         )
+    print(f"'My hand' clicks: {hand_clicks}")
+    for generation, values in data["gc"].items():
+        if values:
+            ms = [v * 1000 for v in values]
+            print(
+                f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
+                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all"
+            )
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    print(
+        f"CPU: bot {data['cpu']:.1f} s ({100 * data['cpu'] / elapsed:.0f}% of a core); "
+        f"the double and its people {mine.ru_utime + mine.ru_stime:.1f} s; "
+        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+    )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
         per_game = (loaded["rss"] - base["rss"]) / loaded["live"]
@@ -449,4 +506,9 @@ if __name__ == "__main__":
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--ramp", type=float, default=10.0)
         parser.add_argument("--validate-every", type=int, default=50)
+        parser.add_argument(
+            "--profile",
+            type=lambda p: str(Path(p).resolve()),
+            help="write a cProfile of the bot process here",
+        )
         asyncio.run(main(parser.parse_args()))

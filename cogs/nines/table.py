@@ -144,12 +144,16 @@ class DiscordPresenter:
             return
         new_hand = any(isinstance(e, HandStarted) for e in change.events)
         message = self.table_message(session, notes)
-        if new_hand or session.table_message_id is None:
+        before = session.table_message_id
+        if new_hand or before is None:
             posted = await self.post(session, **message)
             session.table_message_id = posted.id
         else:
-            session.table_message_id = await self.edit(session, session.table_message_id, **message)
-        await self.bot.storage.update_game(session.id, table_message_id=session.table_message_id)
+            session.table_message_id = await self.edit(session, before, **message)
+        if session.table_message_id != before:  # most edits keep the id: nothing to store
+            await self.bot.storage.update_game(
+                session.id, table_message_id=session.table_message_id
+            )
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
