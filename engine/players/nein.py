@@ -237,6 +237,16 @@ OTHERS_NINE: Final = 0.26  # chance an unseen 9 is added by a player still to pl
 SET_TRUMP: Final = 0.22  # weight of the hand's gain in worth when an 8 makes its suit trump
 
 
+# Bit masks for counting instead of looping (the rule runs inside every playout), in the
+# tables' order (a trump suit 0..3, then no trump, reached with index -1):
+# ABOVE[t][v + 1]: the cards worth more than v under t; TRUMPS[t]: the trump suit, Spits in.
+ABOVE: Final = tuple(
+    tuple(sum(1 << c.index for c in DECK if VALUE[t][c.index] > v) for v in range(-1, 114))
+    for t in range(5)
+)
+TRUMPS: Final = (*(SUIT_MASK_UNDER[t][t] for t in range(4)), 0)
+
+
 def card_worth(card: int, trump: int, out: int) -> float:
     """A card's worth for a later trick, about its chance to take one: 1 for the Joker and a
     card nothing unseen beats, less for each unseen card that would beat it; 9s slightly below
@@ -245,20 +255,14 @@ def card_worth(card: int, trump: int, out: int) -> float:
         return 1.0
     if (NINES_MASK >> card) & 1:
         return NINE_WORTH
-    suit_of, value = SUIT_UNDER[trump], VALUE[trump]
-    suit, v = suit_of[card], value[card]
+    suit = SUIT_UNDER[trump][card]
     worth = 1.0 - (JOKER_THREAT if out & JOKER_MASK else 0.0)
-    rest = out & ~JOKER_MASK
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        s = suit_of[c]
-        if s == suit:
-            if value[c] > v:
-                worth -= BEATER
-        elif s == trump:
-            worth -= TRUMPER
+    worth -= (
+        BEATER
+        * (out & SUIT_MASK_UNDER[trump][suit] & ABOVE[trump][VALUE[trump][card] + 1]).bit_count()
+    )
+    if suit != trump:
+        worth -= TRUMPER * (out & TRUMPS[trump]).bit_count()
     return max(0.0, worth)
 
 
@@ -291,7 +295,7 @@ def _move_value(st: NeinHand, seat: int, hand: int, out: int, move: int) -> floa
             if call != 1:
                 p_win -= _threat(trick, trump, card, out) * share
                 p_win = max(0.05, p_win)
-            exp_nines = bin(out & NINES_MASK).count("1") * OTHERS_NINE * share
+            exp_nines = (out & NINES_MASK).bit_count() * OTHERS_NINE * share
     had = st.nines[seat] + nines_in
     pen: float = NINES_PENALTY[min(4, had)] - NINES_PENALTY[st.nines[seat]]
     pen += exp_nines * (NINES_PENALTY[min(4, had + 1)] - NINES_PENALTY[min(4, had)])
@@ -310,20 +314,12 @@ def _move_value(st: NeinHand, seat: int, hand: int, out: int, move: int) -> floa
 def _threat(trick: list[int], trump: int, card: int, out: int) -> float:
     """Summed chances that an unseen card beats ``card``, now winning ``trick``."""
     led = led_of(trick, trump)
-    suit_of, value = SUIT_UNDER[trump], VALUE[trump]
-    mine = value[card] if card != JOKER_BIT else -1
+    above = out & ABOVE[trump][(VALUE[trump][card] if card != JOKER_BIT else -1) + 1]
     threat = JOKER_THREAT if out & JOKER_MASK else 0.0
-    rest = out & ~JOKER_MASK
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        c = low.bit_length() - 1
-        if value[c] > mine:
-            s = suit_of[c]
-            if s == led:
-                threat += BEATER
-            elif s == trump and led != trump:
-                threat += TRUMPER
+    if led >= 0:
+        threat += BEATER * (above & SUIT_MASK_UNDER[trump][led]).bit_count()
+    if led != trump:
+        threat += TRUMPER * (above & TRUMPS[trump]).bit_count()
     return threat
 
 
@@ -358,6 +354,12 @@ def nein_rule_action(view: SeatView) -> Action:
 Draw = Callable[[Knowledge], Iterator[list[int]]]
 
 
+#: After this many worlds, moves whose mean trails the best by more than ``PRUNE_GAP`` points
+#: are dropped: most positions have a few hopeless moves, and they cost as much as the rest.
+PRUNE_AFTER: Final = 6
+PRUNE_GAP: Final = 0.75
+
+
 def nein_search_worlds(
     view: SeatView, worlds: list[list[int]] | None = None, *, draw: Draw | None = None
 ) -> Action:
@@ -366,25 +368,31 @@ def nein_search_worlds(
     me = k.seat
     moves: list[int] = []
     totals: list[float] = []
+    alive: list[int] = []
     first: list[int] | None = None
     source = iter(worlds) if worlds is not None else draw(k) if draw is not None else iter(())
-    for world in source:
+    for done, world in enumerate(source, 1):
         base = nein_state(k, world, view)
         if first is None:
             first = world
             moves = base.legal_moves()
             totals = [0.0] * len(moves)
-        for i, m in enumerate(moves):
+            alive = list(range(len(moves)))
+        for i in alive:
             st = base.copy()
-            st.play(m)
+            st.play(moves[i])
             st.playout()
             totals[i] += st.score(me)
+        if done == PRUNE_AFTER:
+            top = max(totals)
+            alive = [i for i in alive if totals[i] >= top - PRUNE_GAP * done]
     assert first is not None
     rule = nein_rule_move(nein_state(k, first, view))
-    best = max(totals)
-    if totals[moves.index(rule)] >= best - 1e-9:
+    best = max(alive, key=lambda i: totals[i])
+    r = moves.index(rule)
+    if r in alive and totals[r] >= totals[best] - 1e-9:
         return move_action(rule)
-    return move_action(moves[totals.index(best)])
+    return move_action(moves[best])
 
 
 def nein_search(view: SeatView, rng: random.Random, worlds: int, budget_s: float) -> Action:
