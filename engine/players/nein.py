@@ -355,7 +355,8 @@ Draw = Callable[[Knowledge], Iterator[list[int]]]
 
 
 #: After this many worlds, moves whose mean trails the best by more than ``PRUNE_GAP`` points
-#: are dropped: most positions have a few hopeless moves, and they cost as much as the rest.
+#: are dropped: most positions have a few hopeless moves, and they cost as much as the rest;
+#: when one move is left, it is played.
 PRUNE_AFTER: Final = 6
 PRUNE_GAP: Final = 0.75
 
@@ -386,6 +387,8 @@ def nein_search_worlds(
         if done == PRUNE_AFTER:
             top = max(totals)
             alive = [i for i in alive if totals[i] >= top - PRUNE_GAP * done]
+            if len(alive) == 1:
+                break  # nothing left to compare
     assert first is not None
     rule = nein_rule_move(nein_state(k, first, view))
     best = max(alive, key=lambda i: totals[i])
