@@ -135,6 +135,7 @@ async def child(out: Path) -> None:
 
     # Garbage-collector pauses stop the loop too: time each collection, per generation.
     pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
+    collected: dict[str, list[int]] = {"0": [], "1": [], "2": []}
     gc_started = [0.0]
 
     def gc_timer(phase: str, info: dict[str, int]) -> None:
@@ -142,6 +143,7 @@ async def child(out: Path) -> None:
             gc_started[0] = time.perf_counter()
         else:
             pauses[str(info["generation"])].append(time.perf_counter() - gc_started[0])
+            collected[str(info["generation"])].append(info["collected"])
 
     gc.callbacks.append(gc_timer)
 
@@ -162,6 +164,19 @@ async def child(out: Path) -> None:
             Path(os.environ["NINES_LOAD_CENSUS"]).write_text(
                 "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
             )
+            # From now on keep what the collector would free, to see what makes cycles.
+            gc.collect()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+
+    def garbage_census() -> None:
+        gc.collect()
+        kinds: dict[str, int] = {}
+        for obj in gc.garbage:
+            kinds[type(obj).__qualname__] = kinds.get(type(obj).__qualname__, 0) + 1
+        top = sorted(kinds.items(), key=lambda kv: -kv[1])[:40]
+        with Path(os.environ["NINES_LOAD_CENSUS"]).open("a") as f:
+            f.write("\n\ncyclic garbage since then, by type:\n")
+            f.write("\n".join(f"{n:10d}  {name}" for name, n in top))
 
     def dump() -> None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -176,6 +191,7 @@ async def child(out: Path) -> None:
                     "spent": spent,
                     "cpu": usage.ru_utime + usage.ru_stime,
                     "gc": pauses,
+                    "gc_collected": collected,
                 }
             )
         )
@@ -200,6 +216,8 @@ async def child(out: Path) -> None:
             profiler.disable()
             profiler.dump_stats(profile_to)
         dump()
+        if os.environ.get("NINES_LOAD_CENSUS"):
+            garbage_census()
         runner.cancel()
 
 
@@ -477,7 +495,8 @@ async def main(args: argparse.Namespace) -> None:
             ms = [v * 1000 for v in values]
             print(
                 f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
-                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all"
+                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
+                f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
             )
     mine = resource.getrusage(resource.RUSAGE_SELF)
     print(

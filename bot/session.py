@@ -2,7 +2,8 @@
 
 Everything that changes a game goes through ``GameSession`` under its lock, in this order:
 check with the engine, store in SQLite, apply to the engine, then tell the presenter (the
-Discord side, in ``cogs/nines``) what changed. An action is stored before anyone is told it
+Discord side, in ``cogs/nines``) what changed, after the lock is released (the presenter keeps
+its own order with ``table_lock``). An action is stored before anyone is told it
 happened, so a restart at any moment loses nothing and applies nothing twice.
 """
 
@@ -141,6 +142,9 @@ class GameSession:
         self.deadline: float | None = row.turn_deadline
         self.deps = deps
         self.lock = asyncio.Lock()
+        #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
+        #: is a Discord round trip, and the next click must not wait for it.
+        self.table_lock = asyncio.Lock()
         self._timer: asyncio.Task[None] | None = None
         #: The decision (action count, seat) the running timer is for.
         self._timed: tuple[int, int | None] | None = None

@@ -90,10 +90,13 @@ class Controller:
 
     async def update(self, interaction: Interaction, **kwargs: Any) -> None:
         """Edit the clicked message: as the interaction's answer, or after a deferral."""
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(**kwargs)
+            else:
+                await interaction.response.edit_message(**kwargs)
+        finally:
+            ui.unlink(kwargs.get("view"))
 
     async def private(self, interaction: Interaction, text: str) -> None:
         """A short private answer (a new ephemeral message, or a follow-up if answered)."""
@@ -143,14 +146,25 @@ class Controller:
         deferred = (
             interaction.response.type is discord.InteractionResponseType.deferred_message_update
         )
-        if message is not None and message.flags.ephemeral and not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, embed=None, view=components)
-        elif message is not None and message.flags.ephemeral and deferred:
-            await interaction.edit_original_response(content=content, embed=None, view=components)
-        elif interaction.response.is_done():
-            await interaction.followup.send(content, view=components, ephemeral=True)
-        else:
-            await interaction.response.send_message(content, view=components, ephemeral=True)
+        try:
+            if (
+                message is not None
+                and message.flags.ephemeral
+                and not interaction.response.is_done()
+            ):
+                await interaction.response.edit_message(
+                    content=content, embed=None, view=components
+                )
+            elif message is not None and message.flags.ephemeral and deferred:
+                await interaction.edit_original_response(
+                    content=content, embed=None, view=components
+                )
+            elif interaction.response.is_done():
+                await interaction.followup.send(content, view=components, ephemeral=True)
+            else:
+                await interaction.response.send_message(content, view=components, ephemeral=True)
+        finally:
+            ui.unlink(components)
 
     # -- the lobby -----------------------------------------------------------------------------
 
@@ -300,7 +314,8 @@ class Controller:
                     # The move is stored and stands; the player can reopen the hand any time.
                     log.info("could not answer a move in game %s", session.id, exc_info=True)
             change.extend(await session.run_computers())
-            await self.bot.presenter.show(session, change)
+        # Outside the game's lock: the next click need not wait for this table edit.
+        await self.bot.presenter.show(session, change)
 
     async def back_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
         session = self.session_for(fields)

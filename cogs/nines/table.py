@@ -51,11 +51,13 @@ class DiscordPresenter:
 
     async def post(self, session: GameSession, **kwargs: Any) -> discord.Message:
         try:
-            return await self.channel(session).send(**kwargs)
+            message = await self.channel(session).send(**kwargs)
         except discord.HTTPException as error:
             if error.code in LOST_CHANNEL:
                 raise ChannelLost from error
             raise
+        ui.unlink(kwargs.get("view"))  # only once sent: a failed post may be retried with it
+        return message
 
     async def edit(
         self,
@@ -73,6 +75,7 @@ class DiscordPresenter:
             try:
                 channel = self.channel(session, channel_id)
                 await channel.get_partial_message(message_id).edit(**kwargs)
+                ui.unlink(kwargs.get("view"))
                 return message_id
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE:
@@ -94,8 +97,13 @@ class DiscordPresenter:
         }
 
     async def show(self, session: GameSession, change: Change) -> None:
+        """Show a change on the table. Callers need not hold the game's lock (a click is not
+        kept waiting for the previous click's table edit); edits of one game stay in order."""
         try:
-            await self._show(session, change)
+            async with session.table_lock:
+                if session.closed and change.ended is None:
+                    return  # ended meanwhile; its end was (or is being) shown
+                await self._show(session, change)
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")

@@ -51,6 +51,8 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
             # Never "This interaction failed": log it, apologise privately, keep the game.
             log.exception("button %s failed", self.custom_id)
             await controller(interaction).apologise(interaction)
+        finally:
+            unlink(self.view)  # the view discord.py rebuilt from the clicked message
 
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         raise NotImplementedError
@@ -123,6 +125,22 @@ def button(
         ),
         {},
     )
+
+
+def unlink(view: discord.ui.view.BaseView | None) -> None:
+    """Break a used view's reference cycles (view -> items -> view), so it is freed at once.
+
+    Every click builds one view from the clicked message and answers with another: left to
+    the cyclic garbage collector they made ~200,000 buttons of garbage a minute at 200 games,
+    and its full collections stopped every game for 100-400 ms."""
+    if view is None:
+        return
+    for child in list(view.walk_children()):
+        inner = getattr(child, "item", None)  # a DynamicItem's own button
+        if isinstance(inner, discord.ui.Item):
+            inner._view = inner._parent = None
+        child._parent = None
+    view.clear_items()  # and each child's link back to the view
 
 
 def _view(items: list[_Item]) -> discord.ui.View:
