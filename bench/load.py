@@ -23,7 +23,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 import warnings
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,8 @@ with warnings.catch_warnings():
     import discord  # noqa: F401  (imported early, its deprecation warnings silenced)
 
 # -- the bot side (child process) ------------------------------------------------------------
+
+STALL_S = 0.08  # a loop that has not ticked for this long is stalled: say where it is
 
 
 def rss_bytes() -> int:
@@ -127,11 +131,33 @@ async def child(out: Path) -> None:
     timed_method(Computers, "decide")
     timed_method(DiscordPresenter, "show")
 
+    # A watchdog thread: when the loop has not ticked for STALL_S, note where the loop's
+    # thread is (its innermost frames): what stalls every game at once.
+    beat = [time.perf_counter()]
+    stalls: dict[str, int] = {}
+    loop_thread = threading.get_ident()
+
+    def watchdog() -> None:
+        seen = 0.0
+        while True:
+            time.sleep(0.02)
+            if time.perf_counter() - beat[0] > STALL_S and beat[0] != seen:
+                seen = beat[0]
+                frame = sys._current_frames().get(loop_thread)
+                where = traceback.extract_stack(frame)[-4:] if frame else []
+                key = " < ".join(
+                    f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in where[::-1]
+                )
+                stalls[key] = stalls.get(key, 0) + 1
+
+    threading.Thread(target=watchdog, daemon=True).start()
+
     async def lag_probe() -> None:
         while True:
             start = time.perf_counter()
-            await asyncio.sleep(0.05)
-            lags.append(time.perf_counter() - start - 0.05)
+            await asyncio.sleep(0.01)
+            beat[0] = time.perf_counter()
+            lags.append(beat[0] - start - 0.01)
 
     # Garbage-collector pauses stop the loop too: time each collection, per generation.
     pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
@@ -192,6 +218,7 @@ async def child(out: Path) -> None:
                     "cpu": usage.ru_utime + usage.ru_stime,
                     "gc": pauses,
                     "gc_collected": collected,
+                    "stalls": stalls,
                 }
             )
         )
@@ -483,7 +510,28 @@ async def main(args: argparse.Namespace) -> None:
     )
     for key, count in sorted(by_route.items(), key=lambda kv: -kv[1])[:8]:
         print(f"   {count:7d}  {key}")
-    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1]))[:8]:
+    # Which clicks the callbacks answered: a card (or exchange, or the Joker's call) is a
+    # person's move; "hand" is My hand / Refresh; the rest is lobbies and commands.
+    kinds: dict[str, int] = {}
+    for inter in fake.interactions.values():
+        custom_id = str((inter.payload.get("data") or {}).get("custom_id") or "")
+        kind = custom_id.split(":")[2] if custom_id.count(":") >= 3 else f"/{inter.command_name}"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print("   interactions by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    moves = kinds.get("play", 0) + kinds.get("xchg", 0)
+    edits = by_route.get("PATCH /channels/{channel_id}/messages/{message_id}", 0)
+    per_move = moves + kinds.get("joker", 0) + edits
+    print(
+        f"Discord requests per card a person plays: {per_move / max(moves, 1):.2f} (its "
+        f"answer and the table edit: {moves + kinds.get('joker', 0)} callbacks for {moves} "
+        f"cards and exchanges, {edits} table edits incl. one summary a hand); with the 'My "
+        f"hand' clicks of people whose hand was out of date: "
+        f"{(per_move + hand_clicks['stale']) / max(moves, 1):.2f}; per game, the lobby: "
+        f"{(kinds.get('lobby', 0) + kinds.get('/nines start', 0)) / max(games_started, 1):.1f}"
+        f"; per hand, new tables and end messages: "
+        f"{by_route.get('POST /channels/{channel_id}/messages', 0)} posts"
+    )
+    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
         ms = [v * 1000 for v in values]
         print(
             f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
@@ -498,6 +546,10 @@ async def main(args: argparse.Namespace) -> None:
                 f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
                 f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
             )
+    stalls = sorted(data["stalls"].items(), key=lambda kv: -kv[1])
+    print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
+    for where, n in stalls[:6]:
+        print(f"   {n:5d}  {where}")
     mine = resource.getrusage(resource.RUSAGE_SELF)
     print(
         f"CPU: bot {data['cpu']:.1f} s ({100 * data['cpu'] / elapsed:.0f}% of a core); "

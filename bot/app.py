@@ -6,6 +6,7 @@ import gc
 import hashlib
 import json
 import logging
+import sys
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 #: leaves cyclic garbage (discord.py's views and their buttons point at each other), and a
 #: full collection stops every game: measured at 200 games, 27 of them in 3 minutes, about
 #: 140 ms each. Fewer, batched young collections promote less, so full ones come rarely.
-GC_YOUNG: Final = 20_000
+GC_YOUNG: Final = 700
 
 #: Only what slash commands and buttons need: guild and channel events, no message content.
 INTENTS = discord.Intents(guilds=True)
@@ -116,6 +117,9 @@ def tune_gc() -> None:
     gc.freeze()
     _, middle, old = gc.get_threshold()
     gc.set_threshold(GC_YOUNG, middle, old)
+    # A thread drawing a score chart holds the GIL for up to this long while the loop waits
+    # to resume after each system call (default 5 ms).
+    sys.setswitchinterval(0.001)
 
 
 async def build_bot(settings: Settings) -> NinesBot:

@@ -936,15 +936,15 @@ class Storage:
         """
         _validate_result(result)
         now = self._now()
-        async with self._write() as db:
-            rows = list(
-                await db.execute_fetchall(
-                    "SELECT guild_id, kind, status, rated FROM games WHERE id = ?", (game_id,)
-                )
-            )
-            if not rows:
+        # On the loop's thread like a move (see _transaction): through the worker thread, each
+        # statement waited a loop turn while every game's next move waited for the connection.
+
+        def finish(conn: sqlite3.Connection) -> bool:
+            game = conn.execute(
+                "SELECT guild_id, kind, status, rated FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if game is None:
                 raise GameNotFound(game_id)
-            game = rows[0]
             if game["status"] in ENDED_STATUSES:
                 return False
             if game["status"] != "live":
@@ -953,7 +953,7 @@ class Storage:
             # would credit the wrong players, so it is refused rather than counted.
             stored = {
                 row["seat"]: row["player_key"]
-                for row in await db.execute_fetchall(
+                for row in conn.execute(
                     "SELECT seat, player_key FROM seats WHERE game_id = ?", (game_id,)
                 )
             }
@@ -963,9 +963,9 @@ class Storage:
             rated = bool(game["rated"]) and people >= 2
             changes: dict[int, tuple[float, float]] = {}
             if rated:
-                changes = await self._count_result(db, game["guild_id"], game["kind"], result, now)
+                changes = self._count_result(conn, game["guild_id"], game["kind"], result, now)
             winners = set(result.winners)
-            await db.executemany(
+            conn.executemany(
                 "INSERT INTO results (game_id, seat, player_key, name, is_computer, place,"
                 " is_winner, tricks, hands, swaps, exchanges, final_score, rating_before,"
                 " rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -988,17 +988,19 @@ class Storage:
                     for s in result.seats
                 ],
             )
-            await db.execute(
+            conn.execute(
                 "UPDATE games SET status = 'finished', ended_at = ?, updated_at = ?,"
                 " end_reason = 'completed', hands_played = ?, rated = ?, turn_deadline = NULL"
                 " WHERE id = ?",
                 (now, now, result.hands_played, int(rated), game_id),
             )
-        return True
+            return True
 
-    async def _count_result(
+        return await self._transaction(finish)
+
+    def _count_result(
         self,
-        db: aiosqlite.Connection,
+        conn: sqlite3.Connection,
         guild_id: int,
         kind: str,
         result: GameResult,
@@ -1009,7 +1011,7 @@ class Storage:
         marks = ", ".join("?" * len(keys))
         current = {
             row["player_key"]: ratings.Rating(row["mu"], row["sigma"])
-            for row in await db.execute_fetchall(
+            for row in conn.execute(
                 f"SELECT player_key, mu, sigma FROM player_stats"
                 f" WHERE guild_id = ? AND kind = ? AND player_key IN ({marks})",
                 (guild_id, kind, *keys),
@@ -1032,7 +1034,7 @@ class Storage:
             for key, rs in per_key.items()
         }
         winners = set(result.winners)
-        await db.executemany(
+        conn.executemany(
             "INSERT INTO player_stats (guild_id, kind, player_key, name, is_computer, games, wins,"
             " hands, tricks, swaps, exchanges, best_place, mu, sigma, rating, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

@@ -177,7 +177,7 @@ async def test_a_failure_inside_finish_rolls_everything_back(
         )
         result = session.result()
 
-        async def crash(*_args: object, **_kwargs: object) -> None:
+        def crash(*_args: object, **_kwargs: object) -> None:
             raise RuntimeError("power cut")
 
         monkeypatch.setattr(storage, "_count_result", crash)
