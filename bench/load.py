@@ -346,8 +346,10 @@ async def main(args: argparse.Namespace) -> None:
                         return None
             return None
 
-        def over(channel: Channel) -> bool:
-            for message in fake.store.messages.get(channel.id, [])[-3:]:
+        def over(channel: Channel, since: int) -> bool:
+            """Whether the game started at message ``since`` of the channel has ended (only
+            its own messages: the last game's end is often among the last three)."""
+            for message in fake.store.messages.get(channel.id, [])[since:][-3:]:
                 if any(b.label == "Rematch" for b in message.buttons()):
                     return True
                 if any("ran out of time" in json.dumps(e) for e in message.embeds):
@@ -366,12 +368,12 @@ async def main(args: argparse.Namespace) -> None:
                 return False
             return True
 
-        async def person(user: User, channel: Channel, human: bool) -> None:
+        async def person(user: User, channel: Channel, human: bool, since: int) -> None:
             nonlocal person_moves, refusals
             hand: Message | None = None
             asked: tuple[int, str] | None = None  # the table as it was when the hand had no move
             event = changed[channel.id]
-            while not over(channel):
+            while not over(channel, since):
                 table = table_of(user, channel)
                 if (
                     table is None
@@ -444,10 +446,11 @@ async def main(args: argparse.Namespace) -> None:
                             host, lobby, f"nines:1:lobby:{gid}:cpu-{level}", wait=False
                         )
                     )
+                since = len(fake.store.messages.get(channel.id, []))
                 await answered(await fake.click(host, lobby, "Start", wait=False))
                 games_started += 1
                 people = users[:2] if two else users[:1]
-                await asyncio.gather(*(person(u, channel, human) for u in people))
+                await asyncio.gather(*(person(u, channel, human, since) for u in people))
 
         started = time.monotonic()
         stop_at = started + args.seconds
