@@ -186,9 +186,15 @@ async def child(out: Path) -> None:
                 entry = by_type.setdefault(type(obj).__qualname__, [0, 0])
                 entry[0] += 1
                 entry[1] += sys.getsizeof(obj)
-            top = sorted(by_type.items(), key=lambda kv: -kv[1][1])[:30]
+            top = sorted(by_type.items(), key=lambda kv: -kv[1][1])[:40]
+            tracked = [len(gc.get_objects(g)) for g in range(3)]
+            start = time.perf_counter()
+            gc.collect()
+            full_ms = (time.perf_counter() - start) * 1000
             Path(os.environ["NINES_LOAD_CENSUS"]).write_text(
-                "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
+                f"tracked by generation: {tracked}, frozen: {gc.get_freeze_count()}, "
+                f"a full collection now: {full_ms:.1f} ms, live games: {memory[name]['live']}\n"
+                + "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
             )
             # From now on keep what the collector would free, to see what makes cycles.
             gc.collect()

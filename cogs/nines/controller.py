@@ -49,6 +49,14 @@ def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
     return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
 
 
+def computers_due(session: GameSession) -> bool:
+    """Whether a computer (or an absent person's stand-in) is to play next."""
+    game = session.game
+    if session.closed or game is None or game.over or game.turn is None:
+        return False
+    return session.seats[game.turn].played_by_computer
+
+
 class Controller:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
@@ -128,7 +136,7 @@ class Controller:
     async def unknown_game(self, interaction: Interaction) -> None:
         await self.private(interaction, tr(self.lang(interaction), "error.unknown_game"))
 
-    async def show_hand(
+    def hand_answer(
         self,
         interaction: Interaction,
         session: GameSession,
@@ -136,12 +144,17 @@ class Controller:
         *,
         notice: str | None = None,
         joker_prompt: bool = False,
-    ) -> None:
-        """The clicker's hand: updated in place when clicked from it, else a new private one."""
+    ) -> tuple[str, discord.ui.View]:
+        """The clicker's hand as it is now: its text and buttons (render under the lock)."""
         lang = self.lang(interaction)
         view = session.view(seat)
         content = render.hand_content(lang, session, view, notice)
-        components = ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
+        return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
+
+    async def send_hand(
+        self, interaction: Interaction, content: str, components: discord.ui.View
+    ) -> None:
+        """Send a rendered hand: updated in place when clicked from it, else a new private one."""
         message = interaction.message
         deferred = (
             interaction.response.type is discord.InteractionResponseType.deferred_message_update
@@ -165,6 +178,21 @@ class Controller:
                 await interaction.response.send_message(content, view=components, ephemeral=True)
         finally:
             ui.unlink(components)
+
+    async def show_hand(
+        self,
+        interaction: Interaction,
+        session: GameSession,
+        seat: int,
+        *,
+        notice: str | None = None,
+        joker_prompt: bool = False,
+    ) -> None:
+        """The clicker's hand: updated in place when clicked from it, else a new private one."""
+        content, components = self.hand_answer(
+            interaction, session, seat, notice=notice, joker_prompt=joker_prompt
+        )
+        await self.send_hand(interaction, content, components)
 
     # -- the lobby -----------------------------------------------------------------------------
 
@@ -289,33 +317,57 @@ class Controller:
             await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
             return
         clicked = time.monotonic()
-        async with self.hold(interaction, session):
-            if session.closed:
-                await self.unknown_game(interaction)
-                return
-            try:
-                change = await session.act(user_id, int(fields["n"]), action)
-            except SessionError as error:
-                if session.game is None:
-                    await self.refuse(interaction, error)
-                else:
-                    await self.show_hand(
-                        interaction, session, seat, notice=self.error_text(interaction, error)
-                    )
-                return
-            try:
-                # The move is stored. Computers that follow at once (they think off the loop,
-                # within a budget) play before the answer, so the hand comes back current.
-                change.extend(await session.run_computers(until=clicked + ANSWER_WITHIN))
-            finally:
+        answer: tuple[str, discord.ui.View] | None = None
+        shown: asyncio.Future[None] | None = None
+        try:
+            async with self.hold(interaction, session):
+                if session.closed:
+                    await self.unknown_game(interaction)
+                    return
                 try:
-                    await self.show_hand(interaction, session, seat)
-                except discord.HTTPException:
-                    # The move is stored and stands; the player can reopen the hand any time.
-                    log.info("could not answer a move in game %s", session.id, exc_info=True)
-            change.extend(await session.run_computers())
-        # Outside the game's lock: the next click need not wait for this table edit.
-        await self.bot.presenter.show(session, change)
+                    change = await session.act(user_id, int(fields["n"]), action)
+                except SessionError as error:
+                    if session.game is None:
+                        await self.refuse(interaction, error)
+                    else:
+                        await self.show_hand(
+                            interaction, session, seat, notice=self.error_text(interaction, error)
+                        )
+                    return
+                try:
+                    # The move is stored. Computers that follow at once (they think off the
+                    # loop, within a budget) play before the answer, so the hand comes back
+                    # current.
+                    change.extend(await session.run_computers(until=clicked + ANSWER_WITHIN))
+                finally:
+                    answer = self.hand_answer(interaction, session, seat)
+                if computers_due(session):
+                    # Past the budget: answer now, then the computers finish under the lock.
+                    pending, answer = answer, None
+                    await self.answer_move(interaction, session, pending)
+                    change.extend(await session.run_computers())
+                # Started before the lock is released, so this game's table edits keep their
+                # order; it runs after the answer is sent.
+                shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
+        finally:
+            # Sent after the lock is released: the next click in this game need not wait for
+            # this answer's round trip. The move is stored, so it is acknowledged only after.
+            if answer is not None:
+                await self.answer_move(interaction, session, answer)
+        if shown is not None:
+            await shown
+
+    async def answer_move(
+        self,
+        interaction: Interaction,
+        session: GameSession,
+        answer: tuple[str, discord.ui.View],
+    ) -> None:
+        try:
+            await self.send_hand(interaction, *answer)
+        except discord.HTTPException:
+            # The move is stored and stands; the player can reopen the hand any time.
+            log.info("could not answer a move in game %s", session.id, exc_info=True)
 
     async def back_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
         session = self.session_for(fields)

@@ -6,6 +6,7 @@ any message, from before a restart too, is routed by its custom_id alone.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import TYPE_CHECKING, Any, cast
@@ -53,6 +54,7 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
             await controller(interaction).apologise(interaction)
         finally:
             unlink(self.view)  # the view discord.py rebuilt from the clicked message
+            release(interaction)
 
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         raise NotImplementedError
@@ -141,6 +143,20 @@ def unlink(view: discord.ui.view.BaseView | None) -> None:
             inner._view = inner._parent = None
         child._parent = None
     view.clear_items()  # and each child's link back to the view
+
+
+def release(interaction: Interaction) -> None:
+    """Break an answered interaction's reference cycles (its response, follow-up webhook and
+    original message each point back at it), so it is freed at once with the clicked message,
+    its user and its components. Left to the collector they were ~25 objects of cyclic garbage
+    a click, and what survived the young collections made the full ones run every 2 s at 200
+    games (~120 ms each, every game stopped). Call only once the click is fully answered."""
+    response = getattr(interaction, "_cs_response", None)
+    if response is not None:
+        response._parent = None
+    with contextlib.suppress(AttributeError):
+        delattr(interaction, "_cs_followup")
+    interaction._original_response = None
 
 
 def _view(items: list[_Item]) -> discord.ui.View:
