@@ -350,12 +350,14 @@ class Controller:
                 # order; it runs after the answer is sent.
                 shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
         finally:
-            # Sent after the lock is released: the next click in this game need not wait for
-            # this answer's round trip. The move is stored, so it is acknowledged only after.
-            if answer is not None:
-                await self.answer_move(interaction, session, answer)
-        if shown is not None:
-            await shown
+            try:
+                # Sent after the lock is released: the next click in this game need not wait
+                # for this answer's round trip. The move is stored: acknowledged only after.
+                if answer is not None:
+                    await self.answer_move(interaction, session, answer)
+            finally:
+                if shown is not None:
+                    await shown  # awaited even if answering failed: its errors are not lost
 
     async def answer_move(
         self,
