@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import inspect
 import json
 import os
@@ -47,6 +48,18 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def rss_parts() -> dict[str, int]:
+    """Resident memory by kind: anonymous (the heap), file-backed (code and libraries paged
+    in), shared memory (SQLite's WAL index), in bytes."""
+    parts = {}
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(("RssAnon", "RssFile", "RssShmem")):
+                name, value, _ = line.split()
+                parts[name.rstrip(":")] = int(value) * 1024
+    return parts
+
+
 async def child(out: Path) -> None:
     import gc
 
@@ -62,6 +75,8 @@ async def child(out: Path) -> None:
     latencies: list[float] = []
     round_trips: list[float] = []
     lags: list[float] = []
+    hops: list[float] = []
+    queued: list[int] = []
     counts = {"actions": 0, "finished": 0}
     memory: dict[str, Any] = {}
 
@@ -130,6 +145,36 @@ async def child(out: Path) -> None:
             timed_method(Storage, name)
     timed_method(Computers, "decide")
     timed_method(DiscordPresenter, "show")
+    timed_method(session_module.GameSession, "act")
+    timed_method(session_module.GameSession, "run_computers")
+
+    # Where a click waits before its own code runs: from its gateway event to the button's
+    # callback (discord.py's dispatch, the loop's queue), and for moves the game's lock.
+    from cogs.nines.controller import Controller
+
+    def waited(name: str) -> None:
+        method = getattr(Controller, name)
+
+        async def stamped_call(self: Any, interaction: Any, *args: Any, **kw: Any) -> Any:
+            start = arrived.get(int(interaction.id))
+            if start is not None:
+                spent.setdefault(f"dispatch before {name}", []).append(time.perf_counter() - start)
+            return await method(self, interaction, *args, **kw)
+
+        setattr(Controller, name, stamped_call)
+
+    for name in ("act", "hand_click", "lobby_click"):
+        waited(name)
+    hold = Controller.hold
+
+    @contextlib.asynccontextmanager
+    async def timed_hold(self: Any, interaction: Any, session: Any) -> Any:
+        start = time.perf_counter()
+        async with hold(self, interaction, session):
+            spent.setdefault("Controller.hold (lock wait)", []).append(time.perf_counter() - start)
+            yield
+
+    Controller.hold = timed_hold  # type: ignore[method-assign]
 
     # A watchdog thread: when the loop has not ticked for STALL_S, note where the loop's
     # thread is (its innermost frames): what stalls every game at once.
@@ -144,13 +189,18 @@ async def child(out: Path) -> None:
             if time.perf_counter() - beat[0] > STALL_S and beat[0] != seen:
                 seen = beat[0]
                 frame = sys._current_frames().get(loop_thread)
-                where = traceback.extract_stack(frame)[-4:] if frame else []
-                key = " < ".join(
-                    f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in where[::-1]
+                # Without source lines: reading them filled linecache with whole files,
+                # megabytes the memory figure counted against the games.
+                stack = traceback.StackSummary.extract(
+                    traceback.walk_stack(frame), limit=4, lookup_lines=False
                 )
+                where = list(stack) if frame else []
+                key = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in where)
                 stalls[key] = stalls.get(key, 0) + 1
 
     threading.Thread(target=watchdog, daemon=True).start()
+
+    loop = asyncio.get_running_loop()
 
     async def lag_probe() -> None:
         while True:
@@ -158,6 +208,12 @@ async def child(out: Path) -> None:
             await asyncio.sleep(0.01)
             beat[0] = time.perf_counter()
             lags.append(beat[0] - start - 0.01)
+            # One hop through the loop's queue (what every await on I/O costs a click), and
+            # how many callbacks were queued when it was asked.
+            queued.append(len(loop._ready))  # type: ignore[attr-defined]
+            start = time.perf_counter()
+            await asyncio.sleep(0)
+            hops.append(time.perf_counter() - start)
 
     # Garbage-collector pauses stop the loop too: time each collection, per generation.
     pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
@@ -176,8 +232,36 @@ async def child(out: Path) -> None:
     def snapshot(name: str) -> None:
         if name == "baseline":  # idle; under load a full collection would stall every game
             gc.collect()
+            if os.environ.get("NINES_LOAD_TRACEMALLOC"):
+                import tracemalloc
+
+                tracemalloc.start(6)
+        if name == "loaded" and os.environ.get("NINES_LOAD_TRACEMALLOC"):
+            # What the games added since idle, by where it was allocated (slows the bot:
+            # not for figures).
+            import tracemalloc
+
+            gc.collect()
+            stats = tracemalloc.take_snapshot().statistics("traceback")
+            with Path(os.environ["NINES_LOAD_TRACEMALLOC"]).open("w") as f:
+                f.write(f"traced: {sum(s.size for s in stats) / 2**20:.1f} MB\n")
+                for stat in stats[:60]:
+                    f.write(f"\n{stat.size / 1024:9.1f} KB in {stat.count} blocks\n")
+                    f.write("\n".join("    " + line for line in stat.traceback.format()[-8:]))
+            tracemalloc.stop()
         sessions = getattr(bot, "sessions", None)
-        memory[name] = {"rss": rss_bytes(), "live": len(sessions) if sessions else 0}
+        memory[name] = {
+            "rss": rss_bytes(),
+            "live": len(sessions) if sessions else 0,
+            **rss_parts(),
+        }
+        if name == "loaded":
+            # Diagnosis: how much of it the C allocator held free (returned by malloc_trim).
+            with contextlib.suppress(OSError, AttributeError):
+                import ctypes
+
+                ctypes.CDLL("libc.so.6").malloc_trim(0)
+                memory["trimmed"] = {"rss": rss_bytes(), "live": memory[name]["live"]}
         if name == "loaded" and os.environ.get("NINES_LOAD_CENSUS"):
             # What the heap holds (stalls the bot once, so not for figures): objects the
             # collector tracks, by type, and where the last-allocated ones were made.
@@ -218,6 +302,8 @@ async def child(out: Path) -> None:
                     "latencies": latencies,
                     "round_trips": round_trips,
                     "lags": lags,
+                    "hops": hops,
+                    "queued": queued,
                     "counts": counts,
                     "memory": memory,
                     "spent": spent,
@@ -229,7 +315,6 @@ async def child(out: Path) -> None:
             )
         )
 
-    loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGUSR1, lambda: snapshot("baseline"))
     loop.add_signal_handler(signal.SIGUSR2, lambda: snapshot("loaded"))
@@ -513,6 +598,12 @@ async def main(args: argparse.Namespace) -> None:
         f"event-loop lag (ms): p50 {pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  "
         f"max {max(lags, default=float('nan')):.1f}"
     )
+    hops = [x * 1000 for x in data["hops"]]
+    print(
+        f"one hop through the loop's queue (ms): p50 {pct(hops, 0.5):.1f}  "
+        f"p99 {pct(hops, 0.99):.1f}; callbacks queued: p50 {pct(data['queued'], 0.5):.0f}  "
+        f"p99 {pct(data['queued'], 0.99):.0f}"
+    )
     print(
         f"Discord requests: {play_requests} in all, {play_requests / max(person_moves, 1):.2f} "
         "per person move (lobbies, hands, tables and summaries included)"
@@ -565,6 +656,10 @@ async def main(args: argparse.Namespace) -> None:
         f"the double and its people {mine.ru_utime + mine.ru_stime:.1f} s; "
         f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
     )
+    print(
+        f"   bot CPU per person move: {1000 * data['cpu'] / max(person_moves, 1):.2f} ms "
+        "(its computers' moves, hands, lobbies and tables included)"
+    )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
         per_game = (loaded["rss"] - base["rss"]) / loaded["live"]
@@ -572,6 +667,19 @@ async def main(args: argparse.Namespace) -> None:
             f"memory: {base['rss'] / 2**20:.1f} MB idle, {loaded['rss'] / 2**20:.1f} MB with "
             f"{loaded['live']} live games: {per_game / 1024:.1f} KB per live game"
         )
+        print(
+            "   by kind (MB, idle -> loaded): "
+            + ", ".join(
+                f"{kind} {base.get(kind, 0) / 2**20:.1f} -> {loaded.get(kind, 0) / 2**20:.1f}"
+                for kind in ("RssAnon", "RssFile", "RssShmem")
+            )
+        )
+        trimmed = data["memory"].get("trimmed")
+        if trimmed:
+            print(
+                f"   (then malloc_trim: {trimmed['rss'] / 2**20:.1f} MB: the C allocator held "
+                f"{(loaded['rss'] - trimmed['rss']) / 2**20:.1f} MB free)"
+            )
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
     print(f"logs and database in {work}")
 
