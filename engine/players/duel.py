@@ -35,7 +35,7 @@ NINES_TRUMPS = ("H", "D", "C", "S", "NT")
 
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient,
-    search:WORLDS[:INFERENCE_TRIES], ismcts:ITERATIONS."""
+    search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS."""
     from . import DIFFICULTIES, make_player
     from .ismcts import IsmctsPlayer
 
@@ -50,8 +50,10 @@ def make(spec: str, seed: int) -> Player:
     elif name == "omniscient":
         player = OmniscientPlayer(seed)
     elif name == "search":
-        worlds, _, tries = arg.partition(":")
-        player = SearchPlayer(seed, worlds=int(worlds or 24), inference=int(tries or 8))
+        worlds, tries, pool = [*arg.split(":"), "", "", ""][:3]
+        player = SearchPlayer(
+            seed, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
+        )
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
     else:

@@ -8,6 +8,7 @@ known wherever it went in the exchange (N4), and hand sizes are public.
 
 from __future__ import annotations
 
+import bisect
 import random
 from dataclasses import dataclass, field
 
@@ -272,17 +273,56 @@ def sample_world(k: Knowledge, rng: random.Random, tries: int = 1) -> list[int]:
     return best
 
 
+def sample_worlds(k: Knowledge, rng: random.Random, count: int, draws: int) -> list[list[int]]:
+    """The ``count`` worlds that contradict the others' decisions least, of up to ``draws``
+    draws (at least ``count``), best first.
+
+    One pool for the whole decision instead of a best-of-N per world: the draws go where the
+    consistent worlds are, and drawing stops once ``count`` worlds contradict nothing (a
+    uniform sample, then, of the worlds that fit every decision seen). Four-hand partnership,
+    16 worlds: a pool of 12 draws a world came out +0.08 tricks/hand (CI -0.04 .. +0.20) over
+    the best of 24 draws per world, in 0.68 of the time.
+    """
+    if not (k.decisions or k.history):
+        return [sample_world(k, rng) for _ in range(count)]
+    ranked: list[tuple[int, int, list[int]]] = []  # (bad, draw number, world), sorted
+    enough = 1 << 30  # the count-th best so far: a world no better is not counted out
+    for i in range(max(draws, count)):
+        world = sample_world(k, rng)
+        bad = _contradictions(k, world, enough)
+        if bad >= enough:
+            continue
+        bisect.insort(ranked, (bad, i, world))
+        if len(ranked) > count:
+            ranked.pop()
+        if len(ranked) == count:
+            enough = ranked[-1][0]
+            if enough == 0:
+                break
+    return [w for _, _, w in ranked]
+
+
 def _contradictions(k: Knowledge, world: list[int], enough: int) -> int:
     """How many of the others' decisions the rule would not have made in ``world`` (counting
     stops at ``enough``, a world already known to be no better than the best so far)."""
     bad = 0
     n, trump = k.n, k.trump
-    for seat, card, trick, before in k.history:
+    history = k.history
+    first = -1
+    for i, (seat, card, trick, before) in enumerate(history):
         held = world[seat] | (k.played_by[seat] & ~before)
         if rule_play(held, trick, n, trump, before, k.teams) != card:
+            if bad == 0:
+                first = i
             bad += 1
             if bad >= enough:
-                return bad
+                break
+    # Move to front: the play that broke this world likely breaks the next one too, and the
+    # count stops sooner (the same worlds win; only the order of the checks changes).
+    if first > 0:
+        history.insert(0, history.pop(first))
+    if bad >= enough:
+        return bad
     for seat, swapped, discarded in k.decisions:
         holder = k.pile_holder[seat]
         pile = world[holder] | (k.played_by[holder] if holder < k.n else 0)

@@ -17,7 +17,13 @@ from engine.players.ismcts import IsmctsPlayer
 from engine.players.nein import NeinHand, nein_state
 from engine.players.omniscient import OmniscientPlayer, true_world
 from engine.players.rules_player import rule_action
-from engine.players.sampling import knowledge, mask_of, sample_world
+from engine.players.sampling import (
+    _contradictions,
+    knowledge,
+    mask_of,
+    sample_world,
+    sample_worlds,
+)
 from engine.players.search import nines_state
 from engine.players.simulate import NinesHand
 
@@ -110,6 +116,16 @@ def test_sampled_worlds_fit_what_the_seat_knows(ruleset: str) -> None:
                     assert unseen & world[h] == 0
                     unseen |= world[h]
             assert unseen & (k.hand | k.played) == 0
+        # A pool keeps the least contradicted worlds, best first, each one a consistent deal.
+        pool = sample_worlds(k, rng, 4, 24)
+        assert len(pool) == 4
+        bads = [_contradictions(k, w, 1 << 30) for w in pool]
+        assert bads == sorted(bads)
+        for world in pool:
+            assert world[seat] == mask_of(view.hand)
+            for h in range(k.n):
+                assert world[h].bit_count() == view.table.hand_sizes[h]
+                assert world[h] & k.excluded[h] == 0
 
 
 def _rehide(game: Game, seat: int, rng: random.Random) -> Game:

@@ -57,4 +57,7 @@ def test_throws_a_nine_on_a_trick_it_cannot_win() -> None:
 def test_search_spec_sets_worlds_and_inference() -> None:
     player = make("search:20:5", 1)
     assert isinstance(player, SearchPlayer)
-    assert (player.worlds, player.inference) == (20, 5)
+    assert (player.worlds, player.inference, player.pool) == (20, 5, 12)
+    player = make("search:20:5:6", 1)
+    assert isinstance(player, SearchPlayer)
+    assert player.pool == 6
