@@ -230,38 +230,42 @@ async def child(out: Path) -> None:
     gc.callbacks.append(gc_timer)
 
     def snapshot(name: str) -> None:
-        if name == "baseline":  # idle; under load a full collection would stall every game
+        """Memory at three points: idle before any game ("baseline"), under load ("loaded":
+        requests in flight included) and with every game still live but no click in flight
+        ("rest": what holding the games costs)."""
+        if name in ("baseline", "rest"):  # under load a full collection would stall every game
             gc.collect()
-            if os.environ.get("NINES_LOAD_TRACEMALLOC"):
-                import tracemalloc
-
-                tracemalloc.start(6)
-        if name == "loaded" and os.environ.get("NINES_LOAD_TRACEMALLOC"):
-            # What the games added since idle, by where it was allocated (slows the bot:
-            # not for figures).
+        tracing = os.environ.get("NINES_LOAD_TRACEMALLOC")
+        if name == "baseline" and tracing:
             import tracemalloc
 
-            gc.collect()
-            stats = tracemalloc.take_snapshot().statistics("traceback")
-            with Path(os.environ["NINES_LOAD_TRACEMALLOC"]).open("w") as f:
-                f.write(f"traced: {sum(s.size for s in stats) / 2**20:.1f} MB\n")
-                for stat in stats[:60]:
-                    f.write(f"\n{stat.size / 1024:9.1f} KB in {stat.count} blocks\n")
-                    f.write("\n".join("    " + line for line in stat.traceback.format()[-8:]))
-            tracemalloc.stop()
+            tracemalloc.start(6)
         sessions = getattr(bot, "sessions", None)
         memory[name] = {
             "rss": rss_bytes(),
             "live": len(sessions) if sessions else 0,
             **rss_parts(),
         }
-        if name == "loaded":
+        if name == "rest":
             # Diagnosis: how much of it the C allocator held free (returned by malloc_trim).
             with contextlib.suppress(OSError, AttributeError):
                 import ctypes
 
                 ctypes.CDLL("libc.so.6").malloc_trim(0)
                 memory["trimmed"] = {"rss": rss_bytes(), "live": memory[name]["live"]}
+        if name == "rest" and tracing:
+            # What the games added since idle, by where it was allocated (slows the bot:
+            # not for figures).
+            import tracemalloc
+
+            stats = tracemalloc.take_snapshot().statistics("traceback")
+            with Path(tracing).open("w") as f:
+                f.write(f"traced: {sum(s.size for s in stats) / 2**20:.1f} MB\n")
+                for stat in stats[:60]:
+                    f.write(f"\n{stat.size / 1024:9.1f} KB in {stat.count} blocks\n")
+                    f.write("\n".join("    " + line for line in stat.traceback.format()[-8:]))
+            tracemalloc.stop()
+            sys._debugmallocstats()  # Python's own allocator: arenas, pools, free blocks
         if name == "loaded" and os.environ.get("NINES_LOAD_CENSUS"):
             # What the heap holds (stalls the bot once, so not for figures): objects the
             # collector tracks, by type, and where the last-allocated ones were made.
@@ -318,6 +322,7 @@ async def child(out: Path) -> None:
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGUSR1, lambda: snapshot("baseline"))
     loop.add_signal_handler(signal.SIGUSR2, lambda: snapshot("loaded"))
+    loop.add_signal_handler(signal.SIGHUP, lambda: snapshot("rest"))
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     probe = asyncio.create_task(lag_probe())
     profile_to = os.environ.get("NINES_LOAD_PROFILE")
@@ -421,6 +426,21 @@ async def main(args: argparse.Namespace) -> None:
             await announce(event, msg)
 
         fake.rest._announce = announced  # type: ignore[method-assign]
+
+        # People stop clicking while ``go`` is clear (to weigh the games at rest).
+        go = asyncio.Event()
+        go.set()
+        click, slash = fake.click, fake.slash
+
+        async def gated_click(*call: Any, **options: Any) -> Any:
+            await go.wait()
+            return await click(*call, **options)
+
+        async def gated_slash(*call: Any, **options: Any) -> Any:
+            await go.wait()
+            return await slash(*call, **options)
+
+        fake.click, fake.slash = gated_click, gated_slash  # type: ignore[method-assign]
 
         def table_of(user: User, channel: Channel) -> Message | None:
             found = tables.get(channel.id)
@@ -550,6 +570,13 @@ async def main(args: argparse.Namespace) -> None:
         await asyncio.sleep(min(args.seconds / 2, 20))
         proc.send_signal(signal.SIGUSR2)
         await asyncio.sleep(0.5)
+        # Then at rest: no new click for a moment, every click answered and every table
+        # edited, the games still live.
+        go.clear()
+        await asyncio.sleep(3.0)
+        proc.send_signal(signal.SIGHUP)
+        await asyncio.sleep(0.5)
+        go.set()
         done, pending = await asyncio.wait(tasks, timeout=args.seconds + 120)
         for task in pending:
             task.cancel()
@@ -570,6 +597,7 @@ async def main(args: argparse.Namespace) -> None:
     trips = [x * 1000 for x in data["round_trips"]]
     lags = [x * 1000 for x in data["lags"]]
     base, loaded = data["memory"].get("baseline"), data["memory"].get("loaded")
+    rest = data["memory"].get("rest")
     by_route: dict[str, int] = {}
     for r in requests:
         key = f"{r.method} {r.route}"
@@ -664,13 +692,20 @@ async def main(args: argparse.Namespace) -> None:
     if base and loaded and loaded["live"]:
         per_game = (loaded["rss"] - base["rss"]) / loaded["live"]
         print(
-            f"memory: {base['rss'] / 2**20:.1f} MB idle, {loaded['rss'] / 2**20:.1f} MB with "
-            f"{loaded['live']} live games: {per_game / 1024:.1f} KB per live game"
+            f"memory under load: {base['rss'] / 2**20:.1f} MB idle, {loaded['rss'] / 2**20:.1f} "
+            f"MB with {loaded['live']} live games and their clicks in flight: "
+            f"{per_game / 1024:.1f} KB per live game"
+        )
+    if base and rest and rest["live"]:
+        per_game = (rest["rss"] - base["rss"]) / rest["live"]
+        print(
+            f"memory at rest: {rest['rss'] / 2**20:.1f} MB with {rest['live']} live games, no "
+            f"click in flight: {per_game / 1024:.1f} KB per live game"
         )
         print(
-            "   by kind (MB, idle -> loaded): "
+            "   by kind (MB, idle -> at rest): "
             + ", ".join(
-                f"{kind} {base.get(kind, 0) / 2**20:.1f} -> {loaded.get(kind, 0) / 2**20:.1f}"
+                f"{kind} {base.get(kind, 0) / 2**20:.1f} -> {rest.get(kind, 0) / 2**20:.1f}"
                 for kind in ("RssAnon", "RssFile", "RssShmem")
             )
         )
@@ -678,7 +713,7 @@ async def main(args: argparse.Namespace) -> None:
         if trimmed:
             print(
                 f"   (then malloc_trim: {trimmed['rss'] / 2**20:.1f} MB: the C allocator held "
-                f"{(loaded['rss'] - trimmed['rss']) / 2**20:.1f} MB free)"
+                f"{(rest['rss'] - trimmed['rss']) / 2**20:.1f} MB free)"
             )
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
     print(f"logs and database in {work}")

@@ -145,8 +145,11 @@ class GameSession:
         #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
         #: is a Discord round trip, and the next click must not wait for it.
         self.table_lock = asyncio.Lock()
-        self._timer: asyncio.Task[None] | None = None
-        #: The decision (action count, seat) the running timer is for.
+        #: The pending deadline: a loop timer, not a sleeping task (a task per move cost two
+        #: trips through the loop's queue, to start and to cancel). It starts ``_expiry``.
+        self._timer: asyncio.TimerHandle | None = None
+        self._expiry: asyncio.Task[None] | None = None
+        #: The decision (action count, seat) the pending timer is for.
         self._timed: tuple[int, int | None] | None = None
         self.closed = False
 
@@ -355,8 +358,7 @@ class GameSession:
             deadline = self.lobby_deadline
         else:
             seat = self._person_due()
-            running = self._timer is not None and not self._timer.done()
-            if seat is not None and running and self._timed == (self.n, seat):
+            if seat is not None and self._timer is not None and self._timed == (self.n, seat):
                 return
             self._cancel_timer()
             if seat is None:
@@ -366,7 +368,7 @@ class GameSession:
             await self.deps.storage.update_game(self.id, turn_deadline=deadline)
         self.deadline = deadline
         self._timed = (self.n, self.game.turn if self.game else None)
-        self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
+        self._start_timer(deadline)
 
     def resume_timer(self) -> None:
         """After a restart: honour the stored deadline, even one that passed while down."""
@@ -385,15 +387,27 @@ class GameSession:
                 return
             deadline = self.deps.clock() + self.turn_seconds
             self.deadline = deadline
-        self._timer = asyncio.create_task(self._wait(deadline, self.n), name=f"timer-{self.id}")
+        self._start_timer(deadline)
+
+    def _start_timer(self, deadline: float) -> None:
+        delay = max(0.0, deadline - self.deps.clock())
+        self._timer = asyncio.get_running_loop().call_later(delay, self._fire, self.n)
+
+    def _fire(self, n: int) -> None:
+        self._timer = None
+        self._expiry = asyncio.create_task(self._expire(n), name=f"timer-{self.id}")
 
     def _cancel_timer(self) -> None:
-        if self._timer is not None and self._timer is not asyncio.current_task():
+        if self._timer is not None:
             self._timer.cancel()
-        self._timer = None
+            self._timer = None
+        expiry = self._expiry
+        if expiry is not None and expiry is not asyncio.current_task():
+            expiry.cancel()  # fired, and waiting for the lock the canceller holds
+        self._expiry = None
 
-    async def _wait(self, deadline: float, n: int) -> None:
-        await asyncio.sleep(max(0.0, deadline - self.deps.clock()))
+    async def _expire(self, n: int) -> None:
+        """A deadline passed: time the turn out (or expire the lobby) unless someone acted."""
         try:
             async with self.lock:
                 if self.closed or n != self.n:
