@@ -128,10 +128,11 @@ class SearchPlayer(Player):
             samples: list[list[int]] | None = None
         else:
             # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
-            # strong as the best of 24 draws per world, at 0.68 of the time). 20 worlds keep
-            # the decision under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws
-            # each took 0.19 of it in the partnership game (20 from the pool: 0.077).
-            worlds = self.worlds * 5 // 8
+            # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
+            # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
+            # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
+            # players each for themselves (24 from the pool there).
+            worlds = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
             samples = sample_worlds(k, rng, worlds, worlds * self.pool)
         for wi in range(len(samples) if samples is not None else self.worlds):
             world = samples[wi] if samples is not None else sample_world(k, rng, self.inference)
