@@ -398,14 +398,74 @@ def nein_search_worlds(
     return move_action(moves[best])
 
 
-def nein_search(view: SeatView, rng: random.Random, worlds: int, budget_s: float) -> Action:
+#: The others' plays this round: (seat, move, the round just before it, cards played before).
+Seen = list[tuple[int, int, NeinHand, int]]
+
+
+def others_plays(view: SeatView) -> Seen:
+    """Every play of another seat this round, with the public round state it was made in."""
+    n = view.table.rules.players
+    tricks: list[tuple[list[int], str | None]] = [
+        ([c.index for c in t.cards], t.joker) for t in view.played
+    ]
+    tricks.append(([c.index for _, c in view.table.trick], view.table.joker_call))
+    first = view.played[0].leader if view.played else view.table.leader
+    st = NeinHand([0] * n, -1, first, [], 0, [0] * n, [0] * n, 0)
+    seen: Seen = []
+    for cards, call in tricks:
+        for card in cards:
+            move = card
+            if card == JOKER_BIT:
+                move = JOKER_WIN_MOVE if call == "win" else JOKER_LOSE_MOVE
+            seat = st.turn
+            if seat != view.seat:
+                seen.append((seat, move, st.copy(), st.played))
+            st.play(move)
+    return seen
+
+
+def misfits(k: Knowledge, seen: Seen, world: list[int], enough: int) -> int:
+    """How many of the others' plays the rule would not have made in ``world`` (stops at
+    ``enough``); the play that broke a world is checked first next time."""
+    bad = 0
+    first = -1
+    for i, (seat, move, st, before) in enumerate(seen):
+        st.hands[seat] = world[seat] | (k.played_by[seat] & ~before)
+        if nein_rule_move(st) != move:
+            if bad == 0:
+                first = i
+            bad += 1
+            if bad >= enough:
+                break
+    if first > 0:
+        seen.insert(0, seen.pop(first))
+    return bad
+
+
+def nein_search(
+    view: SeatView, rng: random.Random, worlds: int, budget_s: float, tries: int = 1
+) -> Action:
+    """The search over ``worlds`` worlds, each the best fit to the others' plays (as a
+    rule-based player would have made them) of ``tries`` draws."""
     deadline = time.perf_counter() + budget_s
+    seen = others_plays(view) if tries > 1 else []
 
     def draw(k: Knowledge) -> Iterator[list[int]]:
         for i in range(worlds):
             if i and time.perf_counter() > deadline:
                 return
-            yield sample_world(k, rng)
+            best: list[int] = []
+            best_bad = 1 << 30
+            for _ in range(tries):
+                world = sample_world(k, rng)
+                if not seen:
+                    break
+                bad = misfits(k, seen, world, best_bad)
+                if bad < best_bad:
+                    best, best_bad = world, bad
+                if bad == 0:
+                    break
+            yield best if best else world
 
     return nein_search_worlds(view, draw=draw)
 

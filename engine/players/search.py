@@ -88,7 +88,10 @@ class SearchPlayer(Player):
         if view.table.rules.game == "nein-nine":
             from .nein import nein_search
 
-            return nein_search(view, self.rng_for(view), self.worlds, self.budget_s)
+            # Half the worlds, each the best of 4 draws against the others' plays: +0.100
+            # points/hand (CI +0.017 .. +0.183) over all the worlds drawn blind, in 0.89 of
+            # the time (400 deals, opponents rules).
+            return nein_search(view, self.rng_for(view), self.worlds // 2, self.budget_s, 4)
         if view.table.phase == "exchange":
             return self._exchange(view)
         return self._play(view)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from engine import Game, Rules, seat_view
 from engine.cards import Card
+from engine.players import RulesPlayer
 from engine.players.duel import make
 from engine.players.nein import (
     JOKER_BIT,
     JOKER_LOSE_MOVE,
     JOKER_WIN_MOVE,
     NeinHand,
+    misfits,
     nein_rule_move,
+    others_plays,
 )
+from engine.players.omniscient import true_world
+from engine.players.sampling import knowledge
 from engine.players.search import SearchPlayer
 
 
@@ -61,3 +67,22 @@ def test_search_spec_sets_worlds_and_inference() -> None:
     player = make("search:20:5:6", 1)
     assert isinstance(player, SearchPlayer)
     assert player.pool == 6
+
+
+def test_the_others_plays_fit_the_true_deal_when_they_play_by_the_rule() -> None:
+    # The rule-based seats are deterministic: the true deal contradicts none of their plays,
+    # and the replay of the round's public state agrees with the engine at every card.
+    rules = Rules.from_settings("nein-nine")
+    checked = 0
+    for seed in range(12):
+        game = Game(rules, seed)
+        player = RulesPlayer(seed)
+        while game.turn is not None and game.hand_number == 1:
+            view = seat_view(game, game.turn)
+            seen = others_plays(view)
+            if seen:
+                k = knowledge(view)
+                assert misfits(k, seen, true_world(game), 1 << 30) == 0
+                checked += 1
+            game.apply(game.turn, player.choose(view))
+    assert checked > 50
