@@ -59,9 +59,11 @@ def exchange_outcome(k: Knowledge, world: list[int], swap: bool, order: tuple[in
 class SearchPlayer(Player):
     """Determinized Monte Carlo over ``worlds`` sampled worlds.
 
-    ``inference`` redraws worlds that contradict the exchange decisions (up to that many
-    draws); ``exchange_worlds`` > 0 decides keep or swap by paired simulations instead of the
-    rule. ``budget_s`` caps the thinking time: the worlds done by then decide.
+    ``inference`` redraws worlds that contradict the others' decisions (up to that many
+    draws a world, three-hand games); four-hand games keep the least contradicted of one pool
+    of ``pool`` draws a world. ``exchange_worlds`` > 0 decides keep or swap by paired
+    simulations instead of the rule. ``budget_s`` caps the thinking time: the worlds done by
+    then decide.
     """
 
     name = "search"
