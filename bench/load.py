@@ -57,6 +57,27 @@ def rss_parts() -> dict[str, int]:
             if line.startswith(("RssAnon", "RssFile", "RssShmem")):
                 name, value, _ = line.split()
                 parts[name.rstrip(":")] = int(value) * 1024
+    with contextlib.suppress(OSError, AttributeError):  # what SQLite's own allocator holds
+        import ctypes
+
+        used = ctypes.CDLL("libsqlite3.so.0").sqlite3_memory_used
+        used.restype = ctypes.c_int64
+        parts["SQLite"] = int(used())
+    # Python's own allocator: its arenas, and the blocks in them in use (it prints to fd 2).
+    with tempfile.TemporaryFile() as f:
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        for line in f.read().decode().splitlines():
+            if "# arenas allocated current" in line:
+                parts["arenas"] = int(line.split("=")[1].replace(",", "")) * 2**20
+            elif "# bytes in allocated blocks" in line:
+                parts["blocks"] = int(line.split("=")[1].replace(",", ""))
     return parts
 
 
@@ -266,7 +287,7 @@ async def child(out: Path) -> None:
                     f.write("\n".join("    " + line for line in stat.traceback.format()[-8:]))
             tracemalloc.stop()
             sys._debugmallocstats()  # Python's own allocator: arenas, pools, free blocks
-        if name == "loaded" and os.environ.get("NINES_LOAD_CENSUS"):
+        if name == "rest" and os.environ.get("NINES_LOAD_CENSUS"):
             # What the heap holds (stalls the bot once, so not for figures): objects the
             # collector tracks, by type, and where the last-allocated ones were made.
             by_type: dict[str, list[int]] = {}
@@ -284,6 +305,15 @@ async def child(out: Path) -> None:
                 f"a full collection now: {full_ms:.1f} ms, live games: {memory[name]['live']}\n"
                 + "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
             )
+            # Who holds a few objects of the kinds that should not outlive a click.
+            with Path(os.environ["NINES_LOAD_CENSUS"]).open("a") as f:
+                for kind in ("View", "Task", "deque", "coroutine"):
+                    found = [o for o in gc.get_objects() if type(o).__qualname__ == kind][-3:]
+                    for obj in found:
+                        f.write(f"\n{kind} {str(obj)[:150]!r} held by:")
+                        for ref in gc.get_referrers(obj)[:4]:
+                            if ref is not found and not isinstance(ref, type(sys._getframe())):
+                                f.write(f"\n    {type(ref).__qualname__} {str(ref)[:150]!r}")
             # From now on keep what the collector would free, to see what makes cycles.
             gc.collect()
             gc.set_debug(gc.DEBUG_SAVEALL)
@@ -706,7 +736,7 @@ async def main(args: argparse.Namespace) -> None:
             "   by kind (MB, idle -> at rest): "
             + ", ".join(
                 f"{kind} {base.get(kind, 0) / 2**20:.1f} -> {rest.get(kind, 0) / 2**20:.1f}"
-                for kind in ("RssAnon", "RssFile", "RssShmem")
+                for kind in ("RssAnon", "RssFile", "RssShmem", "SQLite", "arenas", "blocks")
             )
         )
         trimmed = data["memory"].get("trimmed")

@@ -159,8 +159,19 @@ def release(interaction: Interaction) -> None:
     interaction._original_response = None
 
 
+class Buttons(discord.ui.View):
+    """A view discord.py sends but never tracks: our buttons are routed by their DynamicItem
+    patterns alone (registered once, ``bot.add_dynamic_items``), and every send and edit skips
+    storing a finished view. Tracked, each private hand's view got a 15-minute timeout and was
+    kept alive with a task and a timer for those 15 minutes (~480 of them after 30 s at 200
+    games)."""
+
+    def is_finished(self) -> bool:
+        return True
+
+
 def _view(items: list[_Item]) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Buttons(timeout=None)
     for item in items:
         view.add_item(item)
     return view

@@ -3,14 +3,17 @@ and channels, lost permissions) never loses or corrupts a game."""
 
 from __future__ import annotations
 
+import gc
 import random
+
+import discord
 
 from tests.fakecord import FakeDiscord
 from tests.fakecord.permissions import Perm
 
 from .conftest import StartBot
-from .people import open_hand, table_message, whose_turn
-from .robust import finish, open_game, play_one, wait_for
+from .people import enabled_moves, open_hand, table_message, whose_turn
+from .robust import finish, open_game, play_one, text_of, wait_for
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 
@@ -151,3 +154,35 @@ async def test_a_permission_refused_on_the_next_edit_also_ends_the_game(
     await wait_for(fake, lambda: nines.sessions.get(game_id) is None, what="the game to end")
     row = await nines.storage.game(game_id)
     assert row is not None and row.status == "abandoned"
+
+
+async def test_private_hands_are_not_kept_by_discord_py(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    """discord.py keeps a view sent in a private message, with a task, for 15 minutes unless
+    it is finished. Ours are routed by their DynamicItem patterns alone: none is kept, and
+    timing out whatever discord.py does keep (what 15 minutes would do) leaves every kind of
+    button working."""
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    rng = random.Random(5)
+    for _ in range(3):  # hands sent in new private messages and updated in place
+        assert await play_one(fake, [alice], fake.channel, rng) is not None
+    tracked = [
+        o
+        for o in gc.get_objects()
+        if isinstance(o, discord.ui.view.BaseView)
+        and getattr(o, "_BaseView__timeout_task", None) is not None
+    ]
+    for view in tracked:  # what 15 minutes do to every view discord.py tracks
+        view._dispatch_timeout()
+    await fake.settle()
+    hand = await open_hand(fake, alice, fake.channel)  # a HandButton
+    moves = enabled_moves(hand)
+    assert moves, text_of(hand)
+    played = await fake.click(alice, hand, moves[0])  # a PlayButton
+    assert not played.errors and played.message is not None, played.errors
+    assert tracked == [], f"{len(tracked)} views kept (each with a task) for 15 minutes"
+    await finish(fake, [alice], fake.channel, seed=5)
