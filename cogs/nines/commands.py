@@ -195,9 +195,13 @@ class NinesCog(commands.Cog, name="Nines"):
             await session._save_seats()
         plang = session.language
         level = str(settings.get("difficulty") or "normal")
-        callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session, level)
-        )
+        view = ui.lobby_view(plang, session, level)
+        try:
+            callback = await interaction.response.send_message(
+                embed=render.lobby_embed(plang, session), view=view
+            )
+        finally:
+            ui.unlink(view)
         message_id = getattr(callback, "message_id", None)
         if message_id is not None:
             session.lobby_message_id = int(message_id)
