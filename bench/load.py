@@ -28,6 +28,8 @@ import threading
 import time
 import traceback
 import warnings
+from array import array
+from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,10 @@ with warnings.catch_warnings():
 # -- the bot side (child process) ------------------------------------------------------------
 
 STALL_S = 0.08  # a loop that has not ticked for this long is stalled: say where it is
+
+
+def samples() -> array[float]:
+    return array("d")
 
 
 def rss_bytes() -> int:
@@ -93,11 +99,14 @@ async def child(out: Path) -> None:
     settings = Settings.from_mapping(os.environ)
     bot = await build_bot(settings)
     arrived: dict[int, float] = {}
-    latencies: list[float] = []
-    round_trips: list[float] = []
-    lags: list[float] = []
-    hops: list[float] = []
-    queued: list[int] = []
+    # Samples go into arrays of doubles, not lists of floats: a float object per sample (a few
+    # hundred thousand in a run) counted against the games' memory and pinned the allocator's
+    # arenas.
+    latencies = samples()
+    round_trips = samples()
+    lags = samples()
+    hops = samples()
+    queued = samples()
     counts = {"actions": 0, "finished": 0}
     memory: dict[str, Any] = {}
 
@@ -143,7 +152,7 @@ async def child(out: Path) -> None:
 
     # Where a click's time goes: every storage call (its lock wait included) and every
     # computer decision, summed per name.
-    spent: dict[str, list[float]] = {}
+    spent: defaultdict[str, array[float]] = defaultdict(samples)
 
     def timed_method(owner: Any, name: str) -> None:
         method = getattr(owner, name)
@@ -153,7 +162,7 @@ async def child(out: Path) -> None:
             try:
                 return await method(*args, **kw)
             finally:
-                spent.setdefault(f"{owner.__name__}.{name}", []).append(time.perf_counter() - start)
+                spent[f"{owner.__name__}.{name}"].append(time.perf_counter() - start)
 
         setattr(owner, name, timed_call)
 
@@ -179,7 +188,7 @@ async def child(out: Path) -> None:
         async def stamped_call(self: Any, interaction: Any, *args: Any, **kw: Any) -> Any:
             start = arrived.get(int(interaction.id))
             if start is not None:
-                spent.setdefault(f"dispatch before {name}", []).append(time.perf_counter() - start)
+                spent[f"dispatch before {name}"].append(time.perf_counter() - start)
             return await method(self, interaction, *args, **kw)
 
         setattr(Controller, name, stamped_call)
@@ -192,7 +201,7 @@ async def child(out: Path) -> None:
     async def timed_hold(self: Any, interaction: Any, session: Any) -> Any:
         start = time.perf_counter()
         async with hold(self, interaction, session):
-            spent.setdefault("Controller.hold (lock wait)", []).append(time.perf_counter() - start)
+            spent["Controller.hold (lock wait)"].append(time.perf_counter() - start)
             yield
 
     Controller.hold = timed_hold  # type: ignore[method-assign]
@@ -237,8 +246,8 @@ async def child(out: Path) -> None:
             hops.append(time.perf_counter() - start)
 
     # Garbage-collector pauses stop the loop too: time each collection, per generation.
-    pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
-    collected: dict[str, list[int]] = {"0": [], "1": [], "2": []}
+    pauses = {"0": samples(), "1": samples(), "2": samples()}
+    collected = {"0": samples(), "1": samples(), "2": samples()}
     gc_started = [0.0]
 
     def gc_timer(phase: str, info: dict[str, int]) -> None:
@@ -333,17 +342,17 @@ async def child(out: Path) -> None:
         out.write_text(
             json.dumps(
                 {
-                    "latencies": latencies,
-                    "round_trips": round_trips,
-                    "lags": lags,
-                    "hops": hops,
-                    "queued": queued,
+                    "latencies": latencies.tolist(),
+                    "round_trips": round_trips.tolist(),
+                    "lags": lags.tolist(),
+                    "hops": hops.tolist(),
+                    "queued": queued.tolist(),
                     "counts": counts,
                     "memory": memory,
-                    "spent": spent,
+                    "spent": {name: values.tolist() for name, values in spent.items()},
                     "cpu": usage.ru_utime + usage.ru_stime,
-                    "gc": pauses,
-                    "gc_collected": collected,
+                    "gc": {g: values.tolist() for g, values in pauses.items()},
+                    "gc_collected": {g: values.tolist() for g, values in collected.items()},
                     "stalls": stalls,
                 }
             )
@@ -457,20 +466,9 @@ async def main(args: argparse.Namespace) -> None:
 
         fake.rest._announce = announced  # type: ignore[method-assign]
 
-        # People stop clicking while ``go`` is clear (to weigh the games at rest).
+        # People make no new move while ``go`` is clear (to weigh the games at rest).
         go = asyncio.Event()
         go.set()
-        click, slash = fake.click, fake.slash
-
-        async def gated_click(*call: Any, **options: Any) -> Any:
-            await go.wait()
-            return await click(*call, **options)
-
-        async def gated_slash(*call: Any, **options: Any) -> Any:
-            await go.wait()
-            return await slash(*call, **options)
-
-        fake.click, fake.slash = gated_click, gated_slash  # type: ignore[method-assign]
 
         def table_of(user: User, channel: Channel) -> Message | None:
             found = tables.get(channel.id)
@@ -515,6 +513,7 @@ async def main(args: argparse.Namespace) -> None:
             asked: tuple[int, str] | None = None  # the table as it was when the hand had no move
             event = changed[channel.id]
             while not over(channel, since):
+                await go.wait()  # (set: returns without a trip through the loop)
                 table = table_of(user, channel)
                 if (
                     table is None
@@ -568,6 +567,7 @@ async def main(args: argparse.Namespace) -> None:
             human = i % 2 == 0
             await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
             while time.monotonic() < stop_at:
+                await go.wait()
                 host = users[0]
                 res = await fake.slash(host, channel, "nines start", start=5, wait=False)
                 await answered(res)
