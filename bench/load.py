@@ -4,10 +4,16 @@
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
 own startup, through ``build_bot``) with a few probes: when each interaction arrived and when
-its answer was sent, event-loop lag, actions stored, and its memory with and without the
-games. Every game has one or two people and computers in the other seats; half of the people
-click at machine speed, half after a human-like pause. A finished game is followed by a new
-one in its channel, so the number of live games stays at ``--games``.
+its answer was sent, where a click waits, event-loop lag, actions stored, and its memory
+idle, under load and at rest (people paused, games live). Every game has one or two people and
+computers in the other seats; half of the people click at machine speed, half after a
+human-like pause. A finished game is followed by a new one in its channel, so the number of
+live games stays at ``--games``.
+
+Diagnostics that slow the bot (not for figures): ``--profile FILE`` (cProfile of the bot),
+``NINES_LOAD_CENSUS=FILE`` (the heap at rest by type, who holds leftover views and tasks, and
+the cyclic garbage made after), ``NINES_LOAD_TRACEMALLOC=FILE`` (what the games allocated
+since idle, by where; Python's allocator statistics go to the bot's log).
 """
 
 from __future__ import annotations
