@@ -195,13 +195,9 @@ class NinesCog(commands.Cog, name="Nines"):
             await session._save_seats()
         plang = session.language
         level = str(settings.get("difficulty") or "normal")
-        view = ui.lobby_view(plang, session, level)
-        try:
-            callback = await interaction.response.send_message(
-                embed=render.lobby_embed(plang, session), view=view
-            )
-        finally:
-            ui.unlink(view)
+        callback = await interaction.response.send_message(
+            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session, level)
+        )
         message_id = getattr(callback, "message_id", None)
         if message_id is not None:
             session.lobby_message_id = int(message_id)
@@ -400,18 +396,10 @@ class NinesCog(commands.Cog, name="Nines"):
         if self.controller.seated_in_open_game(interaction) is not None:
             await self.private(interaction, tr(lang, "forget.seated"))
             return
-        view = ui._view(
-            [
-                ui.button(
-                    ui.ForgetButton,
-                    f"nines:1:forget:{interaction.user.id}",
-                    tr(lang, "button.forget"),
-                    style=discord.ButtonStyle.danger,
-                )
-            ]
-        )
         await interaction.response.send_message(
-            tr(lang, "forget.confirm"), view=view, ephemeral=True
+            tr(lang, "forget.confirm"),
+            view=ui.forget_view(lang, interaction.user.id),
+            ephemeral=True,
         )
 
     # -- errors --------------------------------------------------------------------------------

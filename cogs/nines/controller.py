@@ -110,13 +110,10 @@ class Controller:
 
     async def update(self, interaction: Interaction, **kwargs: Any) -> None:
         """Edit the clicked message: as the interaction's answer, or after a deferral."""
-        try:
-            if interaction.response.is_done():
-                await interaction.edit_original_response(**kwargs)
-            else:
-                await interaction.response.edit_message(**kwargs)
-        finally:
-            ui.unlink(kwargs.get("view"))
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**kwargs)
+        else:
+            await interaction.response.edit_message(**kwargs)
 
     async def private(self, interaction: Interaction, text: str) -> None:
         """A short private answer (a new ephemeral message, or a follow-up if answered)."""
@@ -156,7 +153,7 @@ class Controller:
         *,
         notice: str | None = None,
         joker_prompt: bool = False,
-    ) -> tuple[str, discord.ui.View]:
+    ) -> tuple[str, ui.Buttons]:
         """The clicker's hand as it is now: its text and buttons (render under the lock)."""
         lang = self.lang(interaction)
         view = session.view(seat)
@@ -164,32 +161,21 @@ class Controller:
         return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
 
     async def send_hand(
-        self, interaction: Interaction, content: str, components: discord.ui.View
+        self, interaction: Interaction, content: str, components: ui.Buttons
     ) -> None:
         """Send a rendered hand: updated in place when clicked from it, else a new private one."""
         message = interaction.message
         deferred = (
             interaction.response.type is discord.InteractionResponseType.deferred_message_update
         )
-        try:
-            if (
-                message is not None
-                and message.flags.ephemeral
-                and not interaction.response.is_done()
-            ):
-                await interaction.response.edit_message(
-                    content=content, embed=None, view=components
-                )
-            elif message is not None and message.flags.ephemeral and deferred:
-                await interaction.edit_original_response(
-                    content=content, embed=None, view=components
-                )
-            elif interaction.response.is_done():
-                await interaction.followup.send(content, view=components, ephemeral=True)
-            else:
-                await interaction.response.send_message(content, view=components, ephemeral=True)
-        finally:
-            ui.unlink(components)
+        if message is not None and message.flags.ephemeral and not interaction.response.is_done():
+            await interaction.response.edit_message(content=content, embed=None, view=components)
+        elif message is not None and message.flags.ephemeral and deferred:
+            await interaction.edit_original_response(content=content, embed=None, view=components)
+        elif interaction.response.is_done():
+            await interaction.followup.send(content, view=components, ephemeral=True)
+        else:
+            await interaction.response.send_message(content, view=components, ephemeral=True)
 
     async def show_hand(
         self,
@@ -329,7 +315,7 @@ class Controller:
             await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
             return
         clicked = time.monotonic()
-        answer: tuple[str, discord.ui.View] | None = None
+        answer: tuple[str, ui.Buttons] | None = None
         shown: asyncio.Future[None] | None = None
         try:
             async with self.hold(interaction, session):
@@ -375,7 +361,7 @@ class Controller:
         self,
         interaction: Interaction,
         session: GameSession,
-        answer: tuple[str, discord.ui.View],
+        answer: tuple[str, ui.Buttons],
     ) -> None:
         try:
             await self.send_hand(interaction, *answer)

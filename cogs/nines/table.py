@@ -64,7 +64,6 @@ class DiscordPresenter:
             if error.code in LOST_CHANNEL:
                 raise ChannelLost from error
             raise
-        ui.unlink(kwargs.get("view"))  # only once sent: a failed post may be retried with it
         return message
 
     async def edit(
@@ -82,7 +81,6 @@ class DiscordPresenter:
         if message_id is not None:
             try:
                 await self.patch(channel_id or session.channel_id, message_id, **kwargs)
-                ui.unlink(kwargs.get("view"))
                 return message_id
             except discord.NotFound as error:
                 if error.code != UNKNOWN_MESSAGE:

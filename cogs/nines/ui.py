@@ -112,29 +112,11 @@ DYNAMIC_ITEMS = (
 )
 
 
-def button(
-    kind: type[_Item],
-    custom_id: str,
-    label: str,
-    *,
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    disabled: bool = False,
-    row: int | None = None,
-) -> _Item:
-    return kind(
-        discord.ui.Button(
-            label=label, custom_id=custom_id, style=style, disabled=disabled, row=row
-        ),
-        {},
-    )
-
-
 def unlink(view: discord.ui.view.BaseView | None) -> None:
-    """Break a used view's reference cycles (view -> items -> view), so it is freed at once.
-
-    Every click builds one view from the clicked message and answers with another: left to
-    the cyclic garbage collector they made ~200,000 buttons of garbage a minute at 200 games,
-    and its full collections stopped every game for 100-400 ms."""
+    """Break the reference cycles (view -> items -> view) of the view discord.py builds from
+    a clicked message, so it is freed at once. Left to the cyclic garbage collector, the views
+    of clicks made ~200,000 buttons of garbage a minute at 200 games, and its full
+    collections stopped every game for 100-400 ms."""
     if view is None:
         return
     for child in list(view.walk_children()):
@@ -159,162 +141,153 @@ def release(interaction: Interaction) -> None:
     interaction._original_response = None
 
 
+Button = dict[str, Any]  # one button, as Discord's JSON
+B = discord.ButtonStyle
+
+
+def button(custom_id: str, label: str, *, style: B = B.secondary, disabled: bool = False) -> Button:
+    return {
+        "type": discord.ComponentType.button.value,
+        "style": style.value,
+        "label": label,
+        "custom_id": custom_id,
+        "disabled": disabled,
+    }
+
+
 class Buttons(discord.ui.View):
-    """A view discord.py sends but never tracks: our buttons are routed by their DynamicItem
-    patterns alone (registered once, ``bot.add_dynamic_items``), and every send and edit skips
-    storing a finished view. Tracked, each private hand's view got a 15-minute timeout and was
-    kept alive with a task and a timer for those 15 minutes (~480 of them after 30 s at 200
-    games)."""
+    """Rows of our buttons, kept as the JSON Discord takes.
+
+    discord.py's own View builds an item, a component and a future for every button: ~8% of
+    the bot's CPU at 200 games, for views that are sent once and dropped. discord.py never
+    tracks these (``is_finished``): the buttons are routed by their DynamicItem patterns alone
+    (registered once, ``bot.add_dynamic_items``), any message's, from before a restart too.
+    (Tracked, each private hand's view got a 15-minute timeout and a task for that long.)
+    """
+
+    def __init__(self, *rows: list[Button]) -> None:
+        # Not View.__init__: there is no discord.py item here; sending reads to_components.
+        self.rows = [row for row in rows if row]
+
+    def __repr__(self) -> str:
+        return f"<Buttons {[[b['custom_id'] for b in row] for row in self.rows]}>"
+
+    def to_components(self) -> list[dict[str, Any]]:
+        action_row = discord.ComponentType.action_row.value
+        return [{"type": action_row, "components": row} for row in self.rows]
 
     def is_finished(self) -> bool:
         return True
 
+    def is_dispatchable(self) -> bool:
+        return False
 
-def _view(items: list[_Item]) -> discord.ui.View:
-    view = Buttons(timeout=None)
-    for item in items:
-        view.add_item(item)
-    return view
+    def has_components_v2(self) -> bool:
+        return False
 
 
 # -- views -------------------------------------------------------------------------------------
 
 
-def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -> discord.ui.View:
+def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -> Buttons:
     g = session.id
-    B = discord.ButtonStyle
-    items = [
-        button(
-            LobbyButton,
-            ids.LOBBY.format(game=g, verb="join"),
-            tr(lang, "button.join"),
-            style=B.primary,
-            row=0,
-        ),
-        button(
-            LobbyButton, ids.LOBBY.format(game=g, verb="leave"), tr(lang, "button.leave"), row=0
-        ),
-        button(
-            LobbyButton,
-            ids.LOBBY.format(game=g, verb="start"),
-            tr(lang, "button.start"),
-            style=B.success,
-            row=0,
-            disabled=len(session.seats) < session.players,
-        ),
-        button(
-            LobbyButton,
-            ids.LOBBY.format(game=g, verb="cancel"),
-            tr(lang, "button.cancel"),
-            style=B.danger,
-            row=0,
-        ),
-    ]
     full = len(session.seats) >= session.players
-    for level in ("easy", "normal", "hard"):
-        items.append(
-            button(
-                LobbyButton,
-                ids.LOBBY.format(game=g, verb=f"cpu-{level}"),
-                tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{level}")),
-                # the server's usual level (settings: difficulty) stands out
-                style=B.primary if level == default_level else B.secondary,
-                row=1,
-                disabled=full,
-            )
-        )
-    items.append(
-        button(
-            LobbyButton,
-            ids.LOBBY.format(game=g, verb="uncpu"),
-            tr(lang, "button.remove_cpu"),
-            row=1,
-            disabled=not any(s.is_computer for s in session.seats),
-        )
-    )
-    return _view(items)
-
-
-def table_view(lang: str, session: GameSession) -> discord.ui.View:
-    items = [
-        button(
-            HandButton,
-            ids.HAND.format(game=session.id),
-            tr(lang, "button.my_hand"),
-            style=discord.ButtonStyle.primary,
-        )
-    ]
-    if any(s.away for s in session.seats):
-        items.append(button(BackButton, ids.BACK.format(game=session.id), tr(lang, "button.back")))
-    return _view(items)
-
-
-def end_view(lang: str, session: GameSession) -> discord.ui.View:
-    return _view(
+    return Buttons(
         [
+            button(ids.LOBBY.format(game=g, verb="join"), tr(lang, "button.join"), style=B.primary),
+            button(ids.LOBBY.format(game=g, verb="leave"), tr(lang, "button.leave")),
             button(
-                RematchButton,
-                ids.REMATCH.format(game=session.id),
-                tr(lang, "button.rematch"),
-                style=discord.ButtonStyle.success,
-            )
-        ]
+                ids.LOBBY.format(game=g, verb="start"),
+                tr(lang, "button.start"),
+                style=B.success,
+                disabled=not full,
+            ),
+            button(
+                ids.LOBBY.format(game=g, verb="cancel"), tr(lang, "button.cancel"), style=B.danger
+            ),
+        ],
+        [
+            *(
+                button(
+                    ids.LOBBY.format(game=g, verb=f"cpu-{level}"),
+                    tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{level}")),
+                    # the server's usual level (settings: difficulty) stands out
+                    style=B.primary if level == default_level else B.secondary,
+                    disabled=full,
+                )
+                for level in ("easy", "normal", "hard")
+            ),
+            button(
+                ids.LOBBY.format(game=g, verb="uncpu"),
+                tr(lang, "button.remove_cpu"),
+                disabled=not any(s.is_computer for s in session.seats),
+            ),
+        ],
     )
 
 
-def _card_style(card: Card) -> discord.ButtonStyle:
+def table_view(lang: str, session: GameSession) -> Buttons:
+    row = [button(ids.HAND.format(game=session.id), tr(lang, "button.my_hand"), style=B.primary)]
+    if any(s.away for s in session.seats):
+        row.append(button(ids.BACK.format(game=session.id), tr(lang, "button.back")))
+    return Buttons(row)
+
+
+def end_view(lang: str, session: GameSession) -> Buttons:
+    return Buttons(
+        [button(ids.REMATCH.format(game=session.id), tr(lang, "button.rematch"), style=B.success)]
+    )
+
+
+def forget_view(lang: str, user_id: int) -> Buttons:
+    return Buttons(
+        [button(ids.FORGET.format(user=user_id), tr(lang, "button.forget"), style=B.danger)]
+    )
+
+
+def _card_style(card: Card) -> B:
     if card.suit is None:
-        return discord.ButtonStyle.success
-    return discord.ButtonStyle.danger if card.suit.is_red else discord.ButtonStyle.secondary
+        return B.success
+    return B.danger if card.suit.is_red else B.secondary
 
 
 def hand_view(
     lang: str, session: GameSession, view: SeatView, *, joker_prompt: bool = False
-) -> discord.ui.View:
+) -> Buttons:
     """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn;
     Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
     g, n = session.id, session.n
     legal_cards = {getattr(a, "card", None) for a in view.legal}
-    items: list[_Item] = []
-    for i, card in enumerate(sort_hand(view.hand)):
-        label = tr(lang, "button.joker") if card.suit is None else card_label(card, lang)
-        items.append(
-            button(
-                PlayButton,
-                ids.PLAY.format(game=g, n=n, card=str(card)),
-                label,
-                style=_card_style(card),
-                row=i // 5,
-                disabled=card not in legal_cards or joker_prompt,
-            )
+    cards = [
+        button(
+            ids.PLAY.format(game=g, n=n, card=str(card)),
+            tr(lang, "button.joker") if card.suit is None else card_label(card, lang),
+            style=_card_style(card),
+            disabled=card not in legal_cards or joker_prompt,
         )
-    controls = 3
+        for card in sort_hand(view.hand)
+    ]
+    controls: list[Button] = []
     if view.my_turn and view.table.phase == "exchange":
         for choice in ("keep", "swap"):
-            items.append(
+            controls.append(
                 button(
-                    ExchangeButton,
                     ids.EXCHANGE.format(game=g, n=n, choice=choice),
                     tr(lang, f"button.{choice}"),
-                    style=discord.ButtonStyle.primary,
-                    row=controls,
+                    style=B.primary,
                 )
             )
     if joker_prompt:
         for call in ("win", "lose"):
-            items.append(
+            controls.append(
                 button(
-                    JokerButton,
                     ids.JOKER.format(game=g, n=n, call=call),
                     tr(lang, f"button.joker_{call}"),
-                    style=discord.ButtonStyle.primary,
-                    row=controls,
+                    style=B.primary,
                 )
             )
-    items.append(
-        button(HandButton, ids.HAND.format(game=g), tr(lang, "button.refresh"), row=controls)
-    )
-    return _view(items)
+    controls.append(button(ids.HAND.format(game=g), tr(lang, "button.refresh")))
+    return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
 
 
 def has_exchange_choice(view: SeatView) -> bool:

@@ -84,3 +84,28 @@ async def test_my_hand_is_private(fake_discord: FakeDiscord, start_bot: StartBot
     assert res.ephemeral and res.message is not None
     assert "not playing" in (res.message.content or "")
     assert end_message(fake, alice, fake.channel) is None
+
+
+async def test_buttons_are_laid_out_in_rows(fake_discord: FakeDiscord, start_bot: StartBot):
+    """The lobby in two rows (seats, then computers); a hand five cards a row in suit order,
+    then its controls, as the JSON the bot builds for them."""
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    lobby = await open_lobby(fake, alice)
+    labels = [[c["label"] for c in row["components"]] for row in lobby.components]
+    assert labels == [
+        ["Join", "Leave", "Start", "Cancel"],
+        ["+ 🤖 Easy", "+ 🤖 Normal", "+ 🤖 Hard", "− 🤖"],
+    ], labels
+    await fake.click(alice, lobby, "+ 🤖 Easy")
+    await fake.click(alice, lobby, "+ 🤖 Normal")
+    await fake.click(alice, lobby, "Start")
+    await fake.settle()
+    hand = await open_hand(fake, alice, fake.channel)
+    rows = [[c["custom_id"] for c in row["components"]] for row in hand.components]
+    cards = [cid for row in rows[:-1] for cid in row]
+    assert [len(row) for row in rows[:-1]] == [5, 5, 3]  # 13 cards
+    assert all(":play:" in cid for cid in cards)
+    assert rows[-1][-1].startswith("nines:1:hand:")  # Refresh, last
+    assert all(c["type"] == 2 and c["label"] for row in hand.components for c in row["components"])
