@@ -6,6 +6,7 @@ Timers are short (0.3 s, a guild setting) and every wait polls with a generous l
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
 
 import pytest
@@ -187,3 +188,65 @@ async def test_a_game_stopped_before_its_deadline_was_stored_still_times_out(
 
 def fake_database(nines: object) -> str:
     return str(nines.settings.database)  # type: ignore[attr-defined]
+
+
+async def test_a_move_and_the_next_deadline_are_stored_in_one_write(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+):
+    """A person's move, the computer moves after it and the next person's deadline: each move
+    is one write carrying the deadline of the decision it leads to, never a write of its own."""
+    fake = fake_discord
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    game_id = await open_game(fake, alice, computers=("easy", "normal"), start=3)
+    deadline_writes: list[object] = []
+    update_game = nines.storage.update_game
+
+    async def spied(game_id: int, **fields: object) -> object:
+        if "turn_deadline" in fields:
+            deadline_writes.append(fields["turn_deadline"])
+        return await update_game(game_id, **fields)
+
+    monkeypatch.setattr(nines.storage, "update_game", spied)
+    rng = random.Random(5)
+    for _ in range(6):
+        assert await play_one(fake, [alice], fake.channel, rng) is not None
+        await fake.settle()
+        session = nines.sessions.get(game_id)
+        assert session is not None and session.deadline is not None
+        row = await nines.storage.game(game_id)
+        assert row is not None and row.turn_deadline == session.deadline
+    assert deadline_writes == []
+
+
+async def test_a_move_that_cannot_be_stored_is_undone(
+    fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
+):
+    """The database fails while storing a card: the player is told, the game in memory is
+    back to what the database holds, and the same card can be played again."""
+    fake = fake_discord
+    nines = await start_bot()
+    alice = fake.add_user("alice")
+    game_id = await open_game(fake, alice, computers=("easy", "normal"), start=3)
+    session = nines.sessions.get(game_id)
+    assert session is not None
+    await wait_for(fake, lambda: whose_turn(fake, [alice], fake.channel), what="alice's turn")
+    hand = await fake.click(alice, table_message(fake, alice, fake.channel), "My hand")
+    assert hand.message is not None
+    move = next(b.custom_id for b in hand.message.buttons() if not b.disabled)
+    assert move is not None
+    before = (session.n, [str(a) for _, a in session.game.log], session.deadline)  # type: ignore[union-attr]
+    append_action = nines.storage.append_action
+
+    async def broken(*args: object, **kw: object) -> int:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(nines.storage, "append_action", broken)
+    res = await fake.click(alice, hand.message, move)
+    assert res.message is not None and "went wrong" in text_of(res.message), text_of(res.message)
+    assert (session.n, [str(a) for _, a in session.game.log], session.deadline) == before  # type: ignore[union-attr]
+    assert len(await nines.storage.actions(game_id)) == before[0]
+    monkeypatch.setattr(nines.storage, "append_action", append_action)
+    again = await fake.click(alice, hand.message, move)
+    assert not again.errors and "went wrong" not in text_of(again.message)
+    assert len(await nines.storage.actions(game_id)) > before[0]
