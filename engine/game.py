@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .actions import KEEP, SWAP, Action, Exchange, JokerCall, Play, parse_action
+from .actions import KEEP, PLAYS, SWAP, Action, Exchange, JokerCall, Play, parse_action
 from .cards import Card
 from .errors import GameIsOver, IllegalAction, NotInHand, NotYourTurn, ReplayError, WrongPhase
 from .events import (
@@ -36,6 +36,10 @@ from .nein_nine import NeinNine
 from .nines import Nines
 from .rules import Rules, Trump
 from .variant import Variant
+
+#: The log's entries of plain plays, by seat and card index: shared, as a live game keeps one
+#: per action (a pair each was ~6 KB of a 100-action game).
+LOGGED: Final = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
 
 EXCHANGE: Final = "exchange"
 PLAY: Final = "play"
@@ -209,12 +213,13 @@ class Game:
             raise NotInHand(card.pretty)
         self.variant.check_play(self, seat, action)
         hand.remove(card)
-        self.log.append((seat, action))
         trick = self.trick
         trick.append(card)
         if action.joker is None:
+            self.log.append(LOGGED[seat][card.index])
             events.append(PLAYED[seat][card.index])
         else:
+            self.log.append((seat, action))
             self.joker_call = action.joker
             events.append(CardPlayed(seat, card, action.joker))
         if self._after_play is not None:
