@@ -46,6 +46,9 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
         return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
+        # The view discord.py rebuilt from the clicked message is never read: freed now, not
+        # held through the answer's round trip to Discord.
+        unlink(self.view)
         try:
             await self.handle(controller(interaction), interaction)
         except Exception:
@@ -53,7 +56,6 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
             log.exception("button %s failed", self.custom_id)
             await controller(interaction).apologise(interaction)
         finally:
-            unlink(self.view)  # the view discord.py rebuilt from the clicked message
             release(interaction)
 
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
