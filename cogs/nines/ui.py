@@ -1,7 +1,8 @@
-"""Buttons: persistent ``DynamicItem``s parsed from their custom_id, and the views built of them.
+"""Buttons: persistent ``DynamicItem``s parsed from their custom_id, and the rows of them
+that messages carry (as Discord's JSON).
 
-Views hold only DynamicItems, so discord.py keeps no per-message state for them: any button of
-any message, from before a restart too, is routed by its custom_id alone.
+discord.py keeps no per-message state for them: any button of any message, from before a
+restart too, is routed by its custom_id alone (``cogs.nines._route_dynamic_items_directly``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def controller(interaction: Interaction) -> Controller:
     return cast("Controller", cog.controller)
 
 
-class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
     """Base of our buttons: the parsed custom_id fields, handed to the controller."""
 
     def __init__(self, button: discord.ui.Button[Any], fields: dict[str, str]) -> None:
@@ -41,14 +42,11 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> _Item:
+    ) -> GameButton:
         button = cast(discord.ui.Button[Any], item)
         return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
-        # The view discord.py rebuilt from the clicked message is never read: freed now, not
-        # held through the answer's round trip to Discord.
-        unlink(self.view)
         try:
             await self.handle(controller(interaction), interaction)
         except Exception:
@@ -62,42 +60,42 @@ class _Item(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:n
         raise NotImplementedError
 
 
-class LobbyButton(_Item, template=ids.LOBBY.pattern):
+class LobbyButton(GameButton, template=ids.LOBBY.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.lobby_click(interaction, self.fields)
 
 
-class HandButton(_Item, template=ids.HAND.pattern):
+class HandButton(GameButton, template=ids.HAND.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.hand_click(interaction, self.fields)
 
 
-class PlayButton(_Item, template=ids.PLAY.pattern):
+class PlayButton(GameButton, template=ids.PLAY.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.play_click(interaction, self.fields)
 
 
-class ExchangeButton(_Item, template=ids.EXCHANGE.pattern):
+class ExchangeButton(GameButton, template=ids.EXCHANGE.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.exchange_click(interaction, self.fields)
 
 
-class JokerButton(_Item, template=ids.JOKER.pattern):
+class JokerButton(GameButton, template=ids.JOKER.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.joker_click(interaction, self.fields)
 
 
-class BackButton(_Item, template=ids.BACK.pattern):
+class BackButton(GameButton, template=ids.BACK.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.back_click(interaction, self.fields)
 
 
-class RematchButton(_Item, template=ids.REMATCH.pattern):
+class RematchButton(GameButton, template=ids.REMATCH.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.rematch_click(interaction, self.fields)
 
 
-class ForgetButton(_Item, template=ids.FORGET.pattern):
+class ForgetButton(GameButton, template=ids.FORGET.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.forget_click(interaction, self.fields)
 
@@ -112,21 +110,6 @@ DYNAMIC_ITEMS = (
     RematchButton,
     ForgetButton,
 )
-
-
-def unlink(view: discord.ui.view.BaseView | None) -> None:
-    """Break the reference cycles (view -> items -> view) of the view discord.py builds from
-    a clicked message, so it is freed at once. Left to the cyclic garbage collector, the views
-    of clicks made ~200,000 buttons of garbage a minute at 200 games, and its full
-    collections stopped every game for 100-400 ms."""
-    if view is None:
-        return
-    for child in list(view.walk_children()):
-        inner = getattr(child, "item", None)  # a DynamicItem's own button
-        if isinstance(inner, discord.ui.Item):
-            inner._view = inner._parent = None
-        child._parent = None
-    view.clear_items()  # and each child's link back to the view
 
 
 def release(interaction: Interaction) -> None:
