@@ -9,6 +9,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any, Final
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
@@ -42,6 +43,11 @@ GC_OLD: Final = 100
 #: Only what slash commands and buttons need: guild and channel events, no message content.
 INTENTS = discord.Intents(guilds=True)
 
+#: Connections to Discord at once (discord.py sets no limit). More requests wait their turn in
+#: the pool. Unlimited, a slow answer from Discord made the pool grow to one connection per
+#: request in flight (~480 at 200 games), each kept ~5 KB of buffers and parser state.
+HTTP_CONNECTIONS: Final = 100
+
 
 def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at the configured REST and gateway URLs (a proxy, or a test double).
@@ -62,6 +68,7 @@ class NinesBot(commands.Bot):
             intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            connector=aiohttp.TCPConnector(limit=HTTP_CONNECTIONS),
         )
         self.settings = settings
         self.storage = storage
