@@ -525,6 +525,9 @@ class Storage:
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA busy_timeout = 5000")
+            # Moves touch a few pages (the end of the actions index, the games' rows): a
+            # 512 KB page cache holds them (SQLite's default is 2 MB).
+            await db.execute("PRAGMA cache_size = -512")
             version = await _migrate(db, load_migrations())
             if mode == "wal":  # checkpoints off the loop's thread (see _Checkpointer)
                 await db.execute("PRAGMA wal_autocheckpoint = 0")
