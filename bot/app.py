@@ -66,7 +66,7 @@ class NinesBot(commands.Bot):
             # No cap on connections to Discord (discord.py's default). A cap of 100 saved
             # ~5 KB a live game at 200 games, only because the Discord double answered slowly,
             # and queued interaction answers behind table edits: with a slow Discord an answer
-            # could miss its 3-second deadline (one did, in 92,305).
+            # may miss its 3-second deadline (in a run with the cap, one in 92,305 did).
         )
         self.settings = settings
         self.storage = storage
