@@ -128,9 +128,9 @@ def _route_dynamic_items_directly(bot: NinesBot) -> None:
         custom_id: str,
         match: re.Match[str],
     ) -> None:
-        await factory(discord.ui.Button(custom_id=custom_id), match.groupdict()).callback(
-            interaction
-        )
+        button = discord.ui.Button[Any](custom_id=custom_id)
+        item = await factory.from_custom_id(interaction, button, match)
+        await item.callback(interaction)
 
     store = bot._connection._view_store
     store.schedule_dynamic_item_call = call  # type: ignore[assignment,method-assign]
