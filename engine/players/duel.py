@@ -6,6 +6,9 @@ rest unchanged; the per-hand edge is the candidate's tricks (Nein Nine: points) 
 baseline's in the same position on the same cards. Every player seeds each decision from the
 view, so both arms see the same random numbers wherever they reach the same position.
 Games: whole games with the candidate in one position (rotating) against baselines.
+Race (four players each for themselves): every deal starts from a score sheet on which someone
+is at 5 or below, and a hand scores the chance to win the game after it (``race.game_value``):
+the candidate's decisions near the end of a game, paired, far less noisy than whole games.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ..rules import Rules
 from ..views import seat_view
 from .base import Player
 from .omniscient import OmniscientPlayer
+from .race import game_value
 from .random_player import RandomPlayer
 from .rules_player import RulesPlayer
 from .search import SearchPlayer
@@ -120,22 +124,47 @@ def play(
     return None
 
 
-def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...]) -> float:
+def late_sheet(seed: int) -> tuple[int, ...]:
+    """The first score sheet with someone at 5 or below (and nobody out) at the start of a
+    hand, in a four-player game of rule-based players."""
+    game = Game(Rules.from_settings("four-player"), seed)
+    seats = [RulesPlayer(s) for s in range(4)]
+    while not game.over:
+        seat = game.turn
+        assert seat is not None
+        for event in game.apply(seat, seats[seat].choose(seat_view(game, seat))):
+            if isinstance(event, HandEnded) and 0 < min(event.scores) <= 5:
+                return event.scores
+    return late_sheet(seed + 1)  # the game ended from above 5: take the next one
+
+
+def new_game(rules: Rules, seed: int, sheet: tuple[int, ...] | None) -> Game:
+    game = Game(rules, seed)
+    if sheet is not None:  # the first hand starts from this sheet instead of the start score
+        game.scores = list(sheet)
+        game.hand_start_scores = sheet
+    return game
+
+
+def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...], race: bool = False) -> float:
+    if race:
+        return game_value(result.scores, seats[0])
     if rules.game == "nein-nine":
         return float(sum(result.points[s] for s in seats))
     return float(sum(result.tricks_won[s] for s in seats))
 
 
-Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool]
+Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool, bool]
 
 
 def run_deals(args: Job) -> Tally:
-    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate = args
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate, race = args
     tally = Tally()
     for i in indices:
         rules = deal_rules(ruleset, i, settings)
         n = rules.players
         game_seed = seed * 1_000_003 + i
+        sheet = late_sheet(game_seed + 700_000) if race else None
         shared: dict[tuple[int, ...], float] = {}
         places = positions(rules)
         if rotate:  # one position a deal (for slow baselines): still paired, half the cost
@@ -143,18 +172,18 @@ def run_deals(args: Job) -> Tally:
         if opp_spec == b_spec:
             others = [make(b_spec, seed + s) for s in range(n)]
             tb = Tally()
-            result = play(Game(rules, game_seed), others, set(range(n)), tb, True)
+            result = play(new_game(rules, game_seed, sheet), others, set(range(n)), tb, True)
             tally.b_times.extend(tb.play_times)
             assert result is not None
-            shared = {pos: score_of(result, rules, pos) for pos in positions(rules)}
+            shared = {pos: score_of(result, rules, pos, race) for pos in positions(rules)}
         edge = 0.0
         for pos in places:
             seats_a = [
                 make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)
             ]
-            res_a = play(Game(rules, game_seed), seats_a, set(pos), tally, True)
+            res_a = play(new_game(rules, game_seed, sheet), seats_a, set(pos), tally, True)
             assert res_a is not None
-            a = score_of(res_a, rules, pos)
+            a = score_of(res_a, rules, pos, race)
             if pos in shared:
                 b = shared[pos]
             else:
@@ -163,10 +192,10 @@ def run_deals(args: Job) -> Tally:
                     for s in range(n)
                 ]
                 tb = Tally()
-                res_b = play(Game(rules, game_seed), seats_b, set(pos), tb, True)
+                res_b = play(new_game(rules, game_seed, sheet), seats_b, set(pos), tb, True)
                 tally.b_times.extend(tb.play_times)
                 assert res_b is not None
-                b = score_of(res_b, rules, pos)
+                b = score_of(res_b, rules, pos, race)
             tally.a_scores.append(a)
             tally.b_scores.append(b)
             edge += a - b
@@ -175,7 +204,7 @@ def run_deals(args: Job) -> Tally:
 
 
 def run_games(args: Job) -> Tally:
-    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices, _rotate = args
+    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices, _rotate, _race = args
     tally = Tally()
     for i in indices:
         rules = Rules.from_settings(ruleset, settings)
@@ -229,14 +258,21 @@ def match(
     seed: int = 1,
     workers: int = 1,
     rotate: bool = False,
+    race: bool = False,
 ) -> Tally:
     """Run a duplicate match; ``workers`` > 1 spreads it over processes."""
+    if race and ruleset != "four-player":
+        raise ValueError("Race deals are for the four-player game (its score model).")
     opp = opponents or b
     cfg = settings or {}
     tally = Tally()
     parts = max(1, workers) * 4
-    jobs_d: list[Job] = [(a, b, opp, ruleset, cfg, seed, c, rotate) for c in _chunks(deals, parts)]
-    jobs_g: list[Job] = [(a, b, opp, ruleset, cfg, seed, c, rotate) for c in _chunks(games, parts)]
+    jobs_d: list[Job] = [
+        (a, b, opp, ruleset, cfg, seed, c, rotate, race) for c in _chunks(deals, parts)
+    ]
+    jobs_g: list[Job] = [
+        (a, b, opp, ruleset, cfg, seed, c, rotate, race) for c in _chunks(games, parts)
+    ]
     if workers <= 1:
         for job in jobs_d:
             tally.merge(run_deals(job))
@@ -251,15 +287,19 @@ def match(
     return tally
 
 
-def report(tally: Tally, a: str, b: str, ruleset: str, opponents: str | None) -> str:
-    unit = "points" if ruleset == "nein-nine" else "tricks"
+def report(
+    tally: Tally, a: str, b: str, ruleset: str, opponents: str | None, race: bool = False
+) -> str:
+    unit = "win chance" if race else "points" if ruleset == "nein-nine" else "tricks"
+    fmt = ".4f" if race else ".3f"
     lines = [f"{ruleset}: {a} vs {b}" + (f" (opponents {opponents})" if opponents else "")]
     if tally.edges:
         m, h = mean_ci(tally.edges)
+        mean_a, mean_b = statistics.fmean(tally.a_scores), statistics.fmean(tally.b_scores)
         lines.append(
-            f"  hands: {len(tally.edges)} duplicate deals, edge {m:+.3f} {unit}/hand "
-            f"(95% CI {m - h:+.3f} .. {m + h:+.3f}); {a} {statistics.fmean(tally.a_scores):.3f}"
-            f", {b} {statistics.fmean(tally.b_scores):.3f} {unit}/hand in the same positions"
+            f"  hands: {len(tally.edges)} duplicate deals, edge {m:+{fmt}} {unit}/hand "
+            f"(95% CI {m - h:+{fmt}} .. {m + h:+{fmt}}); {a} {mean_a:{fmt}}"
+            f", {b} {mean_b:{fmt}} {unit}/hand in the same positions"
         )
     if tally.wins:
         p = statistics.fmean(tally.wins)
@@ -297,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rotate", action="store_true", help="one position a deal instead of every position"
     )
+    parser.add_argument(
+        "--race",
+        action="store_true",
+        help="four-player: deals start from late score sheets and score the chance to win",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--set",
@@ -319,8 +364,9 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
         workers=args.workers,
         rotate=args.rotate,
+        race=args.race,
     )
-    print(report(tally, args.a, args.b, args.ruleset, args.opponents))
+    print(report(tally, args.a, args.b, args.ruleset, args.opponents, args.race))
     print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)")
     return 0
 

@@ -127,17 +127,6 @@ class SearchPlayer(Player):
             return rule
         return SWAP if diff > 0 else KEEP
 
-    def _race_sheet(self, view: SeatView) -> tuple[int, ...] | None:
-        """The scores before this hand, when playouts are judged by the chance to win the
-        game instead of tricks: four players each for themselves, near the end."""
-        table = view.table
-        rules = table.rules
-        if rules.teams is not None or rules.players != 4 or rules.instant_win:
-            return None
-        if min(table.scores) > RACE_BELOW:
-            return None
-        return table.scores
-
     def _play(self, view: SeatView) -> Action:
         k = knowledge(view)
         legal = [p.card.index for p in play_actions(view)]
@@ -147,7 +136,7 @@ class SearchPlayer(Player):
         rng = self.rng_for(view)
         rules = view.table.rules
         start = view.table.scores if rules.instant_win else None
-        sheet = self._race_sheet(view)
+        sheet = race_sheet(view)
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.budget_s
         me = k.seat
@@ -174,7 +163,7 @@ class SearchPlayer(Player):
                 if not state.stopped:
                     state.playout()
                 totals[i] += (
-                    state.unit_tricks(me) if sheet is None else _race_value(state, sheet, me)
+                    state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
                 )
             if time.perf_counter() > deadline:
                 break
@@ -189,7 +178,19 @@ class SearchPlayer(Player):
         return PLAYS[candidates[totals.index(best)]]
 
 
-def _race_value(state: NinesHand, sheet: tuple[int, ...], me: int) -> float:
+def race_sheet(view: SeatView) -> tuple[int, ...] | None:
+    """The scores before this hand, when playouts are judged by the chance to win the game
+    instead of tricks: four players each for themselves, near the end."""
+    table = view.table
+    rules = table.rules
+    if rules.teams is not None or rules.players != 4 or rules.instant_win:
+        return None
+    if min(table.scores) > RACE_BELOW:
+        return None
+    return table.scores
+
+
+def race_value(state: NinesHand, sheet: tuple[int, ...], me: int) -> float:
     """My chance to win the game after this playout, its tricks breaking ties."""
     quota = state.quota
     after = [s + quota - t for s, t in zip(sheet, state.tricks, strict=True)]
