@@ -6,9 +6,10 @@ rest unchanged; the per-hand edge is the candidate's tricks (Nein Nine: points) 
 baseline's in the same position on the same cards. Every player seeds each decision from the
 view, so both arms see the same random numbers wherever they reach the same position.
 Games: whole games with the candidate in one position (rotating) against baselines.
-Race (four players each for themselves): every deal starts from a score sheet on which someone
-is at 5 or below, and a hand scores the chance to win the game after it (``race.game_value``):
-the candidate's decisions near the end of a game, paired, far less noisy than whole games.
+Race (four players each for themselves): every deal starts from a score sheet on which the
+search counts the chance to win (someone at 5 or below), and a hand scores the chance to win
+the game after it (``race.game_value``): decisions near the end of a game, paired, far less
+noisy than whole games.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from .omniscient import OmniscientPlayer
 from .race import game_value
 from .random_player import RandomPlayer
 from .rules_player import RulesPlayer
-from .search import SearchPlayer
+from .search import RACE_BELOW, SearchPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
 
@@ -125,17 +126,18 @@ def play(
 
 
 def late_sheet(seed: int) -> tuple[int, ...]:
-    """The first score sheet with someone at 5 or below (and nobody out) at the start of a
-    hand, in a four-player game of rule-based players."""
-    game = Game(Rules.from_settings("four-player"), seed)
-    seats = [RulesPlayer(s) for s in range(4)]
-    while not game.over:
-        seat = game.turn
-        assert seat is not None
-        for event in game.apply(seat, seats[seat].choose(seat_view(game, seat))):
-            if isinstance(event, HandEnded) and 0 < min(event.scores) <= 5:
-                return event.scores
-    return late_sheet(seed + 1)  # the game ended from above 5: take the next one
+    """The first score sheet on which the search counts the chance to win (someone at
+    ``RACE_BELOW`` or below, nobody out), in four-player games of rule-based players."""
+    while True:
+        game = Game(Rules.from_settings("four-player"), seed)
+        seats = [RulesPlayer(s) for s in range(4)]
+        while not game.over:
+            seat = game.turn
+            assert seat is not None
+            for event in game.apply(seat, seats[seat].choose(seat_view(game, seat))):
+                if isinstance(event, HandEnded) and 0 < min(event.scores) <= RACE_BELOW:
+                    return event.scores
+        seed += 1  # that game ended straight from above: the next one
 
 
 def new_game(rules: Rules, seed: int, sheet: tuple[int, ...] | None) -> Game:
