@@ -8,9 +8,8 @@ import random
 import pytest
 
 from engine import Game, Rules, seat_view
-from engine.events import HandEnded
 from engine.players import RulesPlayer
-from engine.players.duel import late_sheet, match, new_game
+from engine.players.duel import Tally, late_sheet, match, new_game, play
 from engine.players.omniscient import true_world
 from engine.players.race import game_value, win_chance
 from engine.players.random_player import RandomPlayer
@@ -21,6 +20,7 @@ from engine.players.sampling import (
     rule_exclusions,
     sample_worlds,
 )
+from engine.players.search import RACE_BELOW
 from engine.players.simulate import FULL, SUIT_MASKS
 
 
@@ -122,19 +122,13 @@ def _mask(codes: str) -> int:
 def test_race_deals_start_from_late_sheets_and_score_the_chance_to_win() -> None:
     for seed in range(20):
         sheet = late_sheet(seed)
-        assert 0 < min(sheet) <= 5 and len(sheet) == 4
+        assert 0 < min(sheet) <= RACE_BELOW and len(sheet) == 4
         assert sum(sheet) < 4 * 9  # the total drops by one a hand (N11): hands were played
     sheet = late_sheet(3)
     rules = Rules.from_settings("four-player")
     game = new_game(rules, 11, sheet)
-    seats = [RulesPlayer(s) for s in range(4)]
-    ended: HandEnded | None = None
-    while ended is None:
-        seat = game.turn
-        assert seat is not None
-        for event in game.apply(seat, seats[seat].choose(seat_view(game, seat))):
-            if isinstance(event, HandEnded):
-                ended = event
+    ended = play(game, [RulesPlayer(s) for s in range(4)], set(), Tally(), True)
+    assert ended is not None
     assert ended.scores == tuple(s + 3 - t for s, t in zip(sheet, ended.tricks_won, strict=True))
     # The same player in both arms has no edge; the one that sees every card and counts the
     # chance to win has one (deterministic: fixed seeds).
