@@ -154,6 +154,12 @@ class GameRow:
     end_reason: str | None
     hands_played: int | None
     rated: bool
+    #: How far the channel has been told (see migration 0004).
+    shown_hands: int = 0
+    table_hand: int | None = None
+    turn_message_id: int | None = None
+    turn_n: int | None = None
+    announced: bool = True
 
     @property
     def is_open(self) -> bool:
@@ -363,6 +369,11 @@ def _game(row: sqlite3.Row) -> GameRow:
         end_reason=row["end_reason"],
         hands_played=row["hands_played"],
         rated=bool(row["rated"]),
+        shown_hands=row["shown_hands"],
+        table_hand=row["table_hand"],
+        turn_message_id=row["turn_message_id"],
+        turn_n=row["turn_n"],
+        announced=bool(row["announced"]),
     )
 
 
@@ -439,6 +450,11 @@ _UPDATABLE = frozenset(
         "lobby_message_id",
         "table_message_id",
         "turn_deadline",
+        "shown_hands",
+        "table_hand",
+        "turn_message_id",
+        "turn_n",
+        "announced",
     }
 )
 
@@ -770,6 +786,16 @@ class Storage:
             )
         return [_game(row) for row in rows]
 
+    async def unannounced_games(self) -> list[GameRow]:
+        """Ended games whose end their channel has not been told yet (the process stopped
+        in between), oldest first: a restart announces them."""
+        async with self._read() as db:
+            rows = await db.execute_fetchall(
+                "SELECT * FROM games WHERE announced = 0 AND status IN ('finished', 'abandoned')"
+                " ORDER BY id"
+            )
+        return [_game(row) for row in rows]
+
     async def update_game(self, game_id: int, **fields: Any) -> GameRow:
         """Change some of a game's columns (message ids, deadline, lobby status, ...).
 
@@ -1043,8 +1069,8 @@ class Storage:
             )
             conn.execute(
                 "UPDATE games SET status = 'finished', ended_at = ?, updated_at = ?,"
-                " end_reason = 'completed', hands_played = ?, rated = ?, turn_deadline = NULL"
-                " WHERE id = ?",
+                " end_reason = 'completed', hands_played = ?, rated = ?, turn_deadline = NULL,"
+                " announced = 0 WHERE id = ?",
                 (now, now, result.hands_played, int(rated), game_id),
             )
             return True
@@ -1132,7 +1158,7 @@ class Storage:
         def abandon(conn: sqlite3.Connection) -> bool:
             cursor = conn.execute(
                 "UPDATE games SET status = 'abandoned', ended_at = ?, updated_at = ?,"
-                " end_reason = ?, rated = 0, turn_deadline = NULL"
+                " end_reason = ?, rated = 0, turn_deadline = NULL, announced = 0"
                 " WHERE id = ? AND status IN ('lobby', 'live')",
                 (now, now, reason, game_id),
             )
