@@ -2,12 +2,20 @@
 
 The text score sheet stays next to it in the end message, for screen readers; the picture is
 for people who would rather look. Pure: numbers and labels in, PNG bytes out.
+
+Text is set in Source Sans Pro (SIL OFL 1.1), shipped by the ``font-source-sans-pro`` package
+the project depends on: it covers French and the other Latin alphabets (and Greek, Cyrillic,
+Vietnamese). A character it lacks, such as the 🤖 of a computer player's name, is left out
+rather than drawn as an empty box.
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
@@ -32,15 +40,65 @@ COLOURS: Final = (
     (213, 94, 0),
 )
 MARKERS: Final = ("circle", "square", "diamond", "triangle", "circle", "square")
+LEGEND_WIDTH: Final = MARGIN_RIGHT - 40  # pixels for a name beside its marker
+FONT_PACKAGE: Final = "font_source_sans_pro"
+#: A code point no font maps: what the font draws for a character it lacks (.notdef).
+_UNMAPPED: Final = "\U0010fffd"
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
 
 
-def _font(size: int) -> Font:
-    try:
-        return ImageFont.load_default(size=size)
-    except (TypeError, OSError):  # a Pillow without FreeType: the small bitmap font
-        return ImageFont.load_default()
+@cache
+def _font(size: int, bold: bool = False) -> Font:
+    name = "SourceSansPro-Bold.ttf" if bold else "SourceSansPro-Regular.ttf"
+    data = resources.files(FONT_PACKAGE).joinpath("files", name).read_bytes()
+    return ImageFont.truetype(io.BytesIO(data), size)
+
+
+def _glyph(font: Font, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = font.getmask(char)
+    return mask.size, bytes(mask)
+
+
+@cache
+def has_glyph(char: str, size: int = 14) -> bool:
+    """Whether the chart's font draws ``char`` (rather than its .notdef box)."""
+    if unicodedata.category(char).startswith(("Z", "C")):  # spaces and controls: no ink
+        return char == " "
+    font = _font(size)
+    return _glyph(font, char) != _glyph(font, _UNMAPPED)
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the font lacks (emoji, CJK...), spaces tidied.
+
+    >>> drawable("🤖 Bot Normal"), drawable("Élodie Côté")
+    ('Bot Normal', 'Élodie Côté')
+    """
+    kept = "".join(c for c in unicodedata.normalize("NFC", text) if has_glyph(c))
+    return " ".join(kept.split())
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, font: Font, width: float) -> str:
+    """``text`` cut with an ellipsis to ``width`` pixels, if it is wider."""
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _legend_lines(draw: ImageDraw.ImageDraw, name: str, font: Font) -> list[str]:
+    """A name on one line, or on two split at a space when it is too wide (so two long
+    names differing only at the end both stay whole as long as they can)."""
+    if draw.textlength(name, font=font) <= LEGEND_WIDTH or " " not in name:
+        return [_fit(draw, name, font, LEGEND_WIDTH)]
+    words = name.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        first = " ".join(words[:cut])
+        if draw.textlength(first, font=font) <= LEGEND_WIDTH:
+            return [first, _fit(draw, " ".join(words[cut:]), font, LEGEND_WIDTH)]
+    return [_fit(draw, name, font, LEGEND_WIDTH)]
 
 
 def _marker(
@@ -88,7 +146,7 @@ def score_chart(
         high = low + 1
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    small, big = _font(14), _font(20)
+    small, big = _font(15), _font(20, bold=True)
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
     points = max(1, len(scores))
@@ -99,7 +157,12 @@ def score_chart(
     def y_at(v: float) -> float:
         return MARGIN_TOP + plot_h * (high - v) / (high - low)
 
-    draw.text((MARGIN_LEFT, 12), title, fill=TEXT, font=big)
+    draw.text(
+        (MARGIN_LEFT, 12),
+        _fit(draw, drawable(title), big, WIDTH - 2 * MARGIN_LEFT),
+        fill=TEXT,
+        font=big,
+    )
     for v in _ticks(low, high):
         y = y_at(v)
         draw.line((MARGIN_LEFT, y, MARGIN_LEFT + plot_w, y), fill=AXIS if v == 0 else GRID)
@@ -110,21 +173,29 @@ def score_chart(
         draw.line((x, MARGIN_TOP, x, MARGIN_TOP + plot_h), fill=GRID)
         draw.text((x, MARGIN_TOP + plot_h + 6), str(k), fill=TEXT, font=small, anchor="ma")
     draw.text(
-        (MARGIN_LEFT + plot_w / 2, HEIGHT - 18), axis_label, fill=TEXT, font=small, anchor="mm"
+        (MARGIN_LEFT + plot_w / 2, HEIGHT - 11),
+        drawable(axis_label),
+        fill=TEXT,
+        font=small,
+        anchor="mm",
     )
     frame = (MARGIN_LEFT, MARGIN_TOP, MARGIN_LEFT + plot_w, MARGIN_TOP + plot_h)
     draw.rectangle(frame, outline=AXIS)
+    legend_y = MARGIN_TOP + 10
+    legend_x = WIDTH - MARGIN_RIGHT + 20
     for u, line in enumerate(series):
         colour = COLOURS[u % len(COLOURS)]
         xy = [(x_at(k), y_at(v)) for k, v in enumerate(line)]
         draw.line(xy, fill=colour, width=3, joint="curve")
         for x, y in xy:
             _marker(draw, MARKERS[u % len(MARKERS)], x, y, colour)
-        legend_y = MARGIN_TOP + 10 + 28 * u
-        legend_x = WIDTH - MARGIN_RIGHT + 20
+        # The legend: marker, name (one or two lines), and the final score under it.
         _marker(draw, MARKERS[u % len(MARKERS)], legend_x, legend_y, colour)
-        label = f"{names[u][:14]}  {line[-1]}"
-        draw.text((legend_x + 14, legend_y), label, fill=TEXT, font=small, anchor="lm")
+        name = drawable(names[u]) or f"#{u + 1}"
+        for text in [*_legend_lines(draw, name, small), str(line[-1])]:
+            draw.text((legend_x + 14, legend_y), text, fill=TEXT, font=small, anchor="lm")
+            legend_y += 18
+        legend_y += 12
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()

@@ -64,3 +64,53 @@ def test_names_and_scores_must_line_up() -> None:
         score_chart(["a", "b"], [9, 9, 9], [], title="t", axis_label="h")
     with pytest.raises(ValueError, match="one name"):
         score_chart(["a", "b", "c"], [9, 9, 9], [[1, 2]], title="t", axis_label="h")
+
+
+# -- every name drawn (issue 16) ----------------------------------------------------------------
+
+NAMES = ("Élodie Côté", "Ærøskøbing", "🤖 Bot Normal")
+
+
+def notdef(font: object) -> tuple[tuple[int, int], bytes]:
+    """What the font draws for a code point it does not map (its .notdef box)."""
+    return glyph(font, "\U0010fffd")
+
+
+def glyph(font: object, char: str) -> tuple[tuple[int, int], bytes]:
+    mask = font.getmask(char)  # type: ignore[attr-defined]
+    return mask.size, bytes(mask)
+
+
+def test_the_font_draws_french_and_other_latin_names_without_a_missing_glyph() -> None:
+    from bot.chart import _font, drawable, has_glyph
+
+    font = _font(15)
+    box = notdef(font)
+    assert glyph(font, "\ue000") == box  # a private-use code point: also unmapped, same box
+    latin = "Élodie Côté Ærøskøbing Łódź Řeřicha Şişli Đặng Ñúñez Œuvre Straße"
+    for char in latin.replace(" ", ""):
+        assert glyph(font, char) != box, f"{char!r} would be drawn as a box"
+        assert has_glyph(char)
+    # The check can fail: the robot face is not in the font, so it is left out, not boxed.
+    assert glyph(font, "🤖") == box and not has_glyph("🤖")
+    assert [drawable(n) for n in NAMES] == ["Élodie Côté", "Ærøskøbing", "Bot Normal"]
+    assert drawable("🤖") == ""
+
+
+def test_a_chart_with_accented_and_computer_names_writes_each_name() -> None:
+    png = score_chart(
+        list(NAMES),
+        [9, 9, 9],
+        [[8, 10, 9], [5, 12, 9]],
+        title="Le Neuf : Élodie",
+        axis_label="Manche",
+    )
+    picture = image(png)
+    # The legend column holds the names: text pixels beside each of the three markers.
+    legend = picture.crop((WIDTH - 150, 40, WIDTH, 260))
+    inked = sum(
+        n
+        for n, rgb in legend.getcolors(maxcolors=WIDTH * HEIGHT) or []
+        if min(rgb) > 150 and max(rgb) - min(rgb) < 20  # near-white text, antialiased
+    )
+    assert inked > 300, inked
