@@ -230,10 +230,15 @@ def forget_view(lang: str, user_id: int) -> Buttons:
     )
 
 
-def _card_style(card: Card) -> B:
+def _card_style(card: Card, playable: bool = True) -> B:
+    """A card's colour: red suits red, black suits blurple (Discord's darkest colour that is
+    not grey), the Joker green. On your turn a card you may not play is grey as well as
+    disabled, so the playable ones stand out; off turn every card keeps its colour, dimmed."""
+    if not playable:
+        return B.secondary
     if card.suit is None:
         return B.success
-    return B.danger if card.suit.is_red else B.secondary
+    return B.danger if card.suit.is_red else B.primary
 
 
 def hand_view(
@@ -243,12 +248,13 @@ def hand_view(
     Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
     g, n = session.id, session.n
     legal_cards = {getattr(a, "card", None) for a in view.legal}
+    choosing = bool(legal_cards - {None}) and not joker_prompt  # a card to play, now
     cards = [
         button(
             ids.PLAY.format(game=g, n=n, card=str(card)),
             tr(lang, "button.joker") if card.suit is None else card_label(card, lang),
-            style=_card_style(card),
-            disabled=card not in legal_cards or joker_prompt,
+            style=_card_style(card, playable=card in legal_cards or not choosing),
+            disabled=not choosing or card not in legal_cards,
         )
         for card in sort_hand(view.hand)
     ]
