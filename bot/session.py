@@ -14,7 +14,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
 
 from engine import (
@@ -29,6 +29,7 @@ from engine import (
 )
 
 from .computer import Computers
+from .failpoints import failpoint
 from .storage import (
     ActionConflict,
     ChannelBusy,
@@ -132,6 +133,7 @@ class GameSession:
         self.rules = Rules.from_dict(row.rules)
         self.seed = row.seed
         self.status = row.status
+        self.end_reason = row.end_reason  # why an ended game ended
         self.lobby_message_id = row.lobby_message_id
         self.table_message_id = row.table_message_id
         self.created_at = row.created_at
@@ -140,6 +142,16 @@ class GameSession:
         self.turn_seconds = turn_seconds
         self.game = game
         self.deadline: float | None = row.turn_deadline
+        # How far the channel has been told (storage's deliveries columns; see the presenter).
+        self.shown_hands = row.shown_hands
+        self.table_hand = row.table_hand
+        self.turn_message_id = row.turn_message_id
+        self.turn_n = row.turn_n
+        #: Per person (user id): where their newest private hand can be edited from (the
+        #: presenter's, opaque here: an interaction token lives 15 minutes, so it is never
+        #: stored), and the decision (action count) it shows or is about to show.
+        self.hand_links: dict[int, object] = {}
+        self.hand_shows: dict[int, int] = {}
         self.deps = deps
         self.lock = asyncio.Lock()
         #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
@@ -207,6 +219,7 @@ class GameSession:
             raise SessionError("error.lobby_full")
         self.seats.append(SeatInfo(name, user_id))
         await self._save_seats()
+        failpoint("join_stored")
 
     async def leave(self, user_id: int) -> None:
         self._require_lobby()
@@ -290,7 +303,7 @@ class GameSession:
         assert game is not None
         n = len(game.log)
         change = Change(events=game.apply(seat, action))
-        due = self._person_due()
+        due = self.person_due()
         deadline = None if due is None else self.deps.clock() + self.turn_seconds
         try:
             await self.deps.storage.append_action(
@@ -306,6 +319,7 @@ class GameSession:
         self.deadline = deadline
         self._stored = (n + 1, due)
         if game.over:
+            failpoint("last_card_stored")
             change.extend(await self._finish())
         return change
 
@@ -350,7 +364,7 @@ class GameSession:
 
     # -- timers ----------------------------------------------------------------------------------
 
-    def _person_due(self) -> int | None:
+    def person_due(self) -> int | None:
         """The seat of the person whose decision is due now, if any (computers need no timer)."""
         game = self.game
         if self.closed or game is None or game.over or game.turn is None:
@@ -370,7 +384,7 @@ class GameSession:
             self._cancel_timer()
             deadline = self.lobby_deadline
         else:
-            seat = self._person_due()
+            seat = self.person_due()
             if seat is not None and self._timer is not None and self._timed == (self.n, seat):
                 return
             self._cancel_timer()
@@ -499,11 +513,13 @@ class GameSession:
 
     async def _finish(self) -> Change:
         await self.deps.storage.finish_game(self.id, self.result())
+        self.status, self.end_reason = "finished", "completed"
         self.close()
         return Change(ended="finished")
 
     async def abandon(self, reason: str) -> None:
         await self.deps.storage.abandon_game(self.id, reason)
+        self.status, self.end_reason = "abandoned", reason
         self.close()
 
     def close(self) -> None:
@@ -599,18 +615,19 @@ class Sessions:
         return session
 
     async def restore(self) -> list[GameSession]:
-        """Rebuild every open game from storage after a start; timers resume."""
+        """Rebuild every open game from storage after a start; timers resume. Ended games
+        whose end their channel was not told yet come back too, closed, to be announced."""
         storage = self.deps.storage
         restored = []
         timers: dict[int, float] = {}  # per guild: its turn timer setting
-        for row in await storage.live_games():
+        for row in [*await storage.live_games(), *await storage.unannounced_games()]:
             seats = [
                 SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
                 for s in await storage.seats(row.id)
             ]
             rules = Rules.from_dict(row.rules)
             game = None
-            if row.status == "live":
+            if row.status != "lobby":
                 actions = [(a.seat, a.action) for a in await storage.actions(row.id)]
                 try:
                     game = Game.from_dict(
@@ -619,7 +636,7 @@ class Sessions:
                 except Exception:
                     log.exception("game %s does not replay; abandoning it", row.id)
                     await storage.abandon_game(row.id, "corrupt")
-                    continue
+                    row = replace(row, status="abandoned", end_reason="corrupt")
             session = GameSession(
                 row,
                 seats,
@@ -628,7 +645,10 @@ class Sessions:
                 turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
-            self.add(session)
+            if row.is_open:
+                self.add(session)
+            else:
+                session.closed = True  # ended: only its announcement is owed
             restored.append(session)
         return restored
 

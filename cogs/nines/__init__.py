@@ -83,14 +83,18 @@ async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
 
 
 async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
-    """Once connected: refresh every restored table, saying so, and resume its timers."""
+    """Once connected: bring every restored game's channel up to date, saying the game was
+    restored, and resume its timers. Ended games whose end was not told get it now."""
     await bot.wait_until_ready()
     for session in sessions:
         try:
             async with session.lock:
-                if session.closed:
+                if session.closed:  # ended before its channel was told
+                    ended = "finished" if session.status == "finished" else session.end_reason
+                    await bot.presenter.show(session, Change(restored=True, ended=ended))
                     continue
                 if session.status == "lobby":
+                    await bot.presenter.refresh_lobby(session)
                     session.resume_timer()
                     continue
                 change = Change(restored=True)

@@ -158,24 +158,36 @@ class Controller:
         lang = self.lang(interaction)
         view = session.view(seat)
         content = render.hand_content(lang, session, view, notice)
+        # The bot need not bring this person's hand up to date until the game moves on.
+        session.hand_shows[interaction.user.id] = session.n
         return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
 
     async def send_hand(
-        self, interaction: Interaction, content: str, components: ui.Buttons
+        self,
+        interaction: Interaction,
+        session: GameSession,
+        content: str,
+        components: ui.Buttons,
     ) -> None:
-        """Send a rendered hand: updated in place when clicked from it, else a new private one."""
+        """Send a rendered hand: updated in place when clicked from it, else a new private
+        one; either way the message the bot updates when the turn comes back."""
         message = interaction.message
         deferred = (
             interaction.response.type is discord.InteractionResponseType.deferred_message_update
         )
+        sent: int | None = None  # the message's id if not the interaction's own
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=content, embed=None, view=components)
         elif message is not None and message.flags.ephemeral and deferred:
             await interaction.edit_original_response(content=content, embed=None, view=components)
         elif interaction.response.is_done():
-            await interaction.followup.send(content, view=components, ephemeral=True)
+            followup = await interaction.followup.send(
+                content, view=components, ephemeral=True, wait=True
+            )
+            sent = followup.id
         else:
             await interaction.response.send_message(content, view=components, ephemeral=True)
+        self.bot.presenter.remember_hand(session, interaction, sent)
 
     async def show_hand(
         self,
@@ -190,7 +202,7 @@ class Controller:
         content, components = self.hand_answer(
             interaction, session, seat, notice=notice, joker_prompt=joker_prompt
         )
-        await self.send_hand(interaction, content, components)
+        await self.send_hand(interaction, session, content, components)
 
     # -- the lobby -----------------------------------------------------------------------------
 
@@ -206,6 +218,8 @@ class Controller:
             try:
                 if verb == "join":
                     await session.join(user.id, member_name(user))
+                    # This click's token can send them their first hand at the start.
+                    self.bot.presenter.remember_click(session, interaction)
                 elif verb == "leave":
                     await session.leave(user.id)
                 elif verb.startswith("cpu-"):
@@ -230,6 +244,7 @@ class Controller:
                     return
                 elif verb == "start":
                     change = await session.start(user.id)
+                    self.bot.presenter.remember_click(session, interaction)
                     await self.update(
                         interaction,
                         content=render.draw_line(lang, session),
@@ -364,7 +379,7 @@ class Controller:
         answer: tuple[str, ui.Buttons],
     ) -> None:
         try:
-            await self.send_hand(interaction, *answer)
+            await self.send_hand(interaction, session, *answer)
         except discord.HTTPException:
             # The move is stored and stands; the player can reopen the hand any time.
             log.info("could not answer a move in game %s", session.id, exc_info=True)

@@ -7,17 +7,21 @@ one game are edited in order; games in other channels do not wait for each other
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import handle_message_parameters
 
-from bot.i18n import card_label, tr, trump_name
+from bot.failpoints import failpoint
+from bot.i18n import card_label, language_of, tr, trump_name
 from bot.session import Change, GameSession
-from engine import HandEnded, HandStarted, TrumpSet, public_view
+from engine import HandStarted, TrumpSet, public_view
 
 from . import render, ui
 
@@ -32,6 +36,29 @@ UNKNOWN_MESSAGE = 10008
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 LOST_CHANNEL = {UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS}
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+#: How long after a click its token may still edit the private hand (Discord: 15 minutes).
+TOKEN_SECONDS = 14 * 60
+
+Interaction = discord.Interaction[Any]
+
+
+def _nonce(session: GameSession, what: str) -> str:
+    """The nonce of one message a game owes its channel (Discord: 25 characters at most)."""
+    return f"g{session.id}{what}"
+
+
+@dataclass(slots=True)
+class HandLink:
+    """Where a seat's newest private hand can be edited: a click's interaction token and the
+    message (``@original``, a follow-up's id, or None: not sent yet, a lobby click's token)."""
+
+    token: str
+    message: str | None
+    language: str
+    until: float  # time.monotonic() after which the token is too old
 
 
 #: One thread draws every score chart: asyncio's default pool grew to six threads, each with
@@ -96,6 +123,7 @@ class DiscordPresenter:
         here reads it, and with its embed and components it was a good part of an edit's time
         on the loop (one edit per card played)."""
         mentions = self.bot.allowed_mentions if "content" in kwargs else None
+        kwargs.pop("nonce", None)  # an edit has none; the caller may pass a post's arguments
         with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
             await self.bot.http.edit_message(channel_id, message_id, params=params)
 
@@ -107,6 +135,8 @@ class DiscordPresenter:
             "content": render.turn_content(lang, session),
             "embed": render.table_embed(lang, session, notes=notes, deadline=session.deadline),
             "view": ui.table_view(lang, session),
+            # The table names whose turn it is but notifies nobody: the turn message does.
+            "allowed_mentions": NO_MENTIONS,
         }
 
     async def show(self, session: GameSession, change: Change) -> None:
@@ -120,12 +150,11 @@ class DiscordPresenter:
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")
+            await self.announced(session)  # nowhere left to say it
             self.bot.sessions.discard(session)
 
-    async def _show(self, session: GameSession, change: Change) -> None:
+    def notes(self, session: GameSession, change: Change) -> list[str]:
         lang = session.language
-        game = session.game
-        assert game is not None
         notes = [tr(lang, "note.timeout", name=session.seats[s].name) for s in change.timed_out]
         if change.restored:
             notes.append(tr(lang, "note.restored"))
@@ -145,45 +174,197 @@ class DiscordPresenter:
                     )
                 )
         notes.extend(trump_notes)
+        return notes
+
+    async def _show(self, session: GameSession, change: Change) -> None:
+        """Bring the channel up to the game's stored state.
+
+        What the channel owes follows from the stored moves; the session's delivery marks
+        (stored, see migration 0004) say how far it was told. Each step is safe to repeat: an
+        edit is idempotent, and a post carries a nonce Discord enforces, so a post repeated
+        after a crash returns the message it made the first time. A restart therefore just
+        calls this again and finishes whatever a dead process left owed, exactly once.
+        """
         if change.ended not in (None, "finished"):
             await self.ended_early(session, change.ended or "stopped")
             return
-        summaries = [e for e in change.events if isinstance(e, HandEnded)]
-        for i, result in enumerate(summaries):
-            hand = game.hands_log[result.number - 1]
-            embed = render.hand_summary(lang, session, result, hand.tricks)
-            if i == 0 and session.table_message_id is not None:
+        game = session.game
+        assert game is not None
+        lang = session.language
+        marks: dict[str, Any] = {}
+        ended = sum(1 for hand in game.hands_log if hand.result is not None)
+        for number in range(session.shown_hands + 1, ended + 1):
+            hand = game.hands_log[number - 1]
+            assert hand.result is not None
+            embed = render.hand_summary(lang, session, hand.result, hand.tricks)
+            if session.table_hand == number and session.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
                     session, session.table_message_id, content=None, embed=embed, view=None
                 )
             else:
-                await self.post(session, embed=embed)
+                await self.post(session, embed=embed, nonce=_nonce(session, f"s{number}"))
+            failpoint("summary_shown")
+            session.shown_hands = marks["shown_hands"] = number
         if game.over:
-            session.table_message_id = None
+            if marks:
+                await self.bot.storage.update_game(session.id, **marks)
             await self.game_over(session)
             return
-        new_hand = any(isinstance(e, HandStarted) for e in change.events)
-        message = self.table_message(session, notes)
+        message = self.table_message(session, self.notes(session, change))
         before = session.table_message_id
-        if new_hand or before is None:
-            posted = await self.post(session, **message)
-            session.table_message_id = posted.id
+        if session.table_hand != game.hand_number or before is None:
+            nonce = _nonce(session, f"t{game.hand_number}")
+            session.table_message_id = (await self.post(session, nonce=nonce, **message)).id
+            failpoint("table_posted")
+            session.table_hand = marks["table_hand"] = game.hand_number
         else:
             session.table_message_id = await self.edit(session, before, **message)
         if session.table_message_id != before:  # most edits keep the id: nothing to store
-            await self.bot.storage.update_game(
-                session.id, table_message_id=session.table_message_id
+            marks["table_message_id"] = session.table_message_id
+        if marks:
+            await self.bot.storage.update_game(session.id, **marks)
+        await self.turn(session)
+
+    # -- whose turn it is ----------------------------------------------------------------------
+
+    async def turn(self, session: GameSession) -> None:
+        """The person whose decision is due: their private hand brought up to date (so the
+        cards they may play are enabled without a Refresh), then a new message that mentions
+        them, since Discord notifies nobody of a mention added by an edit. The previous turn
+        message is deleted: one stands per game at most."""
+        seat = session.person_due()
+        n = session.n
+        if seat is not None:
+            await self.refresh_hand(session, seat)
+        user_id = None if seat is None else session.seats[seat].user_id
+        if user_id is not None and not await self.pings_on(session):
+            user_id = None
+        if user_id is not None and session.turn_n == n and session.turn_message_id is not None:
+            return  # this decision's turn message stands already
+        old = session.turn_message_id
+        new: int | None = None
+        if user_id is not None:
+            lang = session.language
+            posted = await self.post(
+                session,
+                content=tr(lang, "table.your_turn", who=f"<@{user_id}>"),
+                view=ui.turn_view(lang, session),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(user_id)]
+                ),
+                nonce=_nonce(session, f"p{n}"),
             )
+            new = posted.id
+            failpoint("turn_posted")
+        if old == new:
+            return
+        session.turn_message_id, session.turn_n = new, (n if new is not None else None)
+        await self.bot.storage.update_game(
+            session.id, turn_message_id=session.turn_message_id, turn_n=session.turn_n
+        )
+        if old is not None:
+            await self.delete(session, old)
+
+    async def clear_turn(self, session: GameSession) -> None:
+        """The game ended: its turn message goes."""
+        old = session.turn_message_id
+        if old is None:
+            return
+        session.turn_message_id = session.turn_n = None
+        await self.bot.storage.update_game(session.id, turn_message_id=None, turn_n=None)
+        await self.delete(session, old)
+
+    async def delete(self, session: GameSession, message_id: int) -> None:
+        try:
+            await self.bot.http.delete_message(session.channel_id, message_id)
+        except discord.NotFound:
+            pass  # deleted already (by someone, or before a restart)
+        except discord.HTTPException as error:
+            if error.code in LOST_CHANNEL:
+                raise ChannelLost from error
+            raise
+
+    async def pings_on(self, session: GameSession) -> bool:
+        settings = await self.bot.storage.get_guild_settings(session.guild_id)
+        return settings.get("pings", True) not in (False, "off", 0)
+
+    # -- private hands -------------------------------------------------------------------------
+
+    def remember_hand(
+        self, session: GameSession, interaction: Interaction, message: int | None
+    ) -> None:
+        """Where the clicker's newest private hand is: the message the click answered
+        (``message`` None: the interaction's own), edited through the click's token."""
+        session.hand_links[interaction.user.id] = HandLink(
+            interaction.token,
+            "@original" if message is None else str(message),
+            language_of(interaction.locale),
+            time.monotonic() + TOKEN_SECONDS,
+        )
+
+    def remember_click(self, session: GameSession, interaction: Interaction) -> None:
+        """A lobby click: its token can send the clicker their first hand privately once the
+        game starts (no "My hand" click needed)."""
+        session.hand_links[interaction.user.id] = HandLink(
+                interaction.token,
+                None,
+                language_of(interaction.locale),
+                time.monotonic() + TOKEN_SECONDS,
+            )
+
+    async def refresh_hand(self, session: GameSession, seat: int) -> None:
+        """Edit the seat's newest private hand to the game as it is, through the token of the
+        click that showed it (valid 15 minutes). Past that, the turn message's button opens a
+        fresh hand."""
+        user_id = session.seats[seat].user_id
+        assert user_id is not None
+        link = session.hand_links.get(user_id)
+        if session.hand_shows.get(user_id) == session.n or not isinstance(link, HandLink):
+            return  # current already (or a click's answer is about to show it)
+        if time.monotonic() >= link.until:
+            del session.hand_links[user_id]
+            return
+        view = session.view(seat)
+        content = render.hand_content(link.language, session, view, None)
+        components = ui.hand_view(link.language, session, view)
+        session.hand_shows[user_id] = session.n
+        app_id = self.bot.application_id
+        assert app_id is not None
+        webhook = discord.Webhook.from_state(
+            {"id": app_id, "type": 3, "token": link.token},
+            state=self.bot._connection,
+        )
+        try:
+            if link.message is None:
+                sent = await webhook.send(content, view=components, ephemeral=True, wait=True)
+                link.message = str(sent.id)
+            else:
+                # "@original" is the route's own word for the interaction's message.
+                message_id: Any = link.message
+                await webhook.edit_message(message_id, content=content, view=components)
+        except discord.HTTPException:
+            # Expired, or the message was dismissed: the turn message's button still works.
+            log.info("could not update a private hand in game %s", session.id, exc_info=True)
+            session.hand_links.pop(user_id, None)
+            session.hand_shows.pop(user_id, None)
+
+    # -- the end -------------------------------------------------------------------------------
+
+    async def announced(self, session: GameSession) -> None:
+        """The game's end stands in its channel (or cannot be told): nothing more is owed."""
+        await self.bot.storage.update_game(session.id, announced=True)
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
         game = session.game
         assert game is not None and game.winners is not None
+        await self.clear_turn(session)
         finished = await self.bot.storage.game_result(session.id)
         changes = finished.rating_changes if finished else ()
         embed = render.end_embed(lang, session, game.winners, changes)
         view = ui.end_view(lang, session)
+        nonce = _nonce(session, "e")
         try:
             # ~40 ms of drawing: in a thread, so clicks in other games are not held up.
             png = await asyncio.get_running_loop().run_in_executor(
@@ -193,7 +374,7 @@ class DiscordPresenter:
             log.exception("could not draw the score chart of game %s", session.id)
             png = None
         if png is None:
-            await self.post(session, embed=embed, view=view)
+            await self.post(session, embed=embed, view=view, nonce=nonce)
         else:
             embed.set_image(url=f"attachment://{render.CHART_FILE}")
             try:
@@ -202,10 +383,13 @@ class DiscordPresenter:
                     embed=embed,
                     view=view,
                     file=discord.File(io.BytesIO(png), filename=render.CHART_FILE),
+                    nonce=nonce,
                 )
             except ChannelLost:  # perhaps only the picture is refused (Attach Files)
                 embed.set_image(url=None)
-                await self.post(session, embed=embed, view=view)
+                await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
+        failpoint("end_posted")
+        await self.announced(session)
         self.bot.sessions.discard(session)
 
     async def ended_early(self, session: GameSession, reason: str) -> None:
@@ -230,7 +414,33 @@ class DiscordPresenter:
             )
         except (ChannelLost, discord.HTTPException):
             log.info("could not show the end of game %s", session.id)
+        with contextlib.suppress(ChannelLost, discord.HTTPException):
+            await self.clear_turn(session)
+        await self.announced(session)
         self.bot.sessions.discard(session)
+
+    async def refresh_lobby(self, session: GameSession) -> None:
+        """After a restart: the lobby message shows the seats as stored (a click stored just
+        before the process died may not have reached it)."""
+        lang = session.language
+        settings = await self.bot.storage.get_guild_settings(session.guild_id)
+        level = str(settings.get("difficulty") or "normal")
+        embed = render.lobby_embed(lang, session, note=tr(lang, "note.restored"))
+        view = ui.lobby_view(lang, session, level)
+        before = session.lobby_message_id
+        if before is None:  # died before the lobby's id was stored: post it again
+            channel = self.channel(session, session.lobby_channel_id)
+            posted = await channel.send(embed=embed, view=view, nonce=_nonce(session, "l"))
+            session.lobby_message_id = posted.id
+        else:
+            try:
+                await self.patch(session.lobby_channel_id, before, embed=embed, view=view)
+            except discord.NotFound:
+                log.info("the lobby message of game %s is gone", session.id)
+        if session.lobby_message_id != before:
+            await self.bot.storage.update_game(
+                session.id, lobby_message_id=session.lobby_message_id
+            )
 
     async def lobby_expired(self, session: GameSession) -> None:
         lang = session.language
@@ -249,4 +459,5 @@ class DiscordPresenter:
             )
         except (ChannelLost, discord.HTTPException):
             log.info("could not mark the lobby of game %s expired", session.id)
+        await self.announced(session)
         self.bot.sessions.discard(session)

@@ -164,6 +164,14 @@ class Buttons(discord.ui.View):
     def is_finished(self) -> bool:
         return True
 
+    @property
+    def timeout(self) -> float | None:
+        return None  # never tracked: nothing to time out (webhook sends ask)
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        pass
+
     def is_dispatchable(self) -> bool:
         return False
 
@@ -283,3 +291,11 @@ def hand_view(
 
 def has_exchange_choice(view: SeatView) -> bool:
     return any(isinstance(a, Exchange) for a in view.legal)
+
+
+def turn_view(lang: str, session: GameSession) -> Buttons:
+    """The turn message's button: opens the clicker's hand (a fresh one once the hand shown
+    last is too old for the bot to update)."""
+    return Buttons(
+        [button(ids.HAND.format(game=session.id), tr(lang, "button.my_hand"), style=B.primary)]
+    )

@@ -10,11 +10,27 @@ from tests.fakecord.models import Channel, Message, User
 
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
-    """The newest public message with a "My hand" button."""
+    """The newest table: a public message with the game in an embed and a "My hand" button
+    (the turn message below it has the button but no embed)."""
     for message in reversed(fake.visible(user, channel)):
-        if message.ephemeral_for is None and any(b.label == "My hand" for b in message.buttons()):
+        if (
+            message.ephemeral_for is None
+            and message.embeds
+            and any(b.label == "My hand" for b in message.buttons())
+        ):
             return message
     return None
+
+
+def turn_messages(fake: FakeDiscord, user: User, channel: Channel) -> list[Message]:
+    """The standing turn messages: public, no embed, a "My hand" button."""
+    return [
+        m
+        for m in fake.visible(user, channel)
+        if m.ephemeral_for is None
+        and not m.embeds
+        and any(b.label == "My hand" for b in m.buttons())
+    ]
 
 
 def end_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
@@ -101,3 +117,63 @@ async def play_to_the_end(
         idle = 0
         await take_turn(fake, user, channel, rng)
     raise AssertionError("the game did not end")
+
+
+class NotifiedPerson:
+    """A person who reads only what Discord shows them: they act when a new message notifies
+    them (a mention in a newly created message), from their newest private hand, and click
+    "My hand" only when they have no hand yet or the one they have shows no move: every such
+    click is counted, and one on a hand that was out of date is a failure of the bot."""
+
+    def __init__(self, fake: FakeDiscord, user: User, channel: Channel) -> None:
+        self.fake, self.user, self.channel = fake, user, channel
+        self.seen: set[int] = set()
+        self.opened = 0  # "My hand" clicks with no private hand yet
+        self.stale: list[str] = []  # hands that showed no move on this person's turn
+        self.moves = 0
+
+    def notifications(self) -> list[Message]:
+        """Messages that notified this person and that they have not acted on yet (deleted
+        since or not: the notification reached them when the message was created)."""
+        return [
+            m
+            for m in self.fake.store.messages.get(self.channel.id, [])
+            if m.id not in self.seen and any(u.id == self.user.id for u in m.mentions)
+        ]
+
+    def hand(self) -> Message | None:
+        """Their newest private message with cards on it."""
+        for message in reversed(self.fake.visible(self.user, self.channel)):
+            if message.ephemeral_for == self.user.id and any(
+                ":play:" in (b.custom_id or "") or ":xchg:" in (b.custom_id or "")
+                for b in message.buttons()
+            ):
+                return message
+        return None
+
+    async def act(self, rng: random.Random) -> None:
+        """Answer the notification: a legal move from the hand as Discord shows it."""
+        notes = self.notifications()
+        self.seen.update(m.id for m in notes)
+        hand = self.hand()
+        if hand is None:
+            self.opened += 1
+            opened = await self.fake.click(self.user, notes[-1], "My hand")
+            assert not opened.errors and opened.message is not None, opened.errors
+            hand = opened.message
+        moves = enabled_moves(hand)
+        if not moves:
+            self.stale.append(hand.content or "")
+            opened = await self.fake.click(self.user, notes[-1], "My hand")
+            assert opened.message is not None
+            hand = opened.message
+            moves = enabled_moves(hand)
+        assert moves, f"{self.user.name} was notified with nothing to play: {hand.content}"
+        res = await self.fake.click(self.user, hand, rng.choice(moves))
+        assert not res.errors, res.errors
+        calls = [b.custom_id for b in (res.message.buttons() if res.message else ()) if b.custom_id]
+        calls = [c for c in calls if ":joker:" in c]
+        if calls:
+            res = await self.fake.click(self.user, res.message, rng.choice(calls))  # type: ignore[arg-type]
+            assert not res.errors, res.errors
+        self.moves += 1

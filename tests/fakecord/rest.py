@@ -63,6 +63,8 @@ def route(method: str, template: str) -> Callable[[Handler], Handler]:
 
 
 NO_CONTENT: Result = (204, None)
+#: How long Discord remembers an enforced nonce ("the past few minutes").
+NONCE_WINDOW = 5 * 60.0
 GUILD_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 15
 
 
@@ -316,10 +318,21 @@ class RestApi:
             or call.body.get("sticker_ids")
         ):
             raise invalid_form("content", "BASE_TYPE_REQUIRED", "Cannot send an empty message")
+        nonce = call.body.get("nonce")
+        key = (self.bot_id, str(nonce))
+        if nonce is not None and call.body.get("enforce_nonce"):
+            # Discord: "checked for uniqueness in the past few minutes. If another message was
+            # created by the same author with the same nonce, that message will be returned
+            # and no new message will be created."
+            seen = self.store.nonces.get(key)
+            if seen is not None and self.store.clock.now() - seen[0] < NONCE_WINDOW:
+                return 200, seen[1].to_json()
         msg = fill_new(
             self.store, self._new_message(chan), call.body, call.uploads, self.fake.url_root
         )
         self.store.add_message(msg)
+        if nonce is not None and call.body.get("enforce_nonce"):
+            self.store.nonces[key] = (self.store.clock.now(), msg)
         await self._announce("MESSAGE_CREATE", msg)
         return 200, msg.to_json()
 

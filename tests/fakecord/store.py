@@ -23,6 +23,8 @@ class Store:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, list[Message]] = {}  # channel id -> messages in order
         self._by_id: dict[int, Message] = {}
+        #: (author id, nonce) -> (when, message): messages created with enforce_nonce.
+        self.nonces: dict[tuple[int, str], tuple[float, Message]] = {}
 
     # identities -------------------------------------------------------------------------
     def snowflake(self) -> int:
