@@ -1,7 +1,15 @@
 """Every string a person reads, by key, in English and French (catalogues in ``locales/``).
 
+Plural forms and numbers follow each language's CLDR rules through Babel: a message that
+counts something has one entry per plural form (``count.games.one``, ``count.games.other``)
+and ``tr(..., count=n)`` picks the form and writes the number the locale's way.
+
 >>> tr("fr", "suit.H")
 'cœur'
+>>> tr("en", "count.games", count=1), tr("fr", "count.games", count=0)
+('1 game', '0 partie')
+>>> number("fr", 4.2, 2), number("en", 4.2, 2)
+('4,20', '4.20')
 >>> language_of("fr-CA"), language_of("en-GB"), language_of(None)
 ('fr', 'en', 'en')
 """
@@ -9,14 +17,22 @@
 from __future__ import annotations
 
 import json
+import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Final
 
-from engine import Card, Suit, Trump
+from babel import Locale
+from babel.lists import format_list
+from babel.numbers import format_decimal
+
+from engine import TRUMP_PRESETS, Card, Suit, Trump
 
 LANGUAGES: Final = ("en", "fr")
 DEFAULT: Final = "en"
+#: The CLDR locale behind each language: the French is Quebec's.
+LOCALES: Final = {"en": "en_CA", "fr": "fr_CA"}
 
 
 def language_of(locale: object) -> str:
@@ -32,18 +48,151 @@ def catalogue(language: str) -> dict[str, str]:
     return data
 
 
+@cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(LOCALES.get(language, LOCALES[DEFAULT]))
+
+
+def plural_form(language: str, count: float) -> str:
+    """The CLDR plural category of ``count`` ("one", "other", ...) in ``language``.
+
+    >>> plural_form("fr", 0), plural_form("en", 0), plural_form("fr", 2)
+    ('one', 'other', 'other')
+    """
+    return str(_locale(language).plural_form(count))
+
+
+def number(language: str, value: float, digits: int = 0) -> str:
+    """``value`` with ``digits`` decimals, separators as the language writes them.
+
+    >>> number("fr", 1500), number("en", 1500), number("fr", 0.5, 1)
+    ('1\xa0500', '1,500', '0,5')
+    """
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return str(format_decimal(value, format=pattern, locale=_locale(language)))
+
+
 def tr(language: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``language`` with its placeholders filled.
 
-    A key missing from a catalogue falls back to English (a test keeps both complete).
+    With a number ``count`` among the parameters, the entry ``key.<plural form>`` for that
+    count (else ``key.other``), its ``{count}`` written as the language writes numbers. A key
+    missing from a catalogue falls back to English (a test keeps both complete).
     """
-    messages = catalogue(language if language in LANGUAGES else DEFAULT)
-    template = messages.get(key) or catalogue(DEFAULT)[key]
+    language = language if language in LANGUAGES else DEFAULT
+    count = params.get("count")
+    if isinstance(count, int | float) and f"{key}.other" in catalogue(DEFAULT):
+        form = f"{key}.{plural_form(language, count)}"
+        key = form if form in catalogue(language) else f"{key}.other"
+        params["count"] = number(language, count)
+    template = catalogue(language).get(key) or catalogue(DEFAULT)[key]
     return template.format(**params) if params else template
 
 
 def suit_name(language: str, suit: Suit) -> str:
     return tr(language, f"suit.{suit.value}")
+
+
+def trump_word(language: str, trump: Trump) -> str:
+    """A trump as a word inside a sentence: "hearts", "sans-atout"."""
+    return tr(language, "suit.none") if trump is None else suit_name(language, trump)
+
+
+def trump_order(language: str, trumps: Sequence[Trump]) -> str:
+    """A trump sequence in words, as the language lists things.
+
+    >>> trump_order("en", (Suit.HEARTS, Suit.SPADES, None))
+    'hearts, spades and no trump'
+    >>> trump_order("fr", (Suit.HEARTS, Suit.SPADES, None))
+    'cœur, pique et sans-atout'
+    """
+    return str(format_list([trump_word(language, t) for t in trumps], locale=_locale(language)))
+
+
+def _engine_letter(trump: Trump) -> str:
+    return "NT" if trump is None else trump.value
+
+
+def _letter_key(trump: Trump) -> str:
+    return f"letter.{_engine_letter(trump)}"
+
+
+def trumps_label(language: str, setting: str) -> str:
+    """The ``trumps`` setting as its reader would type it: a preset's name in their language,
+    or the letters of their language ("H,S,NT" reads "C,P,SA" in French).
+
+    >>> trumps_label("fr", "quebec"), trumps_label("fr", "H,S,NT"), trumps_label("en", "H,S")
+    ('québécois', 'C,P,SA', 'H,S')
+    """
+    if setting in TRUMP_PRESETS:
+        return tr(language, f"preset.{setting}")
+    trumps = [None if e == "NT" else Suit(e) for e in setting.split(",")]
+    return ",".join(tr(language, _letter_key(t)) for t in trumps)
+
+
+def _folded(text: str) -> str:
+    """Lower case, accents and ligatures off, spaces as hyphens: "Québécois" -> "quebecois"."""
+    text = text.strip().lower().replace("œ", "oe")
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return "-".join(bare.split())
+
+
+#: Suit words a player may type in a trump order, besides the letters (folded, see _folded).
+SUIT_WORDS: Final[dict[str, dict[str, str]]] = {
+    "en": {
+        "heart": "H",
+        "hearts": "H",
+        "spade": "S",
+        "spades": "S",
+        "diamond": "D",
+        "diamonds": "D",
+        "club": "C",
+        "clubs": "C",
+        "no_trump": "NT",
+    },
+    "fr": {
+        "coeur": "H",
+        "coeurs": "H",
+        "pique": "S",
+        "piques": "S",
+        "carreau": "D",
+        "carreaux": "D",
+        "trefle": "C",
+        "trefles": "C",
+        "sans_atout": "NT",
+    },
+}
+
+
+def read_trumps(text: str, language: str = DEFAULT) -> str:
+    """A trump order as a person typed it, in the engine's words (a preset name or letters
+    such as "H,S,NT"); what cannot be read is returned as typed, for the engine to refuse.
+
+    Preset names, suit letters and suit words are read in English or French. A sequence is
+    read in one language: the reader's first, then the other, since "C" is clubs in English
+    and cœur in French.
+
+    >>> read_trumps("C,P,K,T,SA", "fr"), read_trumps("québécois", "fr")
+    ('H,S,D,C,NT', 'quebec')
+    >>> read_trumps("C, NT", "fr"), read_trumps("C", "fr"), read_trumps("C", "en")
+    ('C,NT', 'H', 'C')
+    >>> read_trumps("Cœur pique sans atout", "en"), read_trumps("h, spades, no trump")
+    ('H,S,NT', 'H,S,NT')
+    """
+    folded = _folded(text)
+    for lang in LANGUAGES:
+        for preset in TRUMP_PRESETS:
+            if folded == _folded(tr(lang, f"preset.{preset}")):
+                return preset
+    for two_words in ("sans-atout", "no-trump"):  # one entry, not two
+        folded = folded.replace(two_words, two_words.replace("-", "_"))
+    entries = [e for e in folded.replace("-", ",").split(",") if e]
+    for lang in (language, *(other for other in LANGUAGES if other != language)):
+        known = {_folded(tr(lang, _letter_key(t))): _engine_letter(t) for t in (*Suit, None)}
+        known |= SUIT_WORDS.get(lang, {})
+        if entries and all(e in known for e in entries):
+            return ",".join(known[e] for e in entries)
+    return text
 
 
 def trump_name(language: str, trump: Trump) -> str:

@@ -17,9 +17,19 @@ from typing import Any
 import pytest
 from discord import Locale, app_commands
 
-from bot.i18n import LANGUAGES, card_label, card_name, catalogue, language_of, tr, trump_name
+from bot.i18n import (
+    LANGUAGES,
+    card_label,
+    card_name,
+    catalogue,
+    language_of,
+    number,
+    plural_form,
+    tr,
+    trump_name,
+)
 from bot.i18n_commands import CatalogueTranslator
-from engine import Card, Suit
+from engine import TRUMP_PRESETS, Card, Suit
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])
@@ -82,7 +92,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "rank.{}": tuple(str(r) for r in range(2, 15)),
     "game.{}": ("nines", "nein-nine"),
     "ruleset.{}": ("classic", "partnership", "four-player", "nein-nine"),
-    "setting.{}": ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit"),
+    "setting.{}": ("trumps", "exchange", "ties", "instant_win", "start", "limit"),
+    "preset.{}": tuple(TRUMP_PRESETS),
+    "letter.{}": ("H", "D", "C", "S", "NT"),
     "value.{}": ("left", "dealer", "play-on", "joint", "on", "off"),
     "difficulty.{}": ("easy", "normal", "hard"),
     "table.joker_{}": ("win", "lose"),
@@ -92,7 +104,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "summary.title_{}": ("hand", "round"),
     "table.title_{}": ("hand", "round"),
     "chart.axis_{}": ("hand", "round"),
-    "rules.{}": ("nines", "nein-nine"),
+    "rules.cards.{}": ("classic", "partnership", "four-player", "nein-nine"),
+    "rules.exchange.{}": ("left", "dealer"),
+    "rules.ties.{}": ("play-on", "joint"),
+    "rules.h.{}": ("cards", "deal", "exchange", "play", "trump", "joker", "score", "end"),
     "end.reason.{}": (
         "cancelled",
         "channel_lost",
@@ -115,6 +130,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "difficulty",
         "language",
         "threads",
+        "pings",
     ),
     "settings.error.{}": (
         "ruleset",
@@ -129,6 +145,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "difficulty",
         "language",
         "threads",
+        "pings",
         "unknown",
     ),
 }
@@ -138,7 +155,40 @@ def test_every_literal_key_in_code_exists() -> None:
     keys = literal_keys()
     assert len(keys) > 100  # the scan finds the code's keys
     for language in LANGUAGES:
-        assert sorted(keys - set(catalogue(language))) == [], language
+        messages = catalogue(language)
+        missing = {k for k in keys if k not in messages and f"{k}.other" not in messages}
+        assert sorted(missing) == [], language
+
+
+def plural_families() -> set[str]:
+    return {k.rsplit(".", 1)[0] for k in catalogue("en") if k.endswith(".other")}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_form_a_count_needs_is_written(language: str) -> None:
+    """CLDR says which form each number takes (French: 0 and 1 singular, English: 1 only);
+    every family has that form for the counts a game can show."""
+    families = plural_families()
+    assert {"count.games", "count.wins", "count.hands", "count.rounds", "count.tricks"} <= families
+    needed = {plural_form(language, n) for n in range(1001)}
+    messages = catalogue(language)
+    assert [f"{f}.{form}" for f in families for form in needed if f"{f}.{form}" not in messages] == []
+
+
+def test_counts_take_the_plural_form_of_their_language() -> None:
+    assert tr("en", "count.games", count=1) == "1 game"
+    assert tr("en", "count.games", count=0) == "0 games"
+    assert tr("en", "count.games", count=2) == "2 games"
+    assert tr("fr", "count.games", count=1) == "1 partie"
+    assert tr("fr", "count.games", count=0) == "0 partie"  # French: 0 is singular
+    assert tr("fr", "count.games", count=2) == "2 parties"
+    assert tr("fr", "count.tricks", count=1500) == "1\xa0500 plis"  # fr-CA groups with a space
+    assert tr("en", "count.tricks", count=1500) == "1,500 tricks"
+
+
+def test_decimal_numbers_follow_the_language() -> None:
+    assert number("fr", 4.2, 2) == "4,20" and number("en", 4.2, 2) == "4.20"
+    assert number("fr", 33.333) == "33" and number("en", 0.5, 1) == "0.5"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

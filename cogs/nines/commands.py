@@ -14,11 +14,12 @@ from discord.ext import commands
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
 from bot.storage import ChannelBusy, GameKind, player_key
-from engine import TRUMP_PRESETS, Rules, SettingError
+from engine import RULESETS, TRUMP_PRESETS, Rules, SettingError
 
 from . import render, ui
 from .controller import Controller, member_name
 from .options import GAMES, RULE_CHOICES, RULE_HELP, RULE_NAMES
+from .settings import RULE_KEYS, SettingsInvalid, validate
 
 if TYPE_CHECKING:
     from bot.app import NinesBot
@@ -33,13 +34,10 @@ THREAD_TYPES = (
     discord.ChannelType.news_thread,
 )
 
-#: Server settings that are not rules settings, with their defaults.
-TABLE_DEFAULTS: dict[str, str | int] = {
-    "turn_timer": DEFAULT_TURN_SECONDS,
-    "difficulty": "normal",
-    "language": "",  # empty: the server's preferred locale
-    "threads": "off",
-}
+
+def rule_defaults(settings: dict[str, Any]) -> dict[str, Any]:
+    """The server's stored rule settings (trumps, start, ...), without its table settings."""
+    return {k: v for k, v in settings.items() if k in RULE_KEYS}
 
 
 class NinesCog(commands.Cog, name="Nines"):
@@ -133,18 +131,15 @@ class NinesCog(commands.Cog, name="Nines"):
             }.items()
             if v is not None
         }
-        defaults = {k: v for k, v in settings.items() if k not in TABLE_DEFAULTS and k != "game"}
+        defaults = rule_defaults(settings)
         name = ruleset or str(settings.get("ruleset") or "classic")
-        from .settings import SettingsInvalid, validate
-
         try:
-            chosen = validate(chosen)  # each bad value refused in the caller's words
+            chosen = validate(chosen, lang)  # read, and refused, in the caller's words
         except SettingsInvalid as invalid:
             await self.private(interaction, tr(lang, invalid.key, **invalid.params))
             return
         try:
-            merged = {k: v for k, v in {**defaults, **chosen}.items() if k != "ruleset"}
-            rules = Rules.from_settings(name, merged)
+            rules = Rules.from_settings(name, {**defaults, **chosen})
         except SettingError as error:
             await self.private(interaction, tr(lang, "error.setting", detail=str(error)))
             return
@@ -369,21 +364,22 @@ class NinesCog(commands.Cog, name="Nines"):
     @app_commands.choices(game=GAMES)
     async def rules_command(self, interaction: Interaction, game: str | None = None) -> None:
         lang = language_of(interaction.locale)
-        settings = await self.guild_settings(interaction.guild_id or 0)
-        name = "nein-nine" if game == "nein-nine" else str(settings.get("ruleset") or "classic")
-        if game == "nines" and name == "nein-nine":
-            name = "classic"
-        rules = Rules.from_settings(
-            name,
-            {
-                k: v
-                for k, v in settings.items()
-                if k not in TABLE_DEFAULTS and k not in ("game", "ruleset")
-            },
-        )
         await interaction.response.send_message(
-            embed=render.rules_embed(lang, rules), ephemeral=True
+            embed=render.rules_embed(lang, await self.rules_here(interaction, game)),
+            ephemeral=True,
         )
+
+    async def rules_here(self, interaction: Interaction, game: str | None) -> Rules:
+        """The rules a game here will be played by: the game open in this channel, if it is
+        of the game asked about; else the server's settings for that game."""
+        session = self.sessions.in_channel(interaction.channel_id or 0)
+        if session is not None and game in (None, session.rules.game):
+            return session.rules
+        settings = await self.guild_settings(interaction.guild_id or 0)
+        name = str(settings.get("ruleset") or "classic")
+        if game is not None and RULESETS[name].game != game:
+            name = "nein-nine" if game == "nein-nine" else "classic"
+        return Rules.from_settings(name, rule_defaults(settings))
 
     # -- /nines forget-me ----------------------------------------------------------------------
 

@@ -45,7 +45,7 @@ def history_line(lang: str, row: HistoryRow) -> str:
             text = "🏆 " + text
         players.append(text)
     outcome = (
-        tr(lang, "history.finished", hands=row.hands_played or 0)
+        tr(lang, "count.hands", count=row.hands_played or 0)
         if row.status == "finished"
         else tr(lang, "history.abandoned")
     )

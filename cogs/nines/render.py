@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.chart import score_chart
-from bot.i18n import card_label, suit_name, tr, trump_name
+from bot.i18n import card_label, number, suit_name, tr, trump_name, trumps_label
 from bot.session import GameSession
 from bot.storage import RatingChange, StatsRow
 from engine import (
@@ -28,6 +28,8 @@ from engine import (
     stones_text,
 )
 
+from .rules_text import rules_sections
+
 COLOUR = discord.Colour(0x2E7D32)  # card-table green
 NAME_WIDTH = 6  # score sheet columns: narrow enough for a phone
 
@@ -40,8 +42,13 @@ def rules_line(lang: str, rules: Rules) -> str:
     """The rule settings in one line, e.g. "classic · trumps quebec · exchange left · ..."."""
     parts = [tr(lang, f"ruleset.{rules.name}")]
     for key, value in rules.settings().items():
+        if key == "rounds":
+            parts.append(tr(lang, "count.rounds", count=value))
+            continue
         if key in ("exchange", "ties", "instant_win"):
             value = tr(lang, f"value.{value}")
+        elif key == "trumps":
+            value = trumps_label(lang, str(value))
         parts.append(tr(lang, f"setting.{key}", value=value))
     return " · ".join(parts)
 
@@ -421,9 +428,9 @@ def leaderboard_embed(
                 rank=first_rank + i,
                 name=r.name,
                 rating=f"{r.rating:.0f}",
-                games=r.games,
-                wins=r.wins,
-                rate=f"{100 * r.wins / max(1, r.games):.0f}",
+                games=tr(lang, "count.games", count=r.games),
+                wins=tr(lang, "count.wins", count=r.wins),
+                rate=number(lang, 100 * r.wins / max(1, r.games)),
             )
             for i, r in enumerate(rows)
         )
@@ -436,8 +443,8 @@ def leaderboard_embed(
                     "leaderboard.computer_row",
                     name=r.name,
                     rating=f"{r.rating:.0f}",
-                    games=r.games,
-                    wins=r.wins,
+                    games=tr(lang, "count.games", count=r.games),
+                    wins=tr(lang, "count.wins", count=r.wins),
                 )
                 for r in computers
             ),
@@ -461,10 +468,10 @@ def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord
                 "stats.games",
                 games=row.games,
                 wins=row.wins,
-                rate=f"{100 * row.wins / row.games:.0f}",
+                rate=number(lang, 100 * row.wins / row.games),
             ),
-            tr(lang, "stats.tricks", avg=f"{row.tricks / max(1, row.hands):.2f}"),
-            tr(lang, "stats.swaps", rate=f"{100 * row.swaps / max(1, row.exchanges):.0f}"),
+            tr(lang, "stats.tricks", avg=number(lang, row.tricks / max(1, row.hands), 2)),
+            tr(lang, "stats.swaps", rate=number(lang, 100 * row.swaps / max(1, row.exchanges))),
             tr(lang, "stats.rating", rating=f"{row.rating:.0f}"),
             tr(lang, "stats.best", place=row.best_place or "-"),
         ]
@@ -473,10 +480,10 @@ def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord
 
 
 def rules_embed(lang: str, rules: Rules) -> discord.Embed:
-    embed = discord.Embed(
-        title=tr(lang, "rules.title", game=game_title(lang, rules)),
-        description=tr(lang, f"rules.{rules.game}"),
-        colour=COLOUR,
-    )
-    embed.add_field(name=tr(lang, "rules.here"), value=rules_line(lang, rules), inline=False)
+    """``/nines rules``: the game as ``rules`` will play it, a field per part of the game."""
+    title = tr(lang, "rules.title", game=game_title(lang, rules))
+    embed = discord.Embed(title=title, colour=COLOUR)
+    for heading, text in rules_sections(lang, rules):
+        embed.add_field(name=heading, value=text, inline=False)
+    embed.set_footer(text=tr(lang, "rules.settings", line=rules_line(lang, rules)))
     return embed

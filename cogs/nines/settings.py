@@ -4,7 +4,8 @@ Manage Server only. Discord honours ``default_member_permissions`` on top-level 
 so the check that counts is the one made here at run time; the decorator still documents it.
 Values are validated before they are stored: rule settings by the engine's
 ``Rules.from_settings``, the others here, each refusal with its own message in the caller's
-language.
+language. What a person types is read in English or in French (``oui``, ``brasseur``,
+``C,P,K,T,SA``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.i18n import catalogue, language_of, tr
+from bot.i18n import catalogue, language_of, read_trumps, tr, trump_order, trumps_label
 from bot.session import DEFAULT_TURN_SECONDS
 from bot.storage import SettingValue
-from engine import Rules, SettingError
+from engine import TRUMP_PRESETS, Rules, SettingError
 from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
 from engine.rules import RULESETS
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 RULE_KEYS: Final = ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
-TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads")
+TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings")
 #: Every server setting, in the order ``/nines settings show`` lists them.
 KEYS: Final = ("ruleset", *RULE_KEYS, *TABLE_KEYS)
 DEFAULTS: Final[dict[str, SettingValue]] = {
@@ -42,9 +43,22 @@ DEFAULTS: Final[dict[str, SettingValue]] = {
     "difficulty": "normal",
     "language": "",  # empty: follow the server's preferred locale
     "threads": "off",
+    "pings": True,  # a new message mentions whoever's turn it is (read by the table)
 }
 TIMER_SECONDS: Final = (30, 900)
 LANGUAGE_CHOICES: Final = ("auto", "en", "fr")
+
+#: What else a person may type for a choice, e.g. in French (folded to lower case).
+ALIASES: Final[dict[str, dict[str, str]]] = {
+    "exchange": {"gauche": "left", "brasseur": "dealer", "dealer-first": "dealer"},
+    "ties": {"continuer": "play-on", "partager": "joint", "partage": "joint"},
+    "instant_win": {"oui": "on", "non": "off"},
+    "threads": {"oui": "on", "non": "off"},
+    "difficulty": {"facile": "easy", "difficile": "hard"},
+    "language": {"automatique": "auto", "anglais": "en", "francais": "fr", "français": "fr"},
+}
+ON_WORDS: Final = ("on", "oui", "yes", "true", "1")
+OFF_WORDS: Final = ("off", "non", "no", "false", "0")
 
 
 class SettingsInvalid(Exception):
@@ -65,21 +79,42 @@ def _rule_value(key: str, raw: object) -> SettingValue:
         raise SettingsInvalid(f"settings.error.{key}", value=raw) from None
 
 
-def validate(changes: Mapping[str, object]) -> dict[str, SettingValue]:
+def _switch(key: str, raw: object) -> bool:
+    """An on/off setting as a bool: on, oui, true... or off, non, false..."""
+    text = str(raw).strip().lower()
+    if text in ON_WORDS:
+        return True
+    if text in OFF_WORDS:
+        return False
+    raise SettingsInvalid(f"settings.error.{key}", value=raw)
+
+
+def validate(changes: Mapping[str, object], lang: str = "en") -> dict[str, SettingValue]:
     """The changes made canonical; SettingsInvalid for the first value that is not allowed.
+    ``lang`` is the language the person typed in (it decides what "C" means in a trump order).
 
     >>> validate({"trumps": "h, s, nt", "language": "auto", "turn_timer": 60})
     {'trumps': 'H,S,NT', 'language': '', 'turn_timer': 60}
+    >>> validate({"trumps": "C,P,SA", "exchange": "brasseur", "pings": "non"}, "fr")
+    {'trumps': 'H,S,NT', 'exchange': 'dealer', 'pings': False}
     """
     clean: dict[str, SettingValue] = {}
-    for key, raw in changes.items():
+    for key, given in changes.items():
+        raw: object = given
+        if isinstance(given, str) and key in ALIASES:
+            raw = ALIASES[key].get(given.strip().lower(), given)
+        if key == "trumps":
+            raw = read_trumps(str(given), lang)
         if key == "ruleset":
             name = str(raw).strip().lower()
             if name not in RULESETS:
                 raise SettingsInvalid("settings.error.ruleset", value=raw)
             clean[key] = name
         elif key in RULE_KEYS:
-            clean[key] = _rule_value(key, raw)
+            try:
+                clean[key] = _rule_value(key, raw)
+            except SettingsInvalid:
+                raise SettingsInvalid(f"settings.error.{key}", value=given) from None
         elif key == "turn_timer":
             low, high = TIMER_SECONDS
             try:
@@ -98,9 +133,9 @@ def validate(changes: Mapping[str, object]) -> dict[str, SettingValue]:
                 raise SettingsInvalid("settings.error.language", value=raw)
             clean[key] = "" if raw == "auto" else str(raw)
         elif key == "threads":
-            if raw not in ("on", "off"):
-                raise SettingsInvalid("settings.error.threads", value=raw)
-            clean[key] = str(raw)
+            clean[key] = "on" if _switch(key, raw) else "off"
+        elif key == "pings":
+            clean[key] = _switch(key, raw)
         else:
             raise SettingsInvalid("settings.error.unknown", value=key)
     return clean
@@ -111,7 +146,19 @@ def effective(stored: Mapping[str, SettingValue]) -> dict[str, SettingValue]:
     return {key: stored.get(key, DEFAULTS[key]) for key in KEYS}
 
 
+def trumps_text(lang: str, setting: str) -> str:
+    """A trump order for reading: "quebec (hearts, spades, diamonds, clubs and no trump)"."""
+    trumps = Rules.from_settings("classic", {"trumps": setting}).trumps
+    if setting in TRUMP_PRESETS:
+        return f"{trumps_label(lang, setting)} ({trump_order(lang, trumps)})"
+    return trump_order(lang, trumps)
+
+
 def value_text(lang: str, key: str, value: SettingValue) -> str:
+    if key == "trumps":
+        return trumps_text(lang, str(value))
+    if key == "pings":
+        return tr(lang, "value.on" if value else "value.off")
     if key == "ruleset":
         return tr(lang, f"ruleset.{value}")
     if key == "language":
@@ -133,8 +180,13 @@ def settings_embed(
     for key in KEYS:
         mark = "" if key in stored else " " + tr(lang, "settings.default_mark")
         lines.append(
-            tr(lang, f"settings.name.{key}") + ": **" + value_text(lang, key, values[key]) + "**"
-            f"{mark}"
+            tr(
+                lang,
+                "settings.line",
+                name=tr(lang, f"settings.name.{key}"),
+                value=value_text(lang, key, values[key]),
+                mark=mark,
+            )
         )
     embed = discord.Embed(
         title=tr(lang, "settings.title"), description="\n".join(lines), colour=0x2E7D32
@@ -210,6 +262,7 @@ class SettingsGroup(app_commands.Group):
         difficulty=_("difficulty", key="opt.difficulty.name"),
         language=_("language", key="opt.language.name"),
         threads=_("threads", key="opt.threads.name"),
+        pings=_("pings", key="opt.pings.name"),
     )
     @app_commands.describe(
         ruleset=_("The game and variant new games use", key="opt.ruleset"),
@@ -218,12 +271,17 @@ class SettingsGroup(app_commands.Group):
         difficulty=_("The computer players' usual level", key="opt.difficulty"),
         language=_("The language of the bot's public messages", key="opt.language"),
         threads=_("Each game opens its own thread from its lobby message", key="opt.threads"),
+        pings=_(
+            "Mention whoever's turn it is in a new message, so Discord notifies them",
+            key="opt.pings",
+        ),
     )
     @app_commands.choices(
         **RULE_CHOICES,
         difficulty=LEVELS,
         language=LANGUAGES,
         threads=ON_OFF,
+        pings=ON_OFF,
     )
     async def set_settings(
         self,
@@ -240,6 +298,7 @@ class SettingsGroup(app_commands.Group):
         difficulty: str | None = None,
         language: str | None = None,
         threads: str | None = None,
+        pings: str | None = None,
     ) -> None:
         if not await self.allowed(interaction):
             return
@@ -259,6 +318,7 @@ class SettingsGroup(app_commands.Group):
                 "difficulty": difficulty,
                 "language": language,
                 "threads": threads,
+                "pings": pings,
             }.items()
             if value is not None
         }
@@ -266,7 +326,7 @@ class SettingsGroup(app_commands.Group):
             await self.cog.private(interaction, tr(lang, "settings.error.nothing"))
             return
         try:
-            clean = validate(given)
+            clean = validate(given, lang)
         except SettingsInvalid as error:
             await self.cog.private(interaction, tr(lang, error.key, **error.params))
             return

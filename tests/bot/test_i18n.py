@@ -26,7 +26,11 @@ async def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> 
     on a busy machine)."""
     for _ in range(100):
         for message in reversed(fake.visible(user, channel)):
-            if message.ephemeral_for is None and any(b.label == label for b in message.buttons()):
+            if (
+                message.ephemeral_for is None
+                and message.embeds  # the table, not a turn message that also has the button
+                and any(b.label == label for b in message.buttons())
+            ):
                 return message
         await asyncio.sleep(0.05)
         await fake.settle()
@@ -58,11 +62,11 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     await fake.click(john, lobby, "Commencer")
     await fake.settle()
     draw = fake.store.message_by_id(lobby.id).content or ""
-    assert draw.startswith("Tirage du premier donneur")
+    assert draw.startswith("Tirage du premier brasseur")
 
     public = await table(fake, john, fake.channel, "Ma main")
     text = embed_text(public)
-    assert "Le Neuf · Donne 1" in text and "Atout : ♥ Cœur" in text and "Donneur :" in text
+    assert "Le Neuf · Manche 1" in text and "Atout : ♥ Cœur" in text and "Brasseur :" in text
 
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None and session.game is not None
@@ -71,7 +75,7 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     j_hand = (await fake.click(john, public, "Ma main")).message
     assert m_hand is not None and j_hand is not None
     assert m_hand.ephemeral_for == marie.id and j_hand.ephemeral_for == john.id
-    assert "**Votre main** · Donne 1 · Atout : ♥ Cœur" in (m_hand.content or "")
+    assert "**Votre main** · Manche 1 · Atout : ♥ Cœur" in (m_hand.content or "")
     assert "**Your hand** · Hand 1 · Trump: ♥ Hearts" in (j_hand.content or "")
     # Card labels follow the reader: V D R in French, J Q K in English.
     for hand, lang in ((m_hand, "fr"), (j_hand, "en")):
@@ -96,7 +100,7 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     if game.phase == "exchange":
         labels = {b.label for b in hand.buttons()}
         expected = (
-            {"Garder ma main", "Échanger contre la veuve"}
+            {"Garder ma main", "Échanger contre le chômeur"}
             if first is marie
             else {"Keep my hand", "Swap for the spare"}
         )
@@ -144,7 +148,7 @@ async def test_command_names_and_descriptions_are_localised_for_discord(
     assert registered["description_localizations"]["fr"].startswith("Jouer au Neuf")
     subs = {o["name"]: o for o in registered["options"]}
     assert subs["start"]["name_localizations"]["fr"] == "commencer"
-    assert subs["forget-me"]["name_localizations"]["fr"] == "oublie-moi"
+    assert subs["forget-me"]["name_localizations"]["fr"] == "oubliez-moi"
     settings = {o["name"]: o for o in subs["settings"]["options"]}
     assert settings["set"]["name_localizations"]["fr"] == "modifier"
     options = {o["name"]: o for o in settings["set"]["options"]}

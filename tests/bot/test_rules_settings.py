@@ -86,7 +86,8 @@ async def test_the_lobby_shows_the_chosen_rules(fake_discord: FakeDiscord, start
     assert "trumps quebec" in line and "start at 5" in line and "instant win on" in line
 
 
-@pytest.mark.parametrize("trumps", ["X,Y", "H,S,D,C,NT,H,S,D,C,NT,H", "hearts", ","])
+# ("hearts" alone is a trump order now: suits may be typed as words, in English or French.)
+@pytest.mark.parametrize("trumps", ["X,Y", "H,S,D,C,NT,H,S,D,C,NT,H", "hearts,moons", ","])
 async def test_bad_values_are_refused_privately(
     fake_discord: FakeDiscord, start_bot: StartBot, trumps: str
 ):
