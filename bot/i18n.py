@@ -164,16 +164,25 @@ SUIT_WORDS: Final[dict[str, dict[str, str]]] = {
 }
 
 
+#: Each preset's sequence in letters: a typed sequence that is a preset's is named by it.
+PRESET_LETTERS: Final = {
+    name: ",".join(_engine_letter(t) for t in seq) for name, seq in TRUMP_PRESETS.items()
+}
+
+
 def read_trumps(text: str, language: str = DEFAULT) -> str:
     """A trump order as a person typed it, in the engine's words (a preset name or letters
-    such as "H,S,NT"); what cannot be read is returned as typed, for the engine to refuse.
+    such as "H,S,NT", or the preset's name for its sequence); what cannot be read is returned
+    as typed, for the engine to refuse.
 
     Preset names, suit letters and suit words are read in English or French. A sequence is
     read in one language: the reader's first, then the other, since "C" is clubs in English
     and cœur in French.
 
-    >>> read_trumps("C,P,K,T,SA", "fr"), read_trumps("québécois", "fr")
-    ('H,S,D,C,NT', 'quebec')
+    >>> read_trumps("C,P,K,T", "fr"), read_trumps("québécois", "fr")
+    ('H,S,D,C', 'quebec')
+    >>> read_trumps("C,P,K,T,SA", "fr")  # the Quebec sequence is the quebec preset
+    'quebec'
     >>> read_trumps("C, NT", "fr"), read_trumps("C", "fr"), read_trumps("C", "en")
     ('C,NT', 'H', 'C')
     >>> read_trumps("Cœur pique sans atout", "en"), read_trumps("h, spades, no trump")
@@ -191,7 +200,8 @@ def read_trumps(text: str, language: str = DEFAULT) -> str:
         known = {_folded(tr(lang, _letter_key(t))): _engine_letter(t) for t in (*Suit, None)}
         known |= SUIT_WORDS.get(lang, {})
         if entries and all(e in known for e in entries):
-            return ",".join(known[e] for e in entries)
+            letters = ",".join(known[e] for e in entries)
+            return next((p for p, seq in PRESET_LETTERS.items() if seq == letters), letters)
     return text
 
 

@@ -407,3 +407,63 @@ async def test_a_thread_game_is_found_from_its_channel_after_a_restart(
     stopped = await fake.slash(alice, fake.channel, "nines stop")
     assert not stopped.ephemeral and "stopped the game" in (stopped.message.content or "")  # type: ignore[union-attr]
     assert bot.sessions.in_channel(thread.id) is None
+
+
+# -- turn pings, and what a French admin types -------------------------------------------------
+
+
+async def test_turn_pings_can_be_turned_off_and_back_on(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    boss = admin(fake)
+    chef = admin(fake, "chef", locale="fr")
+    assert "Turn pings: **on** (default)" in private(
+        await fake.slash(boss, fake.channel, "nines settings show")
+    )
+    saved = private(await fake.slash(boss, fake.channel, "nines settings set", pings="off"))
+    assert "Saved: Turn pings." in saved and "Turn pings: **off**" in saved
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {"pings": False}
+    french = private(await fake.slash(chef, fake.channel, "nines settings show"))
+    assert "Mentions de tour : **non**" in french
+    private(await fake.slash(chef, fake.channel, "nines settings reset", setting="pings"))
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {}
+    assert "Mentions de tour : **oui** (par défaut)" in private(
+        await fake.slash(chef, fake.channel, "nines settings show")
+    )
+    # Discord shows the option and its choices in French.
+    registered = fake.commands.find(fake.guild.id, "nines")
+    assert registered is not None
+    subs = {o["name"]: o for o in registered["options"]}
+    options = {
+        o["name"]: o for o in {o["name"]: o for o in subs["settings"]["options"]}["set"]["options"]
+    }
+    assert options["pings"]["name_localizations"]["fr"] == "mentions"
+    names = {c["value"]: c["name_localizations"]["fr"] for c in options["pings"]["choices"]}
+    assert names == {"on": "Oui", "off": "Non"}
+
+
+async def test_a_french_admin_types_trumps_in_french(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    chef = admin(fake, "chef", locale="fr")
+    saved = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="C,P,K,T,SA"))
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {"trumps": "quebec"}
+    assert "Ordre des atouts : **québécois (cœur, pique, carreau, trèfle et sans-atout)**" in saved
+    assert "Jeu : **Classique (3 joueurs)** (par défaut)" in saved  # a space before the colon
+    assert "Manches (Nein Nine) : **9** (par défaut)" in saved  # one colon a line
+    # /nines start reads them too: T,K,SA is clubs, diamonds, no trump for a French player.
+    marie = fake.add_user("marie", locale="fr")
+    res = await fake.slash(marie, fake.channel, "nines start", trumps="T, K, SA")
+    assert res.message is not None and not res.ephemeral
+    session = bot.sessions.in_channel(fake.channel.id)
+    assert session is not None
+    assert session.rules.trumps_setting == "C,D,NT"
+    assert "trumps C,D,NT" in lobby_text(res.message)  # the server's language: English
+    refused = await fake.slash(marie, fake.channel, "nines stop")
+    assert not refused.errors
+    bad = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="C,X"))
+    assert "C (cœur), P (pique), K (carreau), T (trèfle) et SA (sans-atout)" in bad

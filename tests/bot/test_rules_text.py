@@ -1,0 +1,194 @@
+"""``/nines rules`` tells the game as it will be played: its own text per ruleset, every setting
+in words, in the reader's language, from the server's settings or from the game open here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.nines.render import rules_embed
+from engine import Rules
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Message, User
+from tests.fakecord.permissions import Perm
+
+from .conftest import StartBot
+
+#: trumps=quebec, start=7, exchange=dealer, as a French admin types them (Quebec letters).
+CHANGED_FR = {"trumps": "C,P,K,T,SA", "start": 7, "exchange": "dealer"}
+
+
+def fields(message: Message) -> dict[str, str]:
+    (embed,) = message.embeds
+    return {f["name"]: f["value"] for f in embed.get("fields", [])}
+
+
+def everything(message: Message) -> str:
+    (embed,) = message.embeds
+    parts = [str(embed.get("title")), str(embed.get("footer", {}).get("text", ""))]
+    return "\n".join([*parts, *(f"{k}\n{v}" for k, v in fields(message).items())])
+
+
+def admin(fake: FakeDiscord, locale: str) -> User:
+    role = fake.add_role(fake.guild, "managers", Perm.MANAGE_GUILD)
+    return fake.add_user("chef", locale=locale, roles=[role])
+
+
+async def rules_for(fake: FakeDiscord, user: User, **options: Any) -> Message:
+    res = await fake.slash(user, fake.channel, "nines rules", **options)
+    assert not res.errors and res.ephemeral and res.message is not None
+    return res.message
+
+
+#: What each ruleset says with trumps=quebec, start=7, exchange=dealer, per language.
+EXPECTED: dict[str, dict[str, list[str]]] = {
+    "classic": {
+        "en": [
+            "Each player gets 13 cards; a fourth hand of 13, the spare hand",
+            "In turn, starting with the dealer, then the player to their left",
+            "in this order (quebec): hearts, spades, diamonds, clubs and no trump",
+            "Everyone starts at 7 with a quota of 4 tricks",
+            "No instant win",
+            "someone is at 0 or below: the lowest score wins",
+            "everyone plays more hands until one ends with a single player alone at the lowest",
+        ],
+        "fr": [
+            "une quatrième main de 13 cartes, le chômeur",
+            "en commençant par le brasseur, puis le joueur à sa gauche",
+            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "Tout le monde part de 7 avec un quota de 4 plis",
+            "Pas de victoire immédiate",
+            "quelqu'un est à 0 ou moins : le plus bas score gagne",
+            "jusqu'à ce qu'une manche se termine avec un seul joueur au plus bas score",
+        ],
+    },
+    "partnership": {
+        "en": [
+            "Four players in two teams, partners sitting opposite",
+            "in this order (quebec): hearts, spades, diamonds, clubs and no trump",
+            "Each team starts at 7 with a quota of 6 tricks",
+            "The first team at 0 or below wins",
+        ],
+        "fr": [
+            "Quatre joueurs en deux équipes, les partenaires face à face",
+            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "Chaque équipe part de 7 avec un quota de 6 plis",
+            "La première équipe à 0 ou moins gagne",
+        ],
+    },
+    "four-player": {
+        "en": [
+            "Four players, each for themselves",
+            "in this order (quebec): hearts, spades, diamonds, clubs and no trump",
+            "Everyone starts at 7 with a quota of 3 tricks",
+            "the lowest score wins",
+        ],
+        "fr": [
+            "Quatre joueurs, chacun pour soi",
+            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "Tout le monde part de 7 avec un quota de 3 plis",
+            "le plus bas score gagne",
+        ],
+    },
+    "nein-nine": {
+        "en": [
+            "21 cards: the 7, 8, 9, 10 and jack of each suit, and a Joker",
+            "The first 8 played makes its suit trump",
+            "one 9 costs 1 point, two 9s cost 2 in all, three cost 4, four cost 8",
+            "The game ends after 9 rounds, or as soon as a round ends with someone at +9 or more",
+            "The highest score wins",
+        ],
+        "fr": [
+            "21 cartes : les 7, 8, 9, 10 et valets de chaque couleur, et un Joker",
+            "Le premier 8 joué fait de sa couleur l'atout",
+            "un 9 coûte 1 point, deux 9 en coûtent 2 en tout, trois en coûtent 4, quatre en "
+            "coûtent 8",
+            "La partie se termine après 9 manches, ou dès qu'une manche se termine avec "
+            "quelqu'un à +9 ou plus",
+            "Le plus haut score gagne",
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("ruleset", list(EXPECTED))
+async def test_rules_follow_the_servers_settings_for_each_ruleset_in_both_languages(
+    fake_discord: FakeDiscord, start_bot: StartBot, ruleset: str
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    chef = admin(fake, "fr")
+    saved = await fake.slash(
+        chef, fake.channel, "nines settings set", ruleset=ruleset, **CHANGED_FR
+    )
+    assert saved.ephemeral and not saved.errors
+    readers = {
+        "en": fake.add_user("john", locale="en-US"),
+        "fr": fake.add_user("marie", locale="fr"),
+    }
+    for lang, reader in readers.items():
+        text = everything(await rules_for(fake, reader))
+        for expected in EXPECTED[ruleset][lang]:
+            assert expected in text, (ruleset, lang, expected, text)
+        if ruleset != "nein-nine":  # the defaults these settings replaced are gone
+            assert "hearts, diamonds" not in text and "cœur, carreau" not in text
+            assert "starts at 9" not in text and "part de 9" not in text
+        spare = ("spare", "Exchange") if lang == "en" else ("chômeur", "Échange")
+        if ruleset == "classic":
+            assert spare[1] in fields(await rules_for(fake, reader))
+        else:  # no spare hand, so no exchange to tell about
+            assert spare[1] not in fields(await rules_for(fake, reader))
+
+
+async def test_default_rules_and_the_other_settings_in_words(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    john = fake.add_user("john")
+    text = everything(await rules_for(fake, john))
+    assert "starting with the player left of the dealer" in text
+    assert "in this order (classic): hearts, diamonds, clubs, spades and no trump" in text
+    assert "Everyone starts at 9 with a quota of 4 tricks" in text
+    await bot.storage.set_guild_settings(
+        fake.guild.id, {"ties": "joint", "instant_win": "on", "trumps": "S", "rounds": 1}
+    )
+    text = everything(await rules_for(fake, john))
+    assert "If players tie for the lowest score, they share the win." in text
+    assert "Instant win: a score drops the moment a trick over quota is taken" in text
+    assert "Every hand is played with the same trump: spades." in text
+    nein = everything(await rules_for(fake, john, game="nein-nine"))
+    assert "The game ends after 1 round," in nein  # one round: the singular
+    marie = fake.add_user("marie", locale="fr")
+    nein_fr = everything(await rules_for(fake, marie, game="nein-nine"))
+    assert "La partie se termine après 1 manche," in nein_fr
+    text_fr = everything(await rules_for(fake, marie, game="nines"))
+    assert "les joueurs à égalité se partagent la victoire" in text_fr
+    assert "Toutes les manches se jouent au même atout : pique." in text_fr
+
+
+async def test_rules_asked_beside_an_open_game_tell_that_game(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    opened = await fake.slash(alice, fake.channel, "nines start", start=5, trumps="hcds")
+    assert opened.message is not None and not opened.ephemeral
+    text = everything(await rules_for(fake, alice))
+    assert "Everyone starts at 5" in text
+    assert "(hcds): hearts, clubs, diamonds, spades and no trump" in text
+    # Asking about the other game tells the server's Nein Nine, not the open Nines.
+    assert "21 cards" in everything(await rules_for(fake, alice, game="nein-nine"))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("ruleset", list(EXPECTED))
+def test_each_ruleset_has_its_own_text_and_fits_an_embed(lang: str, ruleset: str) -> None:
+    texts = {name: rules_embed(lang, Rules.from_settings(name)).to_dict() for name in EXPECTED}
+    mine = texts.pop(ruleset)
+    assert all(other["fields"] != mine["fields"] for other in texts.values())
+    size = len(mine["title"]) + len(mine["footer"]["text"])
+    size += sum(len(f["name"]) + len(f["value"]) for f in mine["fields"])
+    assert size < 6000 and all(len(f["value"]) <= 1024 for f in mine["fields"])

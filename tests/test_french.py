@@ -1,0 +1,301 @@
+"""French as Quebec plays it: the source's words (003: pli, manche, brasseur; 000: chômeur), no
+English left inside French, French typography, and what a French admin types understood.
+
+The English detector's lexicon is every word of the English catalogue (so a string copied
+from English, or an English setting value put in a French sentence, is caught) plus common
+English words the catalogue may not hold; words French shares with English are allowed one by
+one below, with the reason.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+from collections.abc import Iterator
+
+import discord
+import pytest
+
+import bot.i18n
+import cogs.nines.rules_text
+import cogs.nines.settings
+from bot.i18n import catalogue, read_trumps, tr
+from cogs.nines.render import rules_embed, rules_line
+from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, settings_embed, validate
+from engine import RULESETS, TRUMP_PRESETS, Rules
+
+WORD = re.compile(r"[^\W\d_]+")
+PLACEHOLDER = re.compile(r"\{[^}]*\}")
+#: Identifiers that are names, not words: a file format ("nines-record/1").
+IDENTIFIER = re.compile(r"\S+/\d+")
+
+#: Common English words the catalogue may not hold, the game's own among them.
+COMMON_ENGLISH_TEXT = """
+    the and of to is are was be you your yours it its with for not this that these those
+    game games player players trick tricks hand hands round rounds dealer deal deals left right
+    first last next off yes no easy hard classic quebec spades hearts diamonds clubs trump
+    trumps win wins won lose loses lost start stop join leave keep swap spare seat seats turn
+    time out up down back by from or all every each none some any who what when where which
+    how here there now then than please sorry done refresh settings setting rules history
+    leaderboard rating ratings team teams partner partners thread threads ping pings timer
+    language server channel card cards ace king queen jack ties tie joint play played auto
+    hdsc hcds shared share wait waiting mine my we they them he she his her has have had will
+    would can could should must may might do does did doing go goes went get got give take
+    took taken taking over under again only also still just more most less
+"""
+COMMON_ENGLISH = frozenset(COMMON_ENGLISH_TEXT.split())
+
+#: Words that are French as well (or a French abbreviation); each one checked in context.
+FRENCH_TOO = {
+    "a",  # il a
+    "as",  # l'as (ace)
+    "at",  # At: the score sheet's short for atout
+    "c",  # C: cœur (a letter a French admin types)
+    "d",  # d'abord
+    "p",  # P: pique
+    "s",  # s'il, s'arrête
+    "j",  # J1: joueur 1 on the score sheet
+    "en",  # en équipes
+    "fr",  # the language code
+    "me",  # il me faut
+    "on",  # on continue
+    "change",  # l'atout change
+    "face",  # face cachée
+    "format",  # format JSON
+    "instant",  # pour l'instant
+    "message",
+    "messages",
+    "moment",  # à tout moment
+    "normal",
+    "options",
+    "page",
+    "plus",
+    "point",
+    "quota",
+    "score",
+    "scores",
+    "six",
+    "français",  # the English catalogue names French in French
+    "stats",  # abbreviation of statistiques
+    "table",
+    "tot",  # Tot: the score sheet's short for total
+    "no",  # n° (numéro)
+    # Proper names.
+    "discord",
+    "joker",
+    "json",
+    "nein",
+    "nine",
+}
+#: The language picker names each language in itself.
+OWN_NAMES = {"discord.choice.en": {"english"}}
+
+
+def words(text: str) -> set[str]:
+    text = IDENTIFIER.sub(" ", PLACEHOLDER.sub(" ", text))
+    return {w.lower() for w in WORD.findall(text)}
+
+
+def english_lexicon() -> set[str]:
+    found = set(COMMON_ENGLISH)
+    for text in catalogue("en").values():
+        found |= words(text)
+    return found - FRENCH_TOO
+
+
+def english_in(text: str, allowed: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]
+    return words(text) & english_lexicon() - allowed
+
+
+def test_the_detector_catches_english() -> None:
+    """The words the issue found inside French, and a sentence copied from English."""
+    assert english_in("easy, normal ou hard") == {"easy", "hard"}
+    assert english_in("left ou dealer") == {"left", "dealer"}
+    assert english_in("on ou off") == {"off"}
+    assert english_in("atouts quebec") == {"quebec"}
+    assert english_in(catalogue("en")["error.not_your_turn"])
+    assert english_in(catalogue("fr")["error.not_your_turn"]) == set()
+
+
+def test_no_english_word_in_any_french_string() -> None:
+    """Every French message and every French command, option and choice name."""
+    found = {
+        key: sorted(english_in(text, OWN_NAMES.get(key, set())))
+        for key, text in catalogue("fr").items()
+    }
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+def rendered_french() -> Iterator[tuple[str, str]]:
+    """French texts built from values: rules, settings, refusals."""
+    variants: list[dict[str, object]] = [
+        {},
+        {"trumps": "quebec", "start": 7, "exchange": "dealer"},
+        {"ties": "joint", "instant_win": "on", "trumps": "H,S,NT", "rounds": 1, "limit": 4},
+        *({"trumps": preset} for preset in TRUMP_PRESETS),
+    ]
+    for name in RULESETS:
+        for settings in variants:
+            rules = Rules.from_settings(name, settings)
+            embed = rules_embed("fr", rules).to_dict()
+            yield f"rules {name} {settings}", str(embed)
+            yield f"line {name} {settings}", rules_line("fr", rules)
+    changed = {"ruleset": "four-player", "threads": "on", "pings": False, "language": "en"}
+    for stored in ({}, changed, {**changed, "trumps": "H,S", "difficulty": "hard"}):
+        yield f"settings {stored}", str(settings_embed("fr", stored).to_dict())
+    for key in (*KEYS, "zzz"):  # "zzz": what a person typed is theirs, not ours
+        try:
+            validate({key: "zzz"})
+        except SettingsInvalid as refusal:
+            yield f"refusal {key}", tr("fr", refusal.key, **refusal.params)
+
+
+def test_no_english_in_french_built_from_values() -> None:
+    found = {where: sorted(english_in(text) - {"zzz"}) for where, text in rendered_french()}
+    assert len(found) > 80
+    assert {k: v for k, v in found.items() if v} == {}
+
+
+# -- the source's words and the issue's list ---------------------------------------------------
+
+
+def test_the_words_of_the_quebec_source() -> None:
+    """pli, manche, brasseur, chômeur (003, 000); never levée, donne, donneur, veuve."""
+    fr = catalogue("fr")
+    text = " ".join(fr.values()).lower()
+    for word in ("pli", "plis", "manche", "brasseur", "chômeur"):
+        assert re.search(rf"\b{word}\b", text), word
+    for word in ("levée", "levées", "donne", "donnes", "donneur", "veuve", "crachat"):
+        assert not re.search(rf"\b{word}\b", text), word
+
+
+def test_the_current_trick_and_the_tricks_won_read_differently() -> None:
+    """Not "Levée :" beside "Levées :": the labels differ by more than a plural s."""
+
+    def stems(label: str) -> set[str]:
+        return {w.lower().rstrip("s") for w in label.split(":")[0].split()}
+
+    for lang in ("en", "fr"):
+        current = stems(tr(lang, "table.trick", cards=""))
+        won = stems(tr(lang, "table.tricks", tricks=""))
+        assert current != won and current - won and won - current, lang
+    assert not stems("Levée :") - stems("Levées :")  # what the test guards against
+
+
+def test_the_issues_french_items() -> None:
+    fr = catalogue("fr")
+    assert "écoulé" not in fr["table.deadline"]  # it read as "time's up"
+    assert fr["discord.cmd.forget"] == "oubliez-moi"  # vous, like everything else
+    joined = " ".join(fr.values())
+    assert "joueurs ordinateur" not in joined
+    assert "Êtes-vous sûr" not in joined and "vous êtes oublié" not in joined  # ungendered
+    assert not re.search(r"\b[Vv]ous seul\b", joined)
+
+
+def test_french_typography_a_space_before_a_colon() -> None:
+    """French puts a space before a colon; a line never has two."""
+    for key, text in catalogue("fr").items():
+        bare = PLACEHOLDER.sub("x", text)
+        assert not re.search(r"\S:(?!//)", bare), (key, text)
+    embed = settings_embed("fr", {"rounds": 5, "limit": 4})
+    for line in (embed.description or "").splitlines():
+        assert line.count(":") == 1 and " : **" in line, line
+
+
+def test_numbers_are_written_the_french_way() -> None:
+    from cogs.nines.render import stats_embed
+
+    class Row:
+        games, wins, tricks, hands, swaps, exchanges = 3, 1, 21, 5, 1, 3
+        rating, best_place = 1012.4, 1
+
+    text = stats_embed("fr", "Élodie", "nines", Row()).description or ""  # type: ignore[arg-type]
+    assert "Plis par manche en moyenne : 4,20" in text
+    assert "4.20" not in text
+
+
+def test_leaderboard_rows_count_in_each_language() -> None:
+    from cogs.nines.render import leaderboard_embed
+
+    class Row:
+        name, rating, games, wins = "Élodie", 1500.0, 1, 0
+
+    en = leaderboard_embed("en", "nines", 1, 1, [Row()], [], 1).description  # type: ignore[list-item]
+    fr = leaderboard_embed("fr", "nines", 1, 1, [Row()], [], 1).description  # type: ignore[list-item]
+    assert "· 1 game · 0 wins (0%)" in str(en)
+    assert "· 1 partie · 0 victoire (0 %)" in str(fr)
+
+
+# -- what a French admin types -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "lang", "engine"),
+    [
+        ("C,P,K,T,SA", "fr", "quebec"),  # C is cœur in French...
+        ("C,D,H,S,NT", "en", "clubs-first"),  # ...and clubs in English
+        ("T,K", "fr", "C,D"),
+        ("cœur, pique, sans atout", "fr", "H,S,NT"),
+        ("Coeur Carreau Trèfle Pique Sans-atout", "fr", "classic"),
+        ("québécois", "fr", "quebec"),
+        ("Pique en premier", "fr", "spades-first"),
+        ("ckpt", "fr", "hdsc"),
+        ("H,S,D,C,NT", "fr", "quebec"),  # English letters still work for a French admin
+        ("quebec", "fr", "quebec"),
+        ("sa", "fr", "NT"),
+    ],
+)
+def test_trump_orders_typed_in_french_or_english(typed: str, lang: str, engine: str) -> None:
+    assert read_trumps(typed, lang) == engine
+    assert validate({"trumps": typed}, lang) == {"trumps": engine}
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "stored"),
+    [
+        ("exchange", "brasseur", "dealer"),
+        ("exchange", "gauche", "left"),
+        ("ties", "partager", "joint"),
+        ("ties", "continuer", "play-on"),
+        ("instant_win", "oui", "on"),
+        ("threads", "non", "off"),
+        ("difficulty", "difficile", "hard"),
+        ("difficulty", "facile", "easy"),
+        ("language", "automatique", ""),
+        ("pings", "non", False),
+        ("pings", "oui", True),
+        ("pings", "off", False),
+    ],
+)
+def test_french_values_are_accepted(key: str, typed: str, stored: object) -> None:
+    assert validate({key: typed}, "fr") == {key: stored}
+
+
+def test_pings_default_on() -> None:
+    assert DEFAULTS["pings"] is True
+    assert "pings" in KEYS
+    with pytest.raises(SettingsInvalid) as refusal:
+        validate({"pings": "parfois"})
+    assert refusal.value.key == "settings.error.pings"
+    assert "« parfois »" in tr("fr", refusal.value.key, **refusal.value.params)
+
+
+@pytest.mark.parametrize("module", [bot.i18n, cogs.nines.settings, cogs.nines.rules_text])
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_french_rules_embed_reads_as_a_whole() -> None:
+    embed = rules_embed("fr", Rules.from_settings("classic", {"trumps": "quebec"}))
+    assert isinstance(embed, discord.Embed)
+    names = [f.name for f in embed.fields]
+    assert names == [
+        "Joueurs et cartes",
+        "Brasseur",
+        "Échange",
+        "Jeu",
+        "Atout",
+        "Points",
+        "Fin de la partie",
+    ]
