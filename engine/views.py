@@ -7,9 +7,10 @@ played this hand in order; never another seat's hand or the spare during play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions import Action
+from .actions import Action, Exchange
 from .cards import Card
 from .events import HandEnded, TrickWon
 from .game import Game, SheetRow
@@ -100,14 +101,32 @@ def public_view(game: Game) -> PublicView:
     )
 
 
+def _cards(cards: Sequence[Card]) -> tuple[Card, ...]:
+    # Deck order, not deal order: the order cards were dealt in fingerprints the shuffle.
+    return tuple(sorted(cards, key=_card_key))
+
+
+def _card_key(card: Card) -> int:
+    return card.index
+
+
+def _action_key(action: Action) -> tuple[int, int]:
+    # Keep before swap; plays in deck order, a Joker's "win" before its "lose".
+    if isinstance(action, Exchange):
+        return (-1, int(action.swap))
+    return (action.card.index, 0 if action.joker in (None, "win") else 1)
+
+
 def seat_view(game: Game, seat: int) -> SeatView:
+    """``seat``'s view; ``hand``, ``put_down`` and ``legal`` come in a canonical order (deck
+    order), so nothing in a view depends on how the cards were dealt beyond which they are."""
     if not 0 <= seat < game.players:
         raise ValueError(f"No seat {seat} at a table of {game.players}.")
     return SeatView(
         seat=seat,
         table=public_view(game),
-        hand=tuple(game.hands[seat]),
-        put_down=tuple(game.put_down[seat]),
+        hand=_cards(game.hands[seat]),
+        put_down=tuple(_cards(h) for h in game.put_down[seat]),
         played=tuple(game.tricks),
-        legal=tuple(game.legal_actions(seat)),
+        legal=tuple(sorted(game.legal_actions(seat), key=_action_key)),
     )

@@ -17,7 +17,7 @@ def test_seat_view_holds_own_hand_and_legal_actions() -> None:
     for seat in range(3):
         view = seat_view(game, seat)
         assert view.seat == seat
-        assert view.hand == tuple(game.hands[seat])
+        assert view.hand == tuple(sorted(game.hands[seat], key=lambda c: c.index))
         assert view.put_down == ()
         assert view.played == ()
         assert view.my_turn == (seat == game.turn)
@@ -133,7 +133,7 @@ def test_views_of_a_partnership_game() -> None:
     assert table.exchange_order == ()
     assert table.phase == "play"
     for seat in range(4):
-        assert seat_view(game, seat).hand == tuple(game.hands[seat])
+        assert seat_view(game, seat).hand == tuple(sorted(game.hands[seat], key=lambda c: c.index))
 
 
 def test_views_are_snapshots() -> None:
