@@ -437,6 +437,11 @@ class Controller:
         if int(fields["user"]) != interaction.user.id or interaction.guild_id is None:
             await self.private(interaction, tr(lang, "error.not_yours"))
             return
+        # Only the confirmation itself is edited into the answer: the same id forged onto
+        # another message (the user's private hand) would replace that message.
+        if not ui.clicked_on_message(interaction):
+            await self.private(interaction, tr(lang, "error.unknown_button"))
+            return
         # An open game still needs the seat's name and id (its table, its result): forgetting
         # waits until the player has left it or it ended.
         if self.seated_in_open_game(interaction) is not None:

@@ -48,7 +48,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
 
     async def callback(self, interaction: Interaction) -> None:
         try:
-            await self.handle(controller(interaction), interaction)
+            ctl = controller(interaction)
+            if not is_button_click(interaction):
+                # A select menu (or any other component) carrying one of our buttons' ids:
+                # a forged request; Discord's own client sends our ids only from buttons.
+                await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
+                return
+            await self.handle(ctl, interaction)
         except Exception:
             # Never "This interaction failed": log it, apologise privately, keep the game.
             log.exception("button %s failed", self.custom_id)
@@ -98,6 +104,27 @@ class RematchButton(GameButton, template=ids.REMATCH.pattern):
 class ForgetButton(GameButton, template=ids.FORGET.pattern):
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         await ctl.forget_click(interaction, self.fields)
+
+
+def is_button_click(interaction: Interaction) -> bool:
+    """Whether the interaction is a button's click: every one of our ids is a button's."""
+    data: Any = interaction.data or {}
+    return bool(data.get("component_type") == discord.ComponentType.button.value)
+
+
+def clicked_on_message(interaction: Interaction) -> bool:
+    """Whether the clicked message carries the clicked custom_id (a forged request may send
+    any id from any message the user can click on)."""
+    data: Any = interaction.data or {}
+    custom_id = data.get("custom_id")
+    message = interaction.message
+    if message is None:
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in message.components
+        for child in getattr(row, "children", ())
+    )
 
 
 DYNAMIC_ITEMS = (

@@ -11,14 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.app import NinesBot
+from bot.storage import player_key
 from cogs.nines import ids
 from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import APPLICATION_COMMAND
+from tests.fakecord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
 from tests.fakecord.models import Message, User
 from tests.fakecord.permissions import Perm
 
 from .conftest import StartBot
-from .people import open_hand, table_message, whose_turn
+from .people import enabled_moves, open_hand, table_message, whose_turn
 from .robust import finish, open_game, raw_click, text_of
 
 
@@ -252,6 +253,83 @@ async def dm_command(fake: FakeDiscord, user: User, sub: str) -> Any:
         )
     finally:
         gateway.dispatch = real_dispatch  # type: ignore[method-assign]
+
+
+async def raw_select(
+    fake: FakeDiscord, user: User, message: Message, custom_id: str, values: list[str]
+) -> Interaction:
+    """A string select menu's interaction (component type 3) with any custom_id on
+    ``message``: what a modified client can send where the message has only buttons."""
+    channel = fake.store.channel(message.channel_id)
+    data = {"custom_id": custom_id, "component_type": 3, "values": values}
+    return await fake._interact(MESSAGE_COMPONENT, user, channel, data, wait=True, source=message)
+
+
+def answered_privately(res: Interaction, user: User) -> str:
+    """The answer is a new private message to ``user`` (never an edit of the clicked one)."""
+    assert res.acknowledged and not res.errors, res.errors
+    assert res.ack_type == 4, res.ack_type
+    assert res.response is not None and res.response.ephemeral_for == user.id
+    return text_of(res.response)
+
+
+async def test_a_select_menu_carrying_a_cards_id_is_refused(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+    turn = whose_turn(fake, [alice, bob], fake.channel)
+    assert turn is not None
+    hand = await open_hand(fake, turn, fake.channel)
+    move = enabled_moves(hand)[0]
+    before = await state(nines, game_id)
+    shown = (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()])
+    # Sent from the player's own hand, on their turn, with a legal card's id: still a select
+    # menu's interaction, which none of our messages has.
+    res = await raw_select(fake, turn, hand, move, ["9H"])
+    assert "not from a game I know" in answered_privately(res, turn)
+    assert await state(nines, game_id) == before
+    assert (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()]) == shown
+    # The same card, clicked as the button it is, is played.
+    played = await fake.click(turn, hand, move)
+    assert not played.errors
+    assert (await state(nines, game_id))[1] > before[1]
+
+
+async def test_a_forged_forget_me_on_the_players_own_hand_changes_nothing(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    nines = await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    forget_alice = ids.FORGET.format(user=alice.id)
+    game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+    hand = await open_hand(fake, alice, fake.channel)
+    shown = (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()])
+    before = await state(nines, game_id)
+    # Seated in the game: once it edited the hand into "finish your game first", no buttons.
+    res = await raw_click(fake, alice, hand, forget_alice)
+    assert "not from a game I know" in answered_privately(res, alice)
+    assert (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()]) == shown
+    assert await state(nines, game_id) == before
+    # After the game (a rated one): the old hand's forged confirmation forgets nothing.
+    await finish(fake, [alice, bob], fake.channel)
+    key = player_key(alice.id, None)
+    stats = await nines.storage.stats(fake.guild.id, "nines", key)
+    assert stats is not None
+    old = (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()])
+    res = await raw_click(fake, alice, hand, forget_alice)
+    assert "not from a game I know" in answered_privately(res, alice)
+    assert (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()]) == old
+    assert await nines.storage.stats(fake.guild.id, "nines", key) == stats
+    # The real confirmation still works.
+    ask = await fake.slash(alice, fake.channel, "nines forget-me")
+    assert ask.message is not None
+    done = await fake.click(alice, ask.message, "Yes, forget me")
+    assert not done.errors and done.ack_type == 7
+    assert await nines.storage.stats(fake.guild.id, "nines", key) is None
 
 
 def _unused(_m: Message) -> None:  # keep the import for type readers
