@@ -206,7 +206,7 @@ def read_trumps(text: str, language: str = DEFAULT) -> str:
 
 
 def trump_name(language: str, trump: Trump) -> str:
-    """E.g. "♥ Hearts", "Sans atout"."""
+    """E.g. "♥ Hearts", "Sans-atout"."""
     if trump is None:
         return tr(language, "trump.none")
     return f"{trump.symbol} {tr(language, f'trump.{trump.value}')}"

@@ -198,8 +198,10 @@ async def test_leaderboard_and_stats_after_several_games(
     lines = embed["description"].splitlines()
     assert len(lines) == 3
     for rank, (line, row) in enumerate(zip(lines, rows, strict=True), start=1):
-        assert line.startswith(f"{rank}. **{row.name}** · {row.rating:.0f} · {row.games} games")
-        assert f"{row.wins} wins ({100 * row.wins / row.games:.0f}%)" in line
+        games = f"{row.games} game" + ("" if row.games == 1 else "s")  # "1 game", "2 games"
+        wins = f"{row.wins} win" + ("" if row.wins == 1 else "s")
+        assert line.startswith(f"{rank}. **{row.name}** · {row.rating:.0f} · {games}")
+        assert f"{wins} ({100 * row.wins / row.games:.0f}%)" in line
     assert [row.rating for row in rows] == sorted((row.rating for row in rows), reverse=True)
     robots = next(f for f in embed["fields"] if f["name"] == "Computer players")
     with_computer = sum(1 for s in played if any(seat.is_computer for seat in s.seats))
@@ -291,9 +293,10 @@ async def test_rules_command(fake_discord: FakeDiscord, start_bot: StartBot):
     assert res.ephemeral and res.message is not None
     embed = res.message.embeds[0]
     assert embed["title"] == "Nines: the rules in short"
-    assert "quota of 4 tricks" in embed["description"]
-    here = next(f["value"] for f in embed["fields"] if f["name"] == "As this server plays it")
-    assert here.startswith("Classic (3 players)") and "trumps classic" in here
+    score = next(f["value"] for f in embed["fields"] if f["name"] == "Scoring")
+    assert "quota of 4 tricks" in score
+    here = embed["footer"]["text"]
+    assert here.startswith("Settings: Classic (3 players)") and "trumps classic" in here
     await bot.storage.set_guild_settings(fake.guild.id, {"trumps": "quebec"})
     res = ok(await fake.slash(alice, fake.channel, "nines rules"))
     assert res.message is not None and "trumps quebec" in str(res.message.embeds[0])
