@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.failpoints import failpoint
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
 from bot.storage import ChannelBusy, GameKind, player_key
@@ -188,6 +189,7 @@ class NinesCog(commands.Cog, name="Nines"):
             others = [s for s in seats if s.user_id != user.id][: session.players - 1]
             session.seats.extend(SeatInfo(s.name, s.user_id, s.difficulty) for s in others)
             await session._save_seats()
+        failpoint("lobby_opened")
         plang = session.language
         level = str(settings.get("difficulty") or "normal")
         callback = await interaction.response.send_message(
