@@ -10,6 +10,13 @@ Race (four players each for themselves): every deal starts from a score sheet on
 search counts the chance to win (someone at 5 or below), and a hand scores the chance to win
 the game after it (``race.game_value``): decisions near the end of a game, paired, far less
 noisy than whole games.
+
+The field: the players in the seats that are not the candidate's, the same in both arms.
+By default it is the baseline itself (``b`` in every other seat). ``--field`` names a field
+the candidate does not model (issue 19): ``ismcts`` (ISMCTS-2000), ``hard``, ``mixed``
+(rules, normal and ISMCTS-2000 in turn) or ``human`` (``human.HumanLikePlayer``, each seat
+a different person); ``--opponents`` gives any field as specs, comma-separated, seat by
+seat in turn. The report names the field.
 """
 
 from __future__ import annotations
@@ -36,12 +43,22 @@ from .rules_player import RulesPlayer
 from .search import RACE_BELOW, SearchPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
+RULESETS = ("classic", "four-player", "partnership", "nein-nine")
+
+#: Named fields: the other seats' players, comma-separated, given to the seats in turn.
+FIELDS = {
+    "ismcts": "ismcts:2000",
+    "hard": "hard",
+    "mixed": "rules,normal,ismcts:2000",
+    "human": "human",
+}
 
 
 def make(spec: str, seed: int) -> Player:
-    """A player from a short spec: random, rules, easy, normal, hard, omniscient,
+    """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS."""
     from . import DIFFICULTIES, make_player
+    from .human import HumanLikePlayer
     from .ismcts import IsmctsPlayer
 
     name, _, arg = spec.partition(":")
@@ -54,6 +71,8 @@ def make(spec: str, seed: int) -> Player:
         player = RulesPlayer(seed)
     elif name == "omniscient":
         player = OmniscientPlayer(seed)
+    elif name == "human":
+        player = HumanLikePlayer(seed)
     elif name == "search":
         worlds, tries, pool = [*arg.split(":"), "", "", ""][:3]
         player = SearchPlayer(
@@ -84,6 +103,21 @@ class Tally:
 
 def positions(rules: Rules) -> list[tuple[int, ...]]:
     return [tuple(t) for t in rules.teams] if rules.teams else [(s,) for s in range(rules.players)]
+
+
+def field_specs(b: str, opponents: str | None) -> list[str]:
+    """The other seats' player specs, given to seats in turn (seat s gets s modulo their
+    number): a field name, comma-separated specs, or the baseline alone by default."""
+    text = FIELDS.get(opponents or "", opponents or b)
+    return [spec.strip() for spec in text.split(",") if spec.strip()]
+
+
+def field_text(b: str, opponents: str | None, players: int) -> str:
+    specs = field_specs(b, opponents)
+    if len(specs) == 1:
+        return f"field: {specs[0]} in every other seat"
+    seats = ", ".join(f"seat {s} {specs[s % len(specs)]}" for s in range(players))
+    return f"field: the other seats of {seats}"
 
 
 def deal_rules(ruleset: str, index: int, settings: dict[str, object]) -> Rules:
@@ -159,6 +193,11 @@ def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...], race: bool
 Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool, bool]
 
 
+def seat_player(spec: str, field: list[str], seat: int, pos: tuple[int, ...], seed: int) -> Player:
+    """``spec`` in the seats of ``pos``, the field in the others (in turn, by seat)."""
+    return make(spec if seat in pos else field[seat % len(field)], seed + seat)
+
+
 def run_deals(args: Job) -> Tally:
     a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate, race = args
     tally = Tally()
@@ -171,7 +210,8 @@ def run_deals(args: Job) -> Tally:
         places = positions(rules)
         if rotate:  # one position a deal (for slow baselines): still paired, half the cost
             places = [places[i % len(places)]]
-        if opp_spec == b_spec:
+        field = field_specs(b_spec, opp_spec)
+        if field == [b_spec]:
             others = [make(b_spec, seed + s) for s in range(n)]
             tb = Tally()
             result = play(new_game(rules, game_seed, sheet), others, set(range(n)), tb, True)
@@ -180,19 +220,14 @@ def run_deals(args: Job) -> Tally:
             shared = {pos: score_of(result, rules, pos, race) for pos in positions(rules)}
         edge = 0.0
         for pos in places:
-            seats_a = [
-                make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)
-            ]
+            seats_a = [seat_player(a_spec, field, s, pos, seed) for s in range(n)]
             res_a = play(new_game(rules, game_seed, sheet), seats_a, set(pos), tally, True)
             assert res_a is not None
             a = score_of(res_a, rules, pos, race)
             if pos in shared:
                 b = shared[pos]
             else:
-                seats_b = [
-                    make(b_spec, seed + s) if s in pos else make(opp_spec, seed + s)
-                    for s in range(n)
-                ]
+                seats_b = [seat_player(b_spec, field, s, pos, seed) for s in range(n)]
                 tb = Tally()
                 res_b = play(new_game(rules, game_seed, sheet), seats_b, set(pos), tb, True)
                 tally.b_times.extend(tb.play_times)
@@ -206,13 +241,14 @@ def run_deals(args: Job) -> Tally:
 
 
 def run_games(args: Job) -> Tally:
-    a_spec, _b_spec, opp_spec, ruleset, settings, seed, indices, _rotate, _race = args
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, _rotate, _race = args
     tally = Tally()
     for i in indices:
         rules = Rules.from_settings(ruleset, settings)
         n = rules.players
         pos = positions(rules)[i % len(positions(rules))]
-        seats = [make(a_spec, seed + s) if s in pos else make(opp_spec, seed + s) for s in range(n)]
+        field = field_specs(b_spec, opp_spec)
+        seats = [make(a_spec if s in pos else field[s % len(field)], seed + s) for s in range(n)]
         game = Game(rules, seed * 1_000_003 + 500_000 + i)
         play(game, seats, set(pos), tally, False)
         assert game.winners is not None
@@ -294,7 +330,8 @@ def report(
 ) -> str:
     unit = "win chance" if race else "points" if ruleset == "nein-nine" else "tricks"
     fmt = ".4f" if race else ".3f"
-    lines = [f"{ruleset}: {a} vs {b}" + (f" (opponents {opponents})" if opponents else "")]
+    players = Rules.from_settings(ruleset).players
+    lines = [f"{ruleset}: {a} vs {b}; {field_text(b, opponents, players)}"]
     if tally.edges:
         m, h = mean_ci(tally.edges)
         mean_a, mean_b = statistics.fmean(tally.a_scores), statistics.fmean(tally.b_scores)
@@ -331,8 +368,14 @@ def main(argv: list[str] | None = None) -> int:
         "hard, omniscient, search:WORLDS, ismcts:ITERATIONS)",
     )
     parser.add_argument("--b", default="rules", help="baseline, same choices")
-    parser.add_argument("--opponents", default=None, help="the other seats (default: --b)")
-    parser.add_argument("--ruleset", default="classic")
+    parser.add_argument(
+        "--opponents",
+        "--field",
+        default=None,
+        help=f"the other seats: a field ({', '.join(FIELDS)}) or specs, comma-separated, "
+        "given to the seats in turn (default: --b in every other seat)",
+    )
+    parser.add_argument("--ruleset", default="classic", help=f"one of {RULESETS}, or all")
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals (hands)")
     parser.add_argument("--games", type=int, default=0, help="whole games")
     parser.add_argument("--seed", type=int, default=1)
@@ -354,22 +397,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     settings: dict[str, object] = dict(s.split("=", 1) for s in args.set)
-    started = time.perf_counter()
-    tally = match(
-        args.a,
-        args.b,
-        ruleset=args.ruleset,
-        deals=args.deals,
-        games=args.games,
-        opponents=args.opponents,
-        settings=settings,
-        seed=args.seed,
-        workers=args.workers,
-        rotate=args.rotate,
-        race=args.race,
-    )
-    print(report(tally, args.a, args.b, args.ruleset, args.opponents, args.race))
-    print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)")
+    for ruleset in RULESETS if args.ruleset == "all" else (args.ruleset,):
+        started = time.perf_counter()
+        tally = match(
+            args.a,
+            args.b,
+            ruleset=ruleset,
+            deals=args.deals,
+            games=args.games,
+            opponents=args.opponents,
+            settings=settings,
+            seed=args.seed,
+            workers=args.workers,
+            rotate=args.rotate,
+            race=args.race,
+        )
+        print(report(tally, args.a, args.b, ruleset, args.opponents, args.race))
+        print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)", flush=True)
     return 0
 
 
