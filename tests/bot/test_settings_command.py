@@ -427,6 +427,12 @@ async def test_turn_pings_can_be_turned_off_and_back_on(
     assert await bot.storage.get_guild_settings(fake.guild.id) == {"pings": False}
     french = private(await fake.slash(chef, fake.channel, "nines settings show"))
     assert "Mentions de tour : **non**" in french
+    # A table setting, not a rule: games still open and the rules still read.
+    rules = await fake.slash(boss, fake.channel, "nines rules")
+    assert rules.ephemeral and not rules.errors and "the rules in short" in text_of(rules)
+    opened = await fake.slash(boss, fake.channel, "nines start")
+    assert opened.message is not None and not opened.ephemeral and not opened.errors
+    await fake.click(boss, opened.message, "Cancel")
     private(await fake.slash(chef, fake.channel, "nines settings reset", setting="pings"))
     assert await bot.storage.get_guild_settings(fake.guild.id) == {}
     assert "Mentions de tour : **oui** (par défaut)" in private(
