@@ -15,7 +15,7 @@ from bot.failpoints import failpoint
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
 from bot.storage import ChannelBusy, GameKind, player_key
-from engine import RULESETS, TRUMP_PRESETS, Rules, SettingError
+from engine import RULESETS, TRUMP_PRESETS, Rules
 
 from . import render, ui
 from .controller import Controller, member_name
@@ -132,18 +132,14 @@ class NinesCog(commands.Cog, name="Nines"):
             }.items()
             if v is not None
         }
-        defaults = rule_defaults(settings)
         name = ruleset or str(settings.get("ruleset") or "classic")
         try:
             chosen = validate(chosen, lang)  # read, and refused, in the caller's words
         except SettingsInvalid as invalid:
             await self.private(interaction, tr(lang, invalid.key, **invalid.params))
             return
-        try:
-            rules = Rules.from_settings(name, {**defaults, **chosen})
-        except SettingError as error:
-            await self.private(interaction, tr(lang, "error.setting", detail=str(error)))
-            return
+        # The server's values were checked when saved, in the engine's words ("C" is clubs).
+        rules = Rules.from_settings(name, {**rule_defaults(settings), **chosen})
         await self.open_lobby(interaction, rules_dict=rules.to_dict(), seats=None)
 
     async def open_lobby(

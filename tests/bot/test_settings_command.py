@@ -471,5 +471,13 @@ async def test_a_french_admin_types_trumps_in_french(
     assert "trumps C,D,NT" in lobby_text(res.message)  # the server's language: English
     refused = await fake.slash(marie, fake.channel, "nines stop")
     assert not refused.errors
+    # What the server stored is in the engine's words: "C" stays clubs for a French player.
+    await bot.storage.set_guild_settings(fake.guild.id, {"trumps": "C"})
+    res = await fake.slash(marie, fake.channel, "nines start")
+    session = bot.sessions.in_channel(fake.channel.id)
+    assert session is not None and session.rules.trumps_setting == "C"
+    rules = await fake.slash(marie, fake.channel, "nines rules")
+    assert "Toutes les manches se jouent au même atout : trèfle." in text_of(rules)
+    await fake.slash(marie, fake.channel, "nines stop")
     bad = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="C,X"))
     assert "C (cœur), P (pique), K (carreau), T (trèfle) et SA (sans-atout)" in bad
