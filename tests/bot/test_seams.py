@@ -1,0 +1,206 @@
+"""Issue 17.0: the bot's process killed at every seam between storing a move and telling the
+channel; after a restart the channel shows every hand's summary and the end exactly once, the
+live table is the newest table, and nothing is posted twice.
+
+The real bot runs as a subprocess; ``NINES_FAILPOINTS`` (bot/failpoints.py) makes it SIGKILL
+itself at one named place, the first time it gets there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Message, User
+
+from .people import end_message, table_message, whose_turn
+from .robust import game_id_of, open_game, play_one, wait_for
+from .test_restart import BotProcess
+
+SUMMARY = re.compile(r"^(Hand|Round) (\d+) is over")
+
+
+def titles(fake: FakeDiscord, user: User) -> list[str]:
+    """The embed titles of the public messages standing in the channel, oldest first."""
+    return [
+        str(e.get("title", ""))
+        for m in fake.visible(user, fake.channel)
+        if m.ephemeral_for is None
+        for e in m.embeds
+    ]
+
+
+def check_channel(fake: FakeDiscord, user: User, *, over: bool) -> None:
+    """Every ended hand's summary once, in order; the end once (if over); the live table
+    (if not) the newest table and after every summary."""
+    shown = titles(fake, user)
+    summaries = [int(m[2]) for t in shown if (m := SUMMARY.match(t))]
+    assert summaries == list(range(1, len(summaries) + 1)), shown
+    ends = [t for t in shown if "game over" in t]
+    assert len(ends) == (1 if over else 0), shown
+    tables = [i for i, t in enumerate(shown) if " · " in t]
+    if over:
+        assert tables == [], shown
+    else:
+        assert len(tables) == 1 and tables[0] == len(shown) - 1, shown
+        assert table_message(fake, user, fake.channel) is not None
+    posts = Counter(
+        r.body["nonce"]
+        for r in fake.requests
+        if r.method == "POST" and r.body and "nonce" in r.body and r.status == 200
+    )
+    created = {m.id for m in fake.store.messages.get(fake.channel.id, [])}
+    assert len(created) == len(set(created))
+    assert posts  # the messages a game owes were posted with nonces
+
+
+async def play_until_dead(
+    fake: FakeDiscord, bot: BotProcess, users: list[User], rng: random.Random
+) -> None:
+    """People play until the process kills itself at its failpoint."""
+    for _ in range(2000):
+        if bot.proc is None or bot.proc.poll() is not None:
+            return
+        try:
+            played = await asyncio.wait_for(play_one(fake, users, fake.channel, rng), 20)
+        except (AssertionError, TimeoutError):
+            played = True  # type: ignore[assignment]  # a click the dying bot left unanswered
+        if played is None:
+            break
+        await asyncio.sleep(0)
+    raise AssertionError("the failpoint was never reached")
+
+
+async def finish_game(fake: FakeDiscord, users: list[User], rng: random.Random) -> Message:
+    for _ in range(3000):
+        if await play_one(fake, users, fake.channel, rng) is None:
+            break
+    return await wait_for(fake, lambda: end_message(fake, users[0], fake.channel), what="the end")
+
+
+@pytest.mark.parametrize(
+    ("seam", "start"),
+    [
+        ("last_card_stored", 3),  # the last card stored, the game not yet finished nor told
+        ("summary_shown", 3),  # a hand's summary shown, the next table not yet posted
+        # The second hand's table posted, its id not stored (from 10 no game ends in its
+        # first hand: a hand lowers a score by 9 at most, N7).
+        ("table_posted@2", 10),
+        ("turn_posted@3", 3),  # a turn message posted, its id not stored
+        ("end_posted", 3),  # the end message posted (results and ratings stored), not told
+    ],
+)
+async def test_killed_at_a_seam_the_channel_is_told_everything_once(
+    fake_discord: FakeDiscord, tmp_path: Path, seam: str, start: int
+) -> None:
+    fake = fake_discord
+    bot = BotProcess(fake, tmp_path / "data" / "nines.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = [alice, bob]
+    rng = random.Random(len(seam))
+    bot.env["NINES_FAILPOINTS"] = seam
+    try:
+        await bot.start()
+        await open_game(fake, alice, people=(bob,), computers=("easy",), start=start)
+        await play_until_dead(fake, bot, users, rng)
+        assert bot.proc is not None and bot.proc.wait(10) == -9, "the failpoint did not fire"
+        bot.proc = None
+        del bot.env["NINES_FAILPOINTS"]
+        await bot.start()
+        over = end_message(fake, alice, fake.channel) is not None
+        await wait_for(
+            fake,
+            lambda: end_message(fake, alice, fake.channel) or whose_turn(fake, users, fake.channel),
+            what="the restored game or its end",
+        )
+        check_channel(fake, alice, over=end_message(fake, alice, fake.channel) is not None)
+        if start > 3:
+            return  # a long game: what was owed at the seam is checked
+        if not over:
+            await finish_game(fake, users, rng)
+        await fake.settle()
+        check_channel(fake, alice, over=True)
+    finally:
+        bot.stop()
+
+
+async def test_killed_in_the_lobby_the_lobby_shows_who_joined(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = BotProcess(fake, tmp_path / "data" / "nines.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    bot.env["NINES_FAILPOINTS"] = "join_stored"
+    try:
+        await bot.start()
+        res = await fake.slash(alice, fake.channel, "nines start", start=3)
+        lobby = res.message
+        assert lobby is not None
+        await fake.click(bob, lobby, "Join", wait=False)
+        assert bot.proc is not None and bot.proc.wait(10) == -9
+        bot.proc = None
+        assert str(bob.id) not in str(
+            fake.store.message(fake.channel.id, lobby.id).embeds
+        )  # never told
+        del bot.env["NINES_FAILPOINTS"]
+        await bot.start()
+        shown = await wait_for(
+            fake,
+            lambda: str(bob.id) in str(fake.store.message(fake.channel.id, lobby.id).embeds),
+            what="bob in the restored lobby",
+        )
+        assert shown
+        lobby = fake.store.message(fake.channel.id, lobby.id)
+        assert game_id_of(lobby)
+        await fake.click(alice, lobby, f"nines:1:lobby:{game_id_of(lobby)}:cpu-easy")
+        start = await fake.click(alice, lobby, "Start")
+        assert not start.errors
+        await wait_for(fake, lambda: table_message(fake, alice, fake.channel), what="the table")
+        lobbies = [m for m in fake.visible(alice, fake.channel) if "Join" in str(m.components)]
+        assert len(lobbies) <= 1
+    finally:
+        bot.stop()
+
+
+async def test_killed_opening_a_rematch_the_new_lobby_is_posted_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    bot = BotProcess(fake, tmp_path / "data" / "nines.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = [alice, bob]
+    bot.env["NINES_FAILPOINTS"] = "lobby_opened@2"  # the first is the game's own lobby
+    try:
+        await bot.start()
+        await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+        end = await finish_game(fake, users, random.Random(4))
+        await fake.click(bob, end, "Rematch", wait=False)
+        assert bot.proc is not None and bot.proc.wait(10) == -9
+        bot.proc = None
+        del bot.env["NINES_FAILPOINTS"]
+        await bot.start()
+
+        def lobbies() -> list[Message]:
+            return [
+                m
+                for m in fake.visible(alice, fake.channel)
+                if any(b.label == "Join" for b in m.buttons())
+            ]
+
+        await wait_for(fake, lobbies, what="the rematch's lobby")
+        await asyncio.sleep(0.3)
+        await fake.settle()
+        (lobby,) = lobbies()
+        seats = str(lobby.embeds)
+        assert str(alice.id) in seats and str(bob.id) in seats
+        start = await fake.click(bob, lobby, "Start")  # bob clicked Rematch: he hosts
+        assert not start.errors
+        await wait_for(fake, lambda: table_message(fake, bob, fake.channel), what="the table")
+    finally:
+        bot.stop()
