@@ -6,6 +6,7 @@ Pure functions from a session (or stored rows) to text and embeds, in one langua
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 import discord
@@ -23,15 +24,19 @@ from engine import (
     Rules,
     SeatView,
     SheetRow,
+    Suit,
     TrickWon,
     sort_hand,
-    stones_text,
+    stones,
 )
 
 from .rules_text import rules_sections
 
 COLOUR = discord.Colour(0x2E7D32)  # card-table green
-NAME_WIDTH = 6  # score sheet columns: narrow enough for a phone
+CODE_WIDTH = 3  # a player's column on the score sheet: 3 columns, so 4 players fit a phone
+SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
+SHEET_CHARS = 3000  # the whole sheet's budget in an embed description (Discord: 4,096)
+MINUS = "\u2212"  # the minus sign, in prose (the monospace sheet keeps ASCII "-")
 
 
 def game_title(lang: str, rules: Rules) -> str:
@@ -146,14 +151,54 @@ def trick_text(
     return " · ".join(parts)
 
 
+def unit_name(session: GameSession, rules: Rules, unit: int) -> str:
+    """A player's name, or a team's two names."""
+    return " & ".join(name(session, s) for s in rules.seats_of(unit))
+
+
+def signed(score: int) -> str:
+    """A Nein Nine score as people write it: ``+3``, ``−2``, ``0``."""
+    return f"+{score}" if score > 0 else f"{MINUS}{-score}" if score < 0 else "0"
+
+
+def stones_shown(score: int) -> str:
+    """G10's stones for a score: light ``○○○`` above zero, dark ``●●`` below ("in the
+    dark"), none at zero; past nine as a count (``○×12``), so a line stays short."""
+    light, dark = stones(score)
+    stone, count = ("○", light) if light else ("●", dark)
+    return stone * count if count <= 9 else f"{stone}×{count}"
+
+
+def score_shown(rules: Rules, score: int) -> str:
+    if rules.game != "nein-nine":
+        return str(score)
+    marks = stones_shown(score)
+    return f"{signed(score)} {marks}" if marks else signed(score)
+
+
 def scores_text(lang: str, session: GameSession, table: PublicView) -> str:
     rules = table.rules
+    return " · ".join(
+        f"{unit_name(session, rules, u)} {score_shown(rules, table.scores[u])}"
+        for u in range(rules.units)
+    )
+
+
+def goal_text(lang: str, rules: Rules) -> str:
+    """The quota and which way is better, in one line (N7, N8, N10; G8, G9)."""
+    if rules.game == "nein-nine":
+        return tr(lang, "table.goal_nein_nine")
+    key = "table.goal_teams" if rules.teams else "table.goal_nines"
+    return tr(lang, key, quota=rules.quota)
+
+
+def tricks_text(session: GameSession, rules: Rules, tricks_won: Sequence[int]) -> str:
+    """Tricks taken so far, against the quota in Nines (``alice 2/4``; a team's together)."""
     parts = []
-    for unit in range(rules.units):
-        who = " & ".join(name(session, s) for s in rules.seats_of(unit))
-        score = table.scores[unit]
-        shown = f"{score} ({stones_text(score)})" if rules.game == "nein-nine" else str(score)
-        parts.append(f"{who} {shown}")
+    for u in range(rules.units):
+        won = sum(tricks_won[s] for s in rules.seats_of(u))
+        quota = "" if rules.game == "nein-nine" else f"/{rules.quota}"
+        parts.append(f"{unit_name(session, rules, u)} {won}{quota}")
     return " · ".join(parts)
 
 
@@ -174,6 +219,7 @@ def table_embed(
     lines = [
         tr(lang, "table.trump", trump=trump_text(lang, table)),
         tr(lang, "table.dealer", dealer=name(session, table.dealer)),
+        goal_text(lang, rules),
     ]
     if table.exchange_order:
         done = dict(table.exchange)
@@ -205,8 +251,7 @@ def table_embed(
                 cards=trick_text(session, pairs, last.joker, lang),
             )
         )
-    tricks = " · ".join(f"{name(session, s)} {t}" for s, t in enumerate(table.tricks_won))
-    lines.append(tr(lang, "table.tricks", tricks=tricks))
+    lines.append(tr(lang, "table.tricks", tricks=tricks_text(session, rules, table.tricks_won)))
     lines.append(tr(lang, "table.scores", scores=scores_text(lang, session, table)))
     if table.turn is not None:
         turn = tr(lang, "table.turn", who=mention(session, table.turn))
@@ -292,31 +337,206 @@ def error_text(lang: str, error: Exception) -> str:
 # -- end of hand and game ------------------------------------------------------------------------
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospace block: East Asian wide and fullwidth
+    characters take two, combining marks none."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` monospace columns."""
+    return " " * (width - display_width(text)) + text
+
+
+def _clip(text: str, width: int) -> str:
+    """The longest start of ``text`` that fits ``width`` columns."""
+    out = ""
+    for c in text:
+        if display_width(out + c) > width:
+            break
+        out += c
+    return out
+
+
+def _words(text: str) -> list[str]:
+    """The letters and digits of a name, word by word: no emoji, symbol or accent mark
+    alone, so nothing in a code can stretch a monospace column."""
+    text = unicodedata.normalize("NFC", text)
+    kept = "".join(c if unicodedata.category(c)[0] in "LN" else " " for c in text)
+    return [w[:1].upper() + w[1:] for w in kept.split()]
+
+
+def _candidates(name: str) -> list[str | None]:
+    """Codes to try for a name, most recognisable first: its first letters ("Ale"), its
+    initials ("BN" for "Bot Normal"), first and last letters ("Are")."""
+    words = _words(name)
+    if not words:
+        return []
+    first, joined = words[0], "".join(words)
+    initials = "".join(w[0] for w in words) if len(words) > 1 else None
+    return [
+        _clip(first, CODE_WIDTH),
+        _clip(initials, CODE_WIDTH) if initials else None,
+        _clip(joined[0] + joined[-2:], CODE_WIDTH) if len(joined) > 3 else None,
+        _clip(joined[0] + words[-1][:2], CODE_WIDTH) if len(words) > 1 else None,
+    ]
+
+
+def _first_difference(a: str, b: str) -> int:
+    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))
+
+
+def _telling(joined: str, others: Sequence[str]) -> str | None:
+    """Two first letters and the first letter where this name differs from all the
+    others ("Ale"/"Ala" for "Alexandre"/"Alexandra"), if there is one."""
+    at = max((_first_difference(joined, o) for o in others), default=0)
+    if at >= len(joined):
+        return None
+    return _clip(joined[:2] + joined[max(at, 2)], CODE_WIDTH)
+
+
+def short_codes(lang: str, names: Sequence[str]) -> list[str]:
+    """One short code per name, all different (case aside), for the score sheet's columns:
+    ``Alexandre``/``Alexandra`` become ``Ale``/``Ala`` rather than two ``Ale``. A legend under
+    the sheet gives the full names.
+
+    >>> short_codes("en", ["Alexandre", "Alexandra", "bob"])
+    ['Ale', 'Ala', 'Bob']
+    >>> short_codes("en", ["🤖 Bot Easy", "🤖 Bot Normal", "Élodie Côté"])
+    ['BoE', 'BoN', 'Élo']
+    >>> short_codes("fr", ["🤖", "Zoé", "zoe"])
+    ['J1', 'Zoé', 'Zoe']
+    """
+    options = [_candidates(n) for n in names]
+    codes: list[str | None] = [None] * len(names)
+
+    def settle(proposed: dict[int, str | None]) -> None:
+        """Give each name its proposed code where no other name wants or has it."""
+        taken = {c.casefold() for c in codes if c}
+        wanted: dict[str, list[int]] = {}
+        for i, code in proposed.items():
+            if code:
+                wanted.setdefault(code.casefold(), []).append(i)
+        for key, who in wanted.items():
+            if len(who) == 1 and key not in taken:
+                codes[who[0]] = proposed[who[0]]
+
+    def open_() -> list[int]:
+        return [i for i, c in enumerate(codes) if c is None and options[i]]
+
+    settle({i: options[i][0] for i in open_()})
+    joined = {i: "".join(_words(names[i])) for i in open_()}
+    settle({i: _telling(joined[i], [joined[j] for j in joined if j != i]) for i in open_()})
+    for level in range(1, max((len(o) for o in options), default=0)):
+        settle({i: options[i][level] for i in open_()})
+    taken = {c.casefold() for c in codes if c}
+    numbered = (tr(lang, "sheet.player_code", n=k) for k in range(1, 100))
+    spare = (c for c in numbered if c.casefold() not in taken)
+    # Nothing readable in a name, or every option taken: a numbered code.
+    return [c if c else next(spare) for c in codes]
+
+
+def trump_letter(lang: str, trump: object) -> str:
+    if trump is None:
+        return tr(lang, "sheet.no_trump")
+    assert isinstance(trump, Suit)
+    return tr(lang, f"sheet.suit.{trump.value}")
+
+
 def sheet_block(
-    lang: str, session: GameSession, rules: Rules, start: Sequence[int], rows: Sequence[SheetRow]
+    lang: str,
+    session: GameSession,
+    rules: Rules,
+    start: Sequence[int],
+    rows: Sequence[SheetRow],
+    *,
+    last: int | None = None,
 ) -> str:
-    """The score sheet (N12) as a narrow monospace table."""
-    heads = [
-        "&".join(name(session, s)[:NAME_WIDTH].strip() for s in rules.seats_of(u))[:NAME_WIDTH]
-        for u in range(rules.units)
-    ]
-    w = NAME_WIDTH
-    out = [
-        f"{'#':>2} {tr(lang, 'sheet.trump'):<2} "
-        + " ".join(h.rjust(w) for h in heads)
-        + f" {'Σ':>3}"
-    ]
-    out.append(f"{'':>2} {'':<2} " + " ".join(str(s).rjust(w) for s in start) + f" {sum(start):>3}")
-    for row in rows[-25:]:  # a message holds 2,000 characters; the latest rows matter most
-        trump = tr(lang, "sheet.no_trump") if row.trump is None else row.trump.symbol
-        if rules.game == "nein-nine" and row.trump is None:
-            trump = "-"
-        out.append(
-            f"{row.number:>2} {trump:<2} "
-            + " ".join(str(s).rjust(w) for s in row.scores)
-            + f" {row.total:>3}"
+    """The score sheet (N12) as a narrow monospace table, then its legend: a row per hand
+    with the hand's number, trump, dealer, every score and (in Nines) their total.
+
+    Only ASCII and letters go inside the block, padded by their display width, so columns
+    stay in line on a phone; names are short unique codes, spelled out in the legend under
+    it. ``last`` keeps only the latest rows (a "..." row stands for the others), and a sheet
+    too long for its embed drops its oldest rows the same way.
+    """
+    codes = short_codes(lang, [name(session, s) for s in range(rules.players)])
+    heads = ["&".join(codes[s] for s in rules.seats_of(u)) for u in range(rules.units)]
+    nein = rules.game == "nein-nine"
+
+    def score(value: int) -> str:
+        return f"+{value}" if nein and value > 0 else str(value)
+
+    every = [*start, *(v for row in rows for v in row.scores)]
+    w = max([*(display_width(h) for h in heads), *(len(score(v)) for v in every), 2])
+    num_w = max(1, len(str(rows[-1].number)) if rows else 1)
+    dealer_w = max([display_width(c) for c in codes] + [display_width(tr(lang, "sheet.dealer"))])
+    trump_w = max(2, display_width(tr(lang, "sheet.trump")))
+    total_w = max(3, display_width(tr(lang, "sheet.total")), len(str(sum(start))))
+
+    lead_w = num_w + 1 + trump_w + 1 + dealer_w
+
+    def lead(number: str, trump: str, dealer: str) -> str:
+        """The hand's number, trump and dealer: the first three columns."""
+        return f"{_pad(number, num_w)} {trump.ljust(trump_w)} {dealer}"
+
+    def line(first: str, scores: Sequence[str], total: str) -> str:
+        cells = [first + " " * (lead_w - display_width(first)), *(_pad(s, w) for s in scores)]
+        if not nein:
+            cells.append(_pad(total, total_w))
+        return " ".join(cells).rstrip()
+
+    head = line(
+        lead("#", tr(lang, "sheet.trump"), tr(lang, "sheet.dealer")),
+        heads,
+        tr(lang, "sheet.total"),
+    )
+    start_line = line(
+        _clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start], str(sum(start))
+    )
+    body = [
+        line(
+            lead(
+                str(row.number),
+                "-" if nein and row.trump is None else trump_letter(lang, row.trump),
+                codes[row.dealer],
+            ),
+            [score(v) for v in row.scores],
+            str(row.total),
         )
-    return "```\n" + "\n".join(out) + "\n```"
+        for row in rows
+    ]
+    shown = body if last is None else body[-last:]
+    while shown and sum(len(b) + 1 for b in shown) > SHEET_CHARS:
+        shown = shown[1:]
+    out = [head, start_line]
+    if len(shown) < len(body):
+        out.append("...")
+    out.extend(shown)
+    return "```\n" + "\n".join(out) + "\n```\n" + sheet_legend(lang, session, rules, codes, rows)
+
+
+def sheet_legend(
+    lang: str, session: GameSession, rules: Rules, codes: Sequence[str], rows: Sequence[SheetRow]
+) -> str:
+    """Who each code is, what the column heads and the trump letters say."""
+    people = " · ".join(f"`{codes[s]}` {name(session, s)}" for s in range(rules.players))
+    trumps: list[str] = []
+    for row in rows:
+        if row.trump is None and rules.game == "nein-nine":
+            text = tr(lang, "sheet.legend_no_eight")
+        elif row.trump is None:
+            text = f"{trump_letter(lang, None)} {trump_name(lang, None)}"
+        else:
+            text = f"{trump_letter(lang, row.trump)} {row.trump.symbol}"
+        if text not in trumps:
+            trumps.append(text)
+    key = "sheet.legend_nein_nine" if rules.game == "nein-nine" else "sheet.legend"
+    columns = tr(lang, key, trumps=" · ".join(trumps) or "-")
+    return people + "\n" + columns
 
 
 def hand_summary(
@@ -329,37 +549,66 @@ def hand_summary(
     embed = discord.Embed(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
     )
-    won = " · ".join(f"{name(session, s)} {t}" for s, t in enumerate(result.tricks_won))
-    lines = [tr(lang, "summary.tricks", tricks=won)]
-    if result.nines:
-        nines = " · ".join(
-            f"{name(session, s)} {n}×9 → {p:+d}"
-            for s, (n, p) in enumerate(zip(result.nines, result.points, strict=False))
-        )
-        lines.append(tr(lang, "summary.nines", nines=nines))
+    lines = [tr(lang, "summary.tricks", tricks=tricks_text(session, rules, result.tricks_won))]
+    if rules.game == "nein-nine":
+        lines.extend(round_lines(lang, session, rules, result))
     if result.instant_win:
         lines.append(tr(lang, "summary.instant_win"))
     if result.spare is not None:
         lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
-    trick_lines = [
-        f"{t.number}. {name(session, t.winner)}: " + " ".join(card_label(c, lang) for c in t.cards)
-        for t in tricks
-    ]
-    if trick_lines and rules.game != "nein-nine":
+    if tricks and rules.game != "nein-nine":
         embed.add_field(
-            name=tr(lang, "summary.all_tricks"), value="\n".join(trick_lines)[:1024], inline=False
+            name=tr(lang, "summary.all_tricks"),
+            value=all_tricks(lang, session, tricks),
+            inline=False,
         )
-    lines.append(
-        sheet_block(
-            lang,
-            session,
-            rules,
-            game.start_scores,
-            [r for r in game.sheet if r.number <= result.number],
-        )
-    )
+    rows = [r for r in game.sheet if r.number <= result.number]
+    lines.append(sheet_block(lang, session, rules, game.start_scores, rows, last=SUMMARY_ROWS))
     embed.description = "\n".join(lines)
     return embed
+
+
+def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded) -> list[str]:
+    """Nein Nine's round (G8, G10): the 9s each took and what they cost, the round's points,
+    and the scores with their stones."""
+    costs = [t - p for t, p in zip(result.tricks_won, result.points, strict=True)]
+    taken = [
+        f"{name(session, s)} {n} ({MINUS}{cost})"
+        for s, (n, cost) in enumerate(zip(result.nines, costs, strict=True))
+        if n
+    ]
+    points = " · ".join(f"{name(session, s)} {signed(p)}" for s, p in enumerate(result.points))
+    scores = " · ".join(
+        f"{unit_name(session, rules, u)} {score_shown(rules, v)}"
+        for u, v in enumerate(result.scores)
+    )
+    return [
+        tr(lang, "summary.nines", nines=" · ".join(taken))
+        if taken
+        else tr(lang, "summary.no_nines"),
+        tr(lang, "summary.round_points", points=points),
+        tr(lang, "table.scores", scores=scores),
+    ]
+
+
+def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> str:
+    """Every trick of the hand, one a line, with its winner (N13): within an embed field's
+    1,024 characters, naming players by their sheet codes if full names are too long."""
+    codes = short_codes(lang, [name(session, s) for s in range(len(session.seats))])
+    for who in ([name(session, s) for s in range(len(session.seats))], codes):
+        text = "\n".join(
+            tr(
+                lang,
+                "summary.trick_line",
+                number=t.number,
+                who=who[t.winner],
+                cards=cards_text(t.cards, lang),
+            )
+            for t in tricks
+        )
+        if len(text) <= 1024:
+            return text
+    return text[:1023] + "…"
 
 
 def end_embed(

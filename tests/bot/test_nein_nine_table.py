@@ -10,12 +10,21 @@ from __future__ import annotations
 import asyncio
 import random
 
-from engine import JOKER, Card, Play, Rules, public_view, stones_text
+from engine import JOKER, Card, Play, Rules, public_view
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
 from .conftest import StartBot
 from .people import enabled_moves, end_message, open_hand, table_message, whose_turn
+
+
+def stones_shown(score: int) -> str:
+    """G10 as the table writes a score: signed, then light or dark stones (none at 0)."""
+    if score > 0:
+        return f"+{score} " + "○" * score
+    if score < 0:
+        return f"\u2212{-score} " + "●" * -score
+    return "0"
 
 
 def card_of(custom_id: str) -> Card | None:
@@ -89,7 +98,7 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
             # G10: the running scores as light and dark stones, on the round-2 table.
             scores = public_view(game).scores
             names = [session.seats[s].name for s in range(3)]
-            shown = [f"{n} {v} ({stones_text(v)})" for n, v in zip(names, scores, strict=True)]
+            shown = [f"{n} {stones_shown(v)}" for n, v in zip(names, scores, strict=True)]
             text = await eventually(fake, alice, shown)
             stones_seen.append(text)
         user = whose_turn(fake, people, fake.channel)
@@ -155,7 +164,13 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
         if m.embeds and "Round" in str(m.embeds[0].get("title")) and "is over" in embed_text(m)
     ]
     assert len(summaries) == game.hand_number
-    assert all("9s taken:" in embed_text(m) for m in summaries)
+    # Each says who took 9s and what they cost (or that nobody did), then the round's points.
+    assert all(
+        ("9s taken: " in embed_text(m)) != ("Nobody took a 9." in embed_text(m))
+        and "This round: " in embed_text(m)
+        for m in summaries
+    )
+    assert "Tr " in embed_text(summaries[-1])  # the sheet's legend
     assert len(stones_seen) >= 1
 
     # The end: winner, the sheet as text and as a picture.
