@@ -105,8 +105,12 @@ async def test_computer_cards_after_a_persons_card_come_in_one_table_edit(
             r for r in sent if r.method == "PATCH" and r.path.endswith(f"/messages/{table_id}")
         ]
         assert len(table_edits) == 1, [(r.method, r.path) for r in sent]
-        assert [r.route for r in sent if r not in table_edits] == [
-            "/interactions/{interaction_id}/{interaction_token}/callback"
+        # Besides: the click's answer, and the turn message that notifies her again (the
+        # new one posted, the previous one deleted).
+        assert sorted((r.method, r.route) for r in sent if r not in table_edits) == [
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}"),
+            ("POST", "/channels/{channel_id}/messages"),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"),
         ]
         # The edit shows the finished trick, all three cards.
         table = fake.store.message_by_id(table_id or 0)
