@@ -265,7 +265,12 @@ async def test_start_needs_every_seat(fake_discord: FakeDiscord, start_bot: Star
     before = await snapshot(bot, session)
     # A forged click on the disabled Start button is refused privately; nothing starts.
     assert start.custom_id is not None
-    refused(await forged_click(fake, alice, lobby, start.custom_id), alice, "Every seat", "free seats: 1")
+    refused(
+        await forged_click(fake, alice, lobby, start.custom_id),
+        alice,
+        "Every seat",
+        "free seats: 1",
+    )
     assert await snapshot(bot, session) == before
     assert session.game is None
     # Filled: Start is enabled and works.
