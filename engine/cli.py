@@ -13,9 +13,9 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import Final, TextIO
 
-from .actions import Action, parse_action
+from .actions import Action, Play, parse_action
 from .cards import Card, sort_hand
 from .errors import NinesError
 from .events import (
@@ -84,6 +84,13 @@ def simulate(rules: Rules, games: int, seed: int, out: TextIO) -> dict[str, floa
 
 # -- the terminal game -----------------------------------------------------------------------
 
+#: The computer players' level when the person picks none: the bot's default too.
+DEFAULT_LEVEL: Final = "normal"
+
+_SUITS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+_JOKER_WORDS: Final = ("jk", "joker", "🃏")
+_CALLS: Final = {"win": "win", "w": "win", "lose": "lose", "l": "lose"}
+
 
 def trump_text(trump: Trump) -> str:
     return "no trump" if trump is None else f"{trump.name.lower()} {trump.symbol}"
@@ -91,6 +98,13 @@ def trump_text(trump: Trump) -> str:
 
 def cards_pretty(cards: Sequence[Card]) -> str:
     return " ".join(c.pretty for c in cards)
+
+
+def action_pretty(action: Action) -> str:
+    """An action as the terminal prints it (and reads it back): ``10♣``, ``🃏 win``."""
+    if isinstance(action, Play):
+        return f"{action.card.pretty} {action.joker}" if action.joker else action.card.pretty
+    return str(action)
 
 
 def describe(event: Event, names: Sequence[str]) -> str | None:
@@ -122,17 +136,73 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
             return f"Game over: {' and '.join(names[s] for s in winners)} won."
 
 
+def read_action(text: str) -> Action:
+    """What a person typed, as an action: a card as printed (``10♣``, ``Q♦``), by letters in
+    any case (``10C``, ``10c``, ``TC``, ``qd``), suit first too (``♣10``); ``keep``, ``swap``;
+    the Joker with its call (``JK win``, ``joker lose``, ``🃏 w``).
+
+    >>> [str(read_action(t)) for t in ("10♣", "10C", "tc", "♣10", "Q♦", "JK win", "🃏 l")]
+    ['TC', 'TC', 'TC', 'TC', 'QD', 'JK:win', 'JK:lose']
+    """
+    cleaned = text.strip().replace("\ufe0f", "")  # emoji presentation of ♥️ ♠️ ...
+    words = cleaned.replace(":", " ").split()
+    if not words:
+        raise ValueError("Type a card, or help.")
+    if words[0].lower() in ("keep", "swap"):
+        return parse_action(words[0].lower())
+    if words[0].lower() in _JOKER_WORDS:
+        call = _CALLS.get(words[1].lower()) if len(words) == 2 else None
+        if call is None:
+            raise ValueError("Play the Joker with its call: JK win, or JK lose.")
+        return parse_action(f"JK:{call}")
+    code = "".join(_SUITS.get(c, c) for c in "".join(words)).upper()
+    if code[:1] in "SHDC" and len(code) > 1:  # suit first: ♣10, C10
+        code = code[1:] + code[0]
+    code = code.replace("10", "T")
+    try:
+        return Play(Card.parse(code))
+    except ValueError:
+        raise ValueError(f"Not a card or a move: {text.strip()!r}. Type help.") from None
+
+
+def help_text(rules: Rules) -> str:
+    if rules.game == "nein-nine":
+        goal = (
+            "Nein Nine: each trick is 1 point; the 9s you take cost 1, 2, 4 or 8 in all. "
+            "The first 8 played makes its suit trump. The highest score wins."
+        )
+    else:
+        each = "a team" if rules.teams else "each"
+        goal = (
+            f"Nines: a quota of {rules.quota} tricks {each}; a trick over it lowers your "
+            "score by 1, a trick under raises it. The game ends at 0: the lowest score wins."
+        )
+    return "\n".join(
+        [
+            goal,
+            "Play a card by typing it as shown (10♣, Q♦) or with letters: 10C, 10c, TC, qd.",
+            "keep / swap: keep your hand, or swap it for the spare hand.",
+            "The Joker: JK win or JK lose.",
+            "sheet: the score sheet so far · help: this text · quit: leave the game.",
+        ]
+    )
+
+
 def sheet_text(game: Game, names: Sequence[str]) -> str:
+    """The score sheet (N12): hand, trump, dealer, every score, total."""
     rules = game.rules
     units = [" & ".join(names[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     width = max(8, *(len(u) for u in units))
-    head = "hand trump " + " ".join(u.rjust(width) for u in units) + "  total"
-    lines = [head, "     start " + " ".join(str(s).rjust(width) for s in game.start_scores)]
-    lines[-1] += f"  {sum(game.start_scores):>5}"
+    dealer_w = max(6, *(len(n) for n in names))
+    head = f"hand trump {'dealer':<{dealer_w}} " + " ".join(u.rjust(width) for u in units)
+    lines = [head + "  total"]
+    start = " ".join(str(s).rjust(width) for s in game.start_scores)
+    lines.append(f"{'start':<{11 + dealer_w}} {start}  {sum(game.start_scores):>5}")
     for row in game.sheet:
         trump = "NT" if row.trump is None else row.trump.value
         scores = " ".join(str(s).rjust(width) for s in row.scores)
-        lines.append(f"{row.number:>4} {trump:>5} {scores}  {row.total:>5}")
+        dealer = names[row.dealer]
+        lines.append(f"{row.number:>4} {trump:>5} {dealer:<{dealer_w}} {scores}  {row.total:>5}")
     return "\n".join(lines)
 
 
@@ -144,8 +214,7 @@ def hand_prompt(view: SeatView, names: Sequence[str]) -> str:
     lines.append("Your hand: " + cards_pretty(sort_hand(view.hand)))
     order = {card: i for i, card in enumerate(sort_hand(view.hand))}
     legal = sorted(view.legal, key=lambda a: order.get(getattr(a, "card", None), -1))  # type: ignore[arg-type]
-    choices = " ".join(str(a) for a in legal)
-    lines.append(f"You may: {choices}")
+    lines.append("You may: " + "  ".join(action_pretty(a) for a in legal) + "   (help)")
     return "\n".join(lines)
 
 
@@ -154,11 +223,16 @@ def play_terminal(
     seed: int,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    *,
+    level: str = DEFAULT_LEVEL,
 ) -> Game:
-    """A person (seat 0) against random computer players, as text."""
+    """A person (seat 0) against computer players of ``level``, as text."""
+    from .players import make_player  # the players are a larger package than the rules
+
     game = Game(rules, seed)
-    names = ["Player 1 (you)"] + [f"🤖 Random {i}" for i in range(1, rules.players)]
-    rand = random.Random(seed).random
+    names = ["Player 1 (you)"] + [f"Bot {i + 1} ({level})" for i in range(1, rules.players)]
+    computers = {seat: make_player(level, seed=seed + seat) for seat in range(1, rules.players)}
+    write(f"{rules.name}, against {rules.players - 1} computer players ({level}). Type help.")
     pending: list[Event] = list(game.opening)
     while True:
         for event in pending:
@@ -167,27 +241,47 @@ def play_terminal(
                 write(line)
             if isinstance(event, HandEnded):
                 write(sheet_text(game, names))
+        pending = []
         if game.turn is None:
             return game
         seat = game.turn
-        if seat == 0:
-            write(hand_prompt(seat_view(game, 0), names))
-            text = read("> ").strip()
-            if text in ("quit", "exit"):
-                write("Game abandoned.")
-                return game
-            try:
-                action: Action = parse_action(text)
-                pending = game.apply(0, action)
-            except (NinesError, ValueError) as error:
-                write(str(error))
-                pending = []
-        else:
-            legal = game.legal_actions(seat)
-            pending = game.apply(seat, legal[int(rand() * len(legal))])
+        if seat != 0:
+            pending = game.apply(seat, computers[seat].choose(seat_view(game, seat)))
+            continue
+        write(hand_prompt(seat_view(game, 0), names))
+        text = read("> ").strip()
+        if text.lower() in ("quit", "exit"):
+            write("Game abandoned.")
+            return game
+        if text.lower() in ("help", "?", "h"):
+            write(help_text(rules))
+            continue
+        if text.lower() == "sheet":
+            write(sheet_text(game, names))
+            continue
+        try:
+            pending = game.apply(0, read_action(text))
+        except (NinesError, ValueError) as error:
+            write(str(error))
+
+
+def pick_level(
+    levels: Sequence[str],
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> str:
+    """Asks for the computer players' level; Enter keeps the default."""
+    while True:
+        answer = read(f"Computer level: {', '.join(levels)} [{DEFAULT_LEVEL}]? ")
+        answer = answer.strip().lower() or DEFAULT_LEVEL
+        if answer in levels:
+            return answer
+        write(f"Choose one of: {', '.join(levels)}.")
 
 
 def main(argv: Sequence[str]) -> int:
+    from .players import DIFFICULTIES
+
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser("simulate", help="play random games and write their records")
@@ -197,6 +291,12 @@ def main(argv: Sequence[str]) -> int:
         sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
         sub.add_argument("--seed", type=int, default=None)
     sim.add_argument("--games", type=int, default=100)
+    play.add_argument(
+        "--level",
+        choices=DIFFICULTIES,
+        default=None,
+        help=f"the computer players' level (asked if not given; default {DEFAULT_LEVEL})",
+    )
     sim.add_argument("--out", default="-", help="JSON Lines file, - for standard output")
     commands.add_parser("duel", help="a duplicate match between computer players", add_help=False)
 
@@ -215,7 +315,10 @@ def main(argv: Sequence[str]) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(32)
     if args.command == "play":
         try:
-            play_terminal(rules, seed)
+            # Asked only of a person at a terminal: piped moves are not taken for a level.
+            asked = sys.stdin.isatty() and args.level is None
+            level = pick_level(DIFFICULTIES) if asked else args.level or DEFAULT_LEVEL
+            play_terminal(rules, seed, level=level)
         except (EOFError, KeyboardInterrupt):
             print()
         return 0
