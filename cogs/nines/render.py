@@ -395,7 +395,7 @@ def _telling(joined: str, others: Sequence[str]) -> str | None:
     at = max((_first_difference(joined, o) for o in others), default=0)
     if at >= len(joined):
         return None
-    return _clip(joined[:2] + joined[max(at, 2)], CODE_WIDTH)
+    return _clip(joined[:2] + joined[at] if at >= 2 else joined, CODE_WIDTH)
 
 
 def short_codes(lang: str, names: Sequence[str]) -> list[str]:
