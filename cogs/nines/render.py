@@ -625,7 +625,16 @@ def end_embed(
         colour=discord.Colour.gold(),
     )
     if changes:
-        lines = [f"{session.seats[c.seat].name}: {c.after:.0f} ({c.delta:+.0f})" for c in changes]
+        lines = [
+            tr(
+                lang,
+                "end.rating_line",
+                name=session.seats[c.seat].name,
+                rating=number(lang, round(c.after)),
+                change=signed(round(c.delta)),
+            )
+            for c in changes
+        ]
         embed.add_field(name=tr(lang, "end.ratings"), value="\n".join(lines), inline=False)
     else:
         embed.add_field(name=tr(lang, "end.ratings"), value=tr(lang, "end.unrated"), inline=False)

@@ -7,6 +7,7 @@ send; the last one plays a game against the Discord double and reads what people
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from types import SimpleNamespace
 from typing import Any
@@ -229,3 +230,10 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
     assert summaries
     assert len(lines) == 2 + len(summaries)
     assert end_message(fake, people[0], fake.channel) is end
+    # Rating changes signed with a real minus sign, one person a line.
+    ratings = next(f for f in end.embeds[0]["fields"] if f["name"] == "Ratings")["value"]
+    assert len(ratings.split("\n")) == 3
+    assert all(
+        re.fullmatch(r".+: \d[\d,]* \((\+|\u2212)?\d+\)", line) for line in ratings.split("\n")
+    )
+    assert "-" not in ratings  # a minus sign, not a hyphen
