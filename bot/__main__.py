@@ -1,15 +1,18 @@
-"""``python -m bot`` (or ``nines-bot``): read the settings, set up logging, run the bot."""
+"""``python -m bot`` (or ``nines-bot``): read the settings, set up logging, run the bot until
+SIGTERM or SIGINT. What retrying cannot mend ends it with one line and exit status 2."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import sys
+from typing import NoReturn
 
 import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .app import run
+from .logs import setup_logging
 from .settings import Settings, SettingsError
 
 
@@ -21,18 +24,25 @@ def main() -> None:
     except SettingsError as error:
         print(f"nines-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    discord.utils.setup_logging(level=settings.log_level, root=True)
+    setup_logging(settings.log_level)
     try:
         asyncio.run(run(settings))
     except discord.LoginFailure:
-        print(
-            "nines-bot: Discord refused DISCORD_TOKEN: reset it in the developer portal and "
-            "put the new one in .env.",
-            file=sys.stderr,
+        fail(
+            "Discord refused DISCORD_TOKEN: reset it in the developer portal and "
+            "put the new one in .env."
         )
-        raise SystemExit(2) from None
-    except KeyboardInterrupt:
+    except discord.PrivilegedIntentsRequired:
+        fail("Discord refused the gateway intents the bot asked for: this bot needs none.")
+    except discord.ConnectionClosed as closed:
+        fail(f"Discord's gateway closed the connection for good (code {closed.code}).")
+    except KeyboardInterrupt:  # before the signal handlers were set
         pass
+
+
+def fail(line: str) -> NoReturn:
+    print(f"nines-bot: {line}", file=sys.stderr)
+    raise SystemExit(2) from None
 
 
 if __name__ == "__main__":

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import hashlib
 import json
 import logging
+import signal
 import sys
+import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Final
 
+import aiohttp
 import discord
 import yarl
 from discord.ext import commands
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
+from . import metrics
 from .computer import Computers
+from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
+from .health import Endpoints
 from .settings import Settings
 from .storage import Storage
 
@@ -43,6 +52,12 @@ GC_OLD: Final = 100
 #: Only what slash commands and buttons need: guild and channel events, no message content.
 INTENTS = discord.Intents(guilds=True)
 
+#: On SIGTERM/SIGINT, clicks and commands already received get this long to be answered and
+#: stored (Docker kills the process 10 s after its SIGTERM).
+DRAIN_SECONDS: Final = 5.0
+#: Names discord.py gives the tasks that run a received interaction's handlers.
+HANDLER_TASKS: Final = ("discord-ui-dynamic-item-", "CommandTree-invoker", "discord.py: ")
+
 
 def apply_endpoints(settings: Settings) -> None:
     """Point discord.py at the configured REST and gateway URLs (a proxy, or a test double).
@@ -57,8 +72,17 @@ class NinesBot(commands.Bot):
     sessions: Sessions
     presenter: DiscordPresenter
 
-    def __init__(self, settings: Settings, storage: Storage, computers: Computers) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        computers: Computers,
+        *,
+        http_trace: aiohttp.TraceConfig | None = None,
+    ) -> None:
+        options: dict[str, Any] = {} if http_trace is None else {"http_trace": http_trace}
         super().__init__(
+            **options,
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
@@ -76,7 +100,8 @@ class NinesBot(commands.Bot):
         from .i18n_commands import CatalogueTranslator
 
         await self.tree.set_translator(CatalogueTranslator())
-        await self.load_extension("cogs.nines")
+        if "cogs.nines" not in self.extensions:  # a login that failed after it is retried
+            await self.load_extension("cogs.nines")
         await self.sync_commands()
         tune_gc()
 
@@ -112,6 +137,19 @@ class NinesBot(commands.Bot):
             f"to guild {guild.id}" if guild else "globally",
         )
 
+    async def shutdown(self, connection: asyncio.Task[None] | None = None) -> None:
+        """A graceful stop: no new interactions (the gateway is closed first), those received
+        answered and stored (up to DRAIN_SECONDS), then timers, computer players, the
+        connection to Discord and the database closed."""
+        if connection is not None:
+            connection.cancel()
+            with contextlib.suppress(BaseException):
+                await connection
+        if self.ws is not None and self.ws.open:
+            await self.ws.close(code=1000)
+        await drain_handlers(DRAIN_SECONDS)
+        await self.close()
+
     async def close(self) -> None:
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
@@ -134,14 +172,96 @@ def tune_gc() -> None:
     sys.setswitchinterval(0.001)
 
 
+async def drain_handlers(within: float) -> None:
+    """Wait (up to ``within`` seconds) for the handlers of interactions already received."""
+    current = asyncio.current_task()
+    running = [
+        task
+        for task in asyncio.all_tasks()
+        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
+    ]
+    if running:
+        _, late = await asyncio.wait(running, timeout=within)
+        if late:
+            log.warning("stopping with %d interaction(s) still being handled", len(late))
+
+
 async def build_bot(settings: Settings) -> NinesBot:
     """The whole bot from its settings: endpoints applied, database open, players ready."""
     apply_endpoints(settings)
     storage = await Storage.open(settings.database)
-    return NinesBot(settings, storage, Computers(settings.computer_workers))
+    trace = None
+    if settings.metrics_port is not None:
+        measured = metrics.enable()
+        measured.time_writes(storage)
+        trace = measured.trace()
+    return NinesBot(settings, storage, Computers(settings.computer_workers), http_trace=trace)
+
+
+async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool:
+    """Log in (and set up: games restored, commands synced), retrying network faults and
+    Discord's server errors with backoff and jitter, one line each. A refused token raises
+    ``discord.LoginFailure``. False if ``stop`` was set first."""
+    backoff = Backoff()
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(bot.login(settings.token), settings.connect_timeout)
+            return True
+        except RETRYABLE as exc:
+            delay = backoff.next()
+            log.warning(
+                "Cannot log in to Discord: %s; retrying in %.1f s",
+                describe(exc, timeout=settings.connect_timeout),
+                delay,
+            )
+        # A fresh HTTP session (and its connector) for the next attempt.
+        await bot.http.close()
+        bot.http.connector = discord.utils.MISSING
+        if await sleep_or_stop(delay, stop):
+            break
+    return False
+
+
+async def serve(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> None:
+    """Log in, then stay connected to the gateway (discord.py reconnects by itself)."""
+    if await log_in(bot, settings, stop):
+        await bot.connect(reconnect=True)
+
+
+@contextlib.contextmanager
+def stop_signals(stop: asyncio.Event) -> Iterator[None]:
+    """SIGTERM (docker stop) and SIGINT (Ctrl+C) set ``stop`` instead of killing the bot."""
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
 
 
 async def run(settings: Settings) -> None:
+    """Run until stopped by SIGTERM or SIGINT (a graceful stop) or a fault retrying cannot
+    mend (a refused token: ``discord.LoginFailure``)."""
     bot = await build_bot(settings)
-    async with bot:
-        await bot.start(settings.token)
+    endpoints = Endpoints(bot, settings.health_port, settings.metrics_port)
+    stop = asyncio.Event()
+    with stop_signals(stop):
+        async with bot:
+            await endpoints.start()
+            try:
+                connection = asyncio.create_task(serve(bot, settings, stop), name="connection")
+                stopped = asyncio.create_task(stop.wait(), name="stop-signal")
+                await asyncio.wait({connection, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                stopped.cancel()
+                if connection.done():
+                    connection.result()  # what ended it, if anything did
+                else:
+                    started = time.monotonic()
+                    log.info("stopping: finishing the clicks in progress")
+                    await bot.shutdown(connection)
+                    log.info("stopped cleanly in %.2f s", time.monotonic() - started)
+            finally:
+                await endpoints.stop()

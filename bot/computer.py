@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Final
 
@@ -17,6 +18,8 @@ from engine import Action, SeatView
 from engine.players import DIFFICULTIES
 from engine.players.agent import ComputerSeat, choose
 from engine.players.rules_player import rule_action
+
+from . import metrics
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +45,15 @@ class Computers:
         workers are shared by every game, so a decision may queue behind other games'; its
         budget then shrinks to ``within`` (late: the rule-based move), so a click is answered
         when promised rather than a whole budget later. Threads (no pool) do not queue."""
+        started = time.perf_counter()
+        try:
+            return await self._decide(view, difficulty, seed, within)
+        finally:
+            metrics.decision_time(time.perf_counter() - started)
+
+    async def _decide(
+        self, view: SeatView, difficulty: str, seed: int, within: float | None
+    ) -> Action:
         if self._seats is not None:
             budget = self.budget if within is None else max(0.05, min(self.budget, within))
             return await self._seats.decide(view, difficulty, seed=seed, budget_s=budget)

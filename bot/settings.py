@@ -30,6 +30,12 @@ class Settings:
     gateway_url: str = DISCORD_GATEWAY_URL
     sync_commands: str = "auto"  # auto: only when the commands changed; always; never
     computer_workers: int = 1
+    #: Seconds to wait for Discord while connecting before giving up and trying again.
+    connect_timeout: float = 30.0
+    #: Ports of the health check (on 127.0.0.1) and the Prometheus metrics (on every
+    #: interface); None: not served.
+    health_port: int | None = None
+    metrics_port: int | None = None
 
     def __repr__(self) -> str:
         # Never print the token, even in a traceback or a debug log.
@@ -61,6 +67,13 @@ class Settings:
         workers_text = env.get("COMPUTER_WORKERS", "1").strip()
         if not workers_text.isdigit() or not 0 <= int(workers_text) <= 16:
             raise SettingsError("COMPUTER_WORKERS must be a whole number from 0 to 16.")
+        timeout_text = env.get("DISCORD_TIMEOUT", "30").strip()
+        try:
+            timeout = float(timeout_text)
+        except ValueError:
+            timeout = 0.0
+        if not 1 <= timeout <= 600:
+            raise SettingsError(f"DISCORD_TIMEOUT={timeout_text!r} must be seconds, 1 to 600.")
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -70,4 +83,17 @@ class Settings:
             gateway_url=env.get("DISCORD_GATEWAY_URL", DISCORD_GATEWAY_URL).strip(),
             sync_commands=sync,
             computer_workers=int(workers_text),
+            connect_timeout=timeout,
+            health_port=_port(env, "HEALTH_PORT"),
+            metrics_port=_port(env, "METRICS_PORT"),
         )
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    """A TCP port to listen on, or None when the variable is unset or empty."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise SettingsError(f"{name}={text!r} must be a port number (1 to 65535), or empty.")
+    return int(text)

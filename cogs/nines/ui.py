@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot import metrics
 from bot.i18n import card_label, tr
 from bot.session import GameSession
 from engine import Card, Exchange, SeatView, sort_hand
@@ -47,6 +48,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
         return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
 
     async def callback(self, interaction: Interaction) -> None:
+        measured = metrics.active
+        if measured is not None:
+            measured.click(interaction.id)
         try:
             ctl = controller(interaction)
             if not is_button_click(interaction):
@@ -61,6 +65,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
             await controller(interaction).apologise(interaction)
         finally:
             release(interaction)
+            if measured is not None:
+                measured.click_done(interaction.id)
 
     async def handle(self, ctl: Controller, interaction: Interaction) -> None:
         raise NotImplementedError

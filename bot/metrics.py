@@ -1,0 +1,174 @@
+"""Prometheus metrics (``prometheus_client``), served only when ``METRICS_PORT`` is set.
+
+Off (the default), every hook is one ``is None`` test. On, a hook is a counter or histogram
+update (a lock and a few additions): no object is built per click or request beyond what
+aiohttp's tracing makes for its signals. Live games are counted when scraped, not kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+import aiohttp
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import generate_latest
+
+if TYPE_CHECKING:
+    from .storage import Storage
+
+_T = TypeVar("_T")
+
+#: Seconds: Discord gives an interaction 3 s for its first answer.
+ANSWER_BUCKETS: Final = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
+DECISION_BUCKETS: Final = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
+WRITE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+#: A path segment this long is a token (interaction or webhook), never a route's own word.
+TOKEN_LENGTH: Final = 40
+
+
+class Metrics:
+    """The bot's metrics, in a registry of their own (one per process)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.live_games = Gauge("nines_live_games", "Open games (lobbies and games)", registry=r)
+        self.clicks = Counter("nines_clicks", "Clicks on the bot's buttons", registry=r)
+        self.answer_seconds = Histogram(
+            "nines_click_answer_seconds",
+            "From a click reaching the bot to Discord accepting its first answer",
+            buckets=ANSWER_BUCKETS,
+            registry=r,
+        )
+        self.requests = Counter(
+            "nines_discord_requests",
+            "Requests to Discord's API, by route and status",
+            ["method", "route", "status"],
+            registry=r,
+        )
+        self.rate_limited = Counter(
+            "nines_discord_rate_limited",
+            "429 answers from Discord, by route and scope",
+            ["route", "scope"],
+            registry=r,
+        )
+        self.decision_seconds = Histogram(
+            "nines_computer_decision_seconds",
+            "Time a computer player took to decide",
+            buckets=DECISION_BUCKETS,
+            registry=r,
+        )
+        self.write_seconds = Histogram(
+            "nines_database_write_seconds",
+            "Database write transactions, waiting for the connection included",
+            buckets=WRITE_BUCKETS,
+            registry=r,
+        )
+        #: Clicks waiting for their first answer: interaction id -> when it reached the bot.
+        self._clicked: dict[int, float] = {}
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+    # -- clicks ----------------------------------------------------------------------------------
+
+    def click(self, interaction_id: int) -> None:
+        self.clicks.inc()
+        self._clicked[interaction_id] = time.perf_counter()
+
+    def click_done(self, interaction_id: int) -> None:
+        """The click's handler ended (answered, or failed to): stop waiting for its answer."""
+        self._clicked.pop(interaction_id, None)
+
+    # -- requests to Discord (aiohttp tracing) ---------------------------------------------------
+
+    def trace(self) -> aiohttp.TraceConfig:
+        trace = aiohttp.TraceConfig()
+        trace.on_request_end.append(self._request_end)
+        return trace
+
+    async def _request_end(
+        self, _session: aiohttp.ClientSession, _ctx: Any, params: aiohttp.TraceRequestEndParams
+    ) -> None:
+        path = api_path(params.url.path)
+        route = route_of(path)
+        status = params.response.status
+        self.requests.labels(params.method, route, str(status)).inc()
+        if status == 429:
+            scope = params.response.headers.get("X-RateLimit-Scope", "unknown")
+            self.rate_limited.labels(route, scope).inc()
+        elif status < 400 and route == "/interactions/{id}/{token}/callback":
+            started = self._clicked.pop(int(path.split("/", 3)[2]), None)
+            if started is not None:
+                self.answer_seconds.observe(time.perf_counter() - started)
+
+    # -- storage -------------------------------------------------------------------------------
+
+    def time_writes(self, storage: Storage) -> None:
+        """Time every write transaction of ``storage``, at its two write paths, from outside."""
+        histogram = self.write_seconds
+        transaction: Callable[[Callable[[Any], _T]], Awaitable[_T]] | None = getattr(
+            storage, "_transaction", None
+        )
+        if transaction is not None:
+
+            async def timed_transaction(work: Callable[[Any], _T]) -> _T:
+                started = time.perf_counter()
+                try:
+                    return await transaction(work)
+                finally:
+                    histogram.observe(time.perf_counter() - started)
+
+            storage._transaction = timed_transaction  # type: ignore[method-assign]
+        write = getattr(storage, "_write", None)
+        if write is not None:
+
+            @contextlib.asynccontextmanager
+            async def timed_write() -> AsyncIterator[Any]:
+                started = time.perf_counter()
+                try:
+                    async with write() as db:
+                        yield db
+                finally:
+                    histogram.observe(time.perf_counter() - started)
+
+            storage._write = timed_write  # type: ignore[method-assign]
+
+
+def api_path(path: str) -> str:
+    """The path below the API's base (``/api/v10``), wherever the base is mounted."""
+    base = path.find("/api/v")
+    if base < 0:
+        return path
+    below = path.find("/", base + 6)
+    return path[below:] if below >= 0 else "/"
+
+
+def route_of(path: str) -> str:
+    """The route of an API path: ids and tokens replaced, so the label has few values."""
+    parts = path.split("/")
+    for i, part in enumerate(parts):
+        if part.isdigit():
+            parts[i] = "{id}"
+        elif len(part) >= TOKEN_LENGTH:
+            parts[i] = "{token}"
+    return "/".join(parts)
+
+
+#: The process's metrics once enabled; None (the default) makes every hook a no-op.
+active: Metrics | None = None
+
+
+def enable() -> Metrics:
+    global active
+    if active is None:
+        active = Metrics()
+    return active
+
+
+def decision_time(seconds: float) -> None:
+    if active is not None:
+        active.decision_seconds.observe(seconds)
