@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import multiprocessing
 import random
 
@@ -13,6 +14,7 @@ from engine.actions import Exchange
 from engine.players import DIFFICULTIES, RandomPlayer, RulesPlayer, SearchPlayer, make_player
 from engine.players.agent import ComputerSeat, choose
 from engine.players.duel import match, positions
+from engine.players.human import HumanLikePlayer
 from engine.players.ismcts import IsmctsPlayer
 from engine.players.nein import NeinHand, nein_state
 from engine.players.omniscient import OmniscientPlayer, true_world
@@ -151,12 +153,13 @@ def _deck(game: Game) -> list[object]:
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
-    """R1: re-dealing the hidden cards consistently with the view never changes a decision."""
-    players = [
-        RulesPlayer(3),
-        SearchPlayer(3, worlds=6, exchange_worlds=6),
-        IsmctsPlayer(3, iterations=30),
-    ]
+    """R1: re-dealing the hidden cards consistently with the view never changes a decision,
+    for the hardest level with its real settings (its time budget lifted, so that the number
+    of worlds it reaches cannot differ between the two runs)."""
+    hard = make_player("hard", 3)
+    assert isinstance(hard, SearchPlayer)
+    hard.budget_s = math.inf
+    players = [RulesPlayer(3), hard, IsmctsPlayer(3, iterations=30), HumanLikePlayer(3)]
     rng = random.Random(9)
     count = 0
     for game, seat in positions_of(ruleset, 100, seed=3):
@@ -179,6 +182,7 @@ def test_every_player_plays_legal_actions(ruleset: str) -> None:
         make_player("hard", 1),
         IsmctsPlayer(1, iterations=20),
         OmniscientPlayer(1),
+        HumanLikePlayer(1),
     ]
     rng = random.Random(ruleset)
     game = Game(Rules.from_settings(ruleset), 4)
