@@ -11,6 +11,7 @@ from typing import Any
 from bot.app import NinesBot
 from bot.session import GameSession
 from bot.storage import GameResult, Seat, SeatResult, player_key
+from cogs.nines.render import SUMMARY_ROWS, short_codes
 from engine import HandEnded
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
@@ -27,7 +28,6 @@ from .test_lobby import (
     snapshot,
 )
 
-SUIT_SIGNS = {"H": "♥", "D": "♦", "C": "♣", "S": "♠"}
 SHORT = {"start": 3, "instant_win": "on"}
 
 
@@ -86,10 +86,12 @@ async def test_hand_summaries_end_message_and_rematch(
     session = await play_game(fake, bot, [alice, bob], computers=1, seed=3, start=4)
     game = session.game
     assert game is not None
-    names = [s.name[:6].strip() for s in session.seats]
+    # Each player's column is headed by a short code, unique, spelled out under the sheet.
+    codes = short_codes("en", [s.name for s in session.seats])
 
     # One summary per hand, spare revealed, and the sheet so far (N12): a head row, the start
-    # row, then one row per hand with its trump, every score and the total.
+    # row, then one row per hand (the latest ones) with its number, trump, dealer, every score
+    # and the total.
     shown = summaries(fake, alice)
     assert len(shown) == game.hand_number
     for number, message in enumerate(shown, start=1):
@@ -98,18 +100,22 @@ async def test_hand_summaries_end_message_and_rematch(
         assert isinstance(result, HandEnded)
         assert "The spare hand was:" in text
         rows = sheet_rows(text)
-        assert all(n in " ".join(rows[0]) for n in names) and rows[0][-1] == "Σ"
-        assert rows[1] == [str(s) for s in game.start_scores] + [str(sum(game.start_scores))]
-        assert len(rows) == 2 + number
-        for row, sheet in zip(rows[2:], game.sheet[:number], strict=True):
-            trump = "NT" if sheet.trump is None else sheet.trump.value
-            assert row[1] in (trump, SUIT_SIGNS.get(trump)), row
-            assert row[:1] + row[2:] == [
+        assert rows[0] == ["#", "Tr", "Dl", *codes, "Tot"]
+        start = game.start_scores
+        assert rows[1] == ["start", *map(str, start), str(sum(start))]
+        kept = game.sheet[max(0, number - SUMMARY_ROWS) : number]
+        assert rows[2:] == ([["..."]] if number > SUMMARY_ROWS else []) + [
+            [
                 str(sheet.number),
+                "NT" if sheet.trump is None else sheet.trump.value,
+                codes[sheet.dealer],
                 *map(str, sheet.scores),
                 str(sheet.total),
             ]
-            assert sheet.total == sum(sheet.scores)
+            for sheet in kept
+        ]
+        assert all(sheet.total == sum(sheet.scores) for sheet in kept)
+        assert all(f"`{c}` {s.name}" in text for c, s in zip(codes, session.seats, strict=True))
 
     # The end: winners named, the final sheet, ratings, and Rematch.
     end = end_message(fake, alice, fake.channel)
