@@ -4,6 +4,7 @@ the delays between attempts (exponential, with jitter, capped)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from http import HTTPStatus
 from typing import Final
@@ -61,7 +62,8 @@ def describe(exc: BaseException, *, timeout: float | None = None) -> str:
             "the CA certificates, and any proxy that intercepts TLS"
         )
     if isinstance(exc, aiohttp.ClientConnectorError):
-        reason = exc.os_error.strerror or str(exc.os_error) or type(exc.os_error).__name__
+        error = exc.os_error
+        reason = os.strerror(error.errno) if error.errno else str(error) or type(error).__name__
         return f"cannot connect to {exc.host}:{exc.port} ({reason.lower()}): {_CHECK_NETWORK}"
     if isinstance(exc, TimeoutError):
         within = f" within {timeout:g} s" if timeout else ""

@@ -4,6 +4,7 @@ warnings (the bot never joins a voice channel)."""
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Final
 
 import discord
@@ -17,6 +18,9 @@ VOICE_WARNINGS: Final = frozenset(
         "davey is not installed, voice will NOT be supported",
     }
 )
+#: discord.py's own plain format (it uses it where it does not colour).
+FORMAT: Final = "[{asctime}] [{levelname:<8}] {name}: {message}"
+DATE_FORMAT: Final = "%Y-%m-%d %H:%M:%S"
 #: discord.py logs each gateway reconnect with the whole traceback of what broke it.
 RECONNECT: Final = "Attempting a reconnect in %.2fs"
 
@@ -38,8 +42,11 @@ class DiscordClientLog(logging.Filter):
 
 
 def setup_logging(level: int) -> None:
-    """discord.py's own handler and format on the root logger, with the filter above."""
-    discord.utils.setup_logging(level=level, root=True)
+    """discord.py's handler and format on the root logger, with the filter above. Colours
+    only on a terminal: discord.py also colours inside any Docker container, which leaves
+    escape codes in ``docker logs`` and whatever collects them."""
+    plain = None if sys.stderr.isatty() else logging.Formatter(FORMAT, DATE_FORMAT, style="{")
+    discord.utils.setup_logging(level=level, root=True, formatter=plain or discord.utils.MISSING)
     client = logging.getLogger("discord.client")
     if not any(isinstance(f, DiscordClientLog) for f in client.filters):
         client.addFilter(DiscordClientLog())

@@ -105,7 +105,12 @@ class RateLimits:
                     self.sent_429 += 1
                     return self._too_many(fault.retry_after, fault.is_global)
                 self.sent_faults += 1
-                reason = {500: "Internal Server Error", 502: "Bad Gateway"}.get(fault.status, "")
+                reason = {
+                    500: "Internal Server Error",
+                    502: "Bad Gateway",
+                    503: "Service Unavailable",
+                    504: "Gateway Timeout",
+                }.get(fault.status, "")
                 body = {"message": f"{fault.status}: {reason}".strip(), "code": 0}
                 # discord.py retries a 5xx after 1, 3, 5 ... seconds.
                 return Verdict({}, fault.status, body, hold=1.0 + 2 * (fault.served - 1))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
+import fnmatch
 import json
 import secrets
 import time
@@ -56,6 +58,23 @@ class RequestRecord:
     files: tuple[str, ...] = ()
 
 
+@dataclass
+class Stall:
+    """Requests that get no answer for a while, or until the double stops (``seconds`` None):
+    a server that accepts the connection, then hangs."""
+
+    method: str
+    pattern: str
+    seconds: float | None
+    remaining: int
+    arrived: int = 0  # how many matching requests came (and were held)
+
+    def matches(self, method: str, path: str, template: str) -> bool:
+        if self.method not in ("*", method):
+            return False
+        return template == self.pattern or fnmatch.fnmatchcase(path, self.pattern)
+
+
 @dataclass(frozen=True)
 class Violation:
     """A request real Discord would have refused (or the double doesn't know)."""
@@ -104,6 +123,8 @@ class FakeDiscord(People):
         self._thinking: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._last_activity = time.monotonic()
+        self._stalls: list[Stall] = []
+        self._stopping = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
         # A ready-made place to play: a guild with #general, the bot in it with its own role.
@@ -126,18 +147,22 @@ class FakeDiscord(People):
         return f"ws://127.0.0.1:{self.port}/gateway"
 
     # lifecycle -------------------------------------------------------------------------------
-    async def start(self) -> None:
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1:`port` (0: any free port); start again after stop() on the
+        same port to play an outage."""
+        self._stopping = asyncio.Event()
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._serve)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
         self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
+        self._stopping.set()  # stalled requests end (unanswered)
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -149,6 +174,17 @@ class FakeDiscord(People):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+    def stall(
+        self, method: str = "*", path: str = "*", *, seconds: float | None = None, count: int = 1
+    ) -> Stall:
+        """Hold the next `count` requests matching method and path (glob on the path, or the
+        spec's route template exactly) for `seconds` before handling them, or, with None,
+        until the double stops, never answering. A held request whose client gave up is
+        dropped unhandled. Returns the stall (its `arrived` counts the requests held)."""
+        stall = Stall(method.upper(), path, seconds, count)
+        self._stalls.append(stall)
+        return stall
 
     def expect_violations(self) -> list[Violation]:
         """Declare that this test breaks Discord's rules on purpose; returns the live list."""
@@ -277,6 +313,8 @@ class FakeDiscord(People):
         return web.Response(body=found[1], headers={"Content-Type": found[0]})
 
     async def _serve(self, request: web.Request) -> web.Response:
+        if self._stalls and await self._stalled(request):
+            return web.Response(status=499)  # nobody is listening any more
         self._in_flight += 1
         self._touch()
         try:
@@ -284,6 +322,28 @@ class FakeDiscord(People):
         finally:
             self._in_flight -= 1
             self._touch()
+
+    async def _stalled(self, request: web.Request) -> bool:
+        """Hold the request if a stall matches; True if its client is gone after it."""
+        path = "/" + request.match_info["tail"]
+        matched = spec.match_route(path)
+        template = matched.template if matched else path
+        stall = next(
+            (
+                st
+                for st in self._stalls
+                if st.remaining > 0 and st.matches(request.method, path, template)
+            ),
+            None,
+        )
+        if stall is None:
+            return False
+        stall.remaining -= 1
+        stall.arrived += 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopping.wait(), timeout=stall.seconds)
+        transport = request.transport
+        return self._stopping.is_set() or transport is None or transport.is_closing()
 
     async def _serve_inner(self, request: web.Request) -> web.Response:
         arrived = self.clock.now()

@@ -1,0 +1,219 @@
+"""Issue 17.1: network faults at the start and later, against the Discord double, with the real
+``python -m bot``: each gives one clear log line (what failed, what to check), never a
+traceback, and the bot keeps trying, with growing delays, until it connects; a login that
+hangs is given up after DISCORD_TIMEOUT; a refused token ends the bot with its one line.
+Every run ends with SIGTERM, a clean stop."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.fakecord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The log format off a terminal: "[2026-11-23 21:00:00] [WARNING ] bot.app: message".
+LOG_LINE = re.compile(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] \[(DEBUG|INFO|WARNING|ERROR) *\] \S+: ")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Bot:
+    """``python -m bot`` pointed at 127.0.0.1:``port``, its stderr kept in a file."""
+
+    def __init__(self, tmp_path: Path, port: int, token: str, **env: str) -> None:
+        self.stderr = tmp_path / "stderr.log"
+        self.env = {
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(tmp_path),
+            "LANG": "C.UTF-8",
+            "DISCORD_TOKEN": token,
+            "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+            "DISCORD_GATEWAY_URL": f"ws://127.0.0.1:{port}/gateway",
+            "DATABASE_PATH": str(tmp_path / "data" / "nines.sqlite3"),
+            "COMPUTER_WORKERS": "0",
+            **env,
+        }
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        with self.stderr.open("wb") as err:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "bot"],
+                cwd=ROOT,
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+            )
+
+    def lines(self) -> list[str]:
+        return self.stderr.read_text().splitlines()
+
+    async def wait_for_lines(self, text: str, count: int = 1, within: float = 20.0) -> list[str]:
+        deadline = time.monotonic() + within
+        while True:
+            found = [line for line in self.lines() if text in line]
+            if len(found) >= count:
+                return found
+            assert self.proc is not None and self.proc.poll() is None, self.lines()
+            assert time.monotonic() < deadline, f"no {count} x {text!r} in {self.lines()}"
+            await asyncio.sleep(0.05)
+
+    async def exit_code(self, within: float = 10.0) -> int:
+        assert self.proc is not None
+        deadline = time.monotonic() + within
+        while (code := self.proc.poll()) is None:
+            assert time.monotonic() < deadline, "the bot did not exit"
+            await asyncio.sleep(0.02)
+        return code
+
+    async def terminate(self) -> float:
+        """SIGTERM; the seconds it took to exit (status 0)."""
+        assert self.proc is not None and self.proc.poll() is None, self.lines()
+        started = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        assert await self.exit_code() == 0, self.lines()
+        return time.monotonic() - started
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+def assert_clean_log(bot: Bot) -> None:
+    """Every line is one log record (no traceback, no voice warnings)."""
+    lines = bot.lines()
+    text = "\n".join(lines)
+    assert "Traceback" not in text and "voice will NOT be supported" not in text, text
+    assert all(LOG_LINE.match(line) for line in lines), text
+
+
+async def connected(fake: FakeDiscord, within: float = 20.0) -> None:
+    deadline = time.monotonic() + within
+    while not (fake.gateway.connected.is_set() and fake.commands.find(fake.guild.id, "nines")):
+        assert time.monotonic() < deadline, "the bot did not connect"
+        await asyncio.sleep(0.05)
+
+
+async def test_refused_at_start_then_connects_when_discord_is_back(tmp_path: Path):
+    port = free_port()
+    fake = FakeDiscord()  # not listening yet: every connection is refused
+    bot = Bot(tmp_path, port, fake.token)
+    try:
+        bot.start()
+        lines = await bot.wait_for_lines("Cannot log in to Discord", count=3)
+        for line in lines:
+            assert f"cannot connect to 127.0.0.1:{port} (connection refused)" in line, line
+            assert "check the network" in line and "retrying in" in line, line
+        delays = [float(re.findall(r"retrying in ([0-9.]+) s", line)[0]) for line in lines]
+        assert delays[0] <= 1.0 and 1.0 <= delays[2] <= 4.0, delays  # doubling, jittered
+        await fake.start(port)
+        await connected(fake)
+        assert_clean_log(bot)
+        took = await bot.terminate()
+        assert took < 3, took
+        assert "stopped cleanly" in bot.lines()[-1]
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_a_login_that_hangs_is_given_up_and_retried(tmp_path: Path):
+    fake = FakeDiscord()
+    await fake.start()
+    stall = fake.stall("GET", "/users/@me", count=2)  # accepted, never answered
+    bot = Bot(tmp_path, fake.port, fake.token, DISCORD_TIMEOUT="1")
+    try:
+        started = time.monotonic()
+        bot.start()
+        lines = await bot.wait_for_lines("Cannot log in to Discord", count=2)
+        assert all("Discord did not answer within 1 s" in line for line in lines), lines
+        await connected(fake)
+        assert stall.arrived == 2
+        assert time.monotonic() - started < 15
+        assert_clean_log(bot)
+        await bot.terminate()
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_discord_server_errors_at_start_are_retried(tmp_path: Path):
+    fake = FakeDiscord()
+    await fake.start()
+    fake.ratelimits.inject(503, "GET", "/users/@me", count=2)
+    bot = Bot(tmp_path, fake.port, fake.token)
+    try:
+        bot.start()
+        lines = await bot.wait_for_lines("Cannot log in to Discord", count=2)
+        for line in lines:
+            assert "Discord answered 503 Service Unavailable" in line, line
+            assert "discordstatus.com" in line, line
+        await connected(fake)
+        assert fake.ratelimits.sent_faults == 2
+        assert_clean_log(bot)
+        await bot.terminate()
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_a_refused_token_ends_the_bot_with_its_one_line(tmp_path: Path):
+    fake = FakeDiscord()
+    await fake.start()
+    bot_part, stamp, _ = fake.token.split(".")
+    wrong = f"{bot_part}.{stamp}.{'A' * 38}"  # well formed, but not the bot's
+    bot = Bot(tmp_path, fake.port, wrong)
+    try:
+        bot.start()
+        assert await bot.exit_code(within=20) == 2
+        lines = bot.lines()
+        assert lines[-1] == (
+            "nines-bot: Discord refused DISCORD_TOKEN: reset it in the developer portal and "
+            "put the new one in .env."
+        ), lines
+        text = "\n".join(lines)
+        assert "Traceback" not in text and "retrying" not in text, text
+        assert all(LOG_LINE.match(line) for line in lines[:-1]), text
+        assert [r.status for r in fake.requests] == [401]  # asked once, not again
+    finally:
+        bot.kill()
+        await fake.stop()
+
+
+async def test_an_outage_later_is_one_line_and_the_bot_comes_back(tmp_path: Path):
+    fake = FakeDiscord()
+    await fake.start()
+    port = fake.port
+    bot = Bot(tmp_path, port, fake.token)
+    try:
+        bot.start()
+        await connected(fake)
+        sessions = fake.gateway.identifies + fake.gateway.resumes
+        await fake.stop()  # Discord unreachable: the gateway drops, reconnects are refused
+        lines = await bot.wait_for_lines("Lost the connection to Discord's gateway", count=2)
+        assert any(f"cannot connect to 127.0.0.1:{port} (connection refused)" in x for x in lines)
+        assert all("reconnecting in" in line for line in lines), lines
+        await fake.start(port)
+        deadline = time.monotonic() + 30
+        while fake.gateway.identifies + fake.gateway.resumes == sessions:
+            assert time.monotonic() < deadline, bot.lines()
+            await asyncio.sleep(0.05)
+        await connected(fake)
+        assert_clean_log(bot)
+        await bot.terminate()
+    finally:
+        bot.kill()
+        await fake.stop()
