@@ -4,6 +4,7 @@ the gateway intents are guilds only."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +119,43 @@ async def test_dev_guild_commands_sync_to_that_guild(fake_discord: FakeDiscord, 
     assert command_puts(fake) == ["/applications/{application_id}/guilds/{guild_id}/commands"]
     await start_and_stop(fake, database, DEV_GUILD_ID=str(fake.guild.id))
     assert len(command_puts(fake)) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("DISCORD_TIMEOUT", "soon"),
+        ("DISCORD_TIMEOUT", "0"),
+        ("HEALTH_PORT", "http"),
+        ("METRICS_PORT", "70000"),
+    ],
+)
+def test_malformed_timeout_and_ports_end_in_one_line(tmp_path: Path, name: str, value: str):
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    done = run_bot(tmp_path, DISCORD_TOKEN=token, **{name: value})
+    assert_one_clear_line(done, name)
+
+
+def readme_run_command() -> str:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)\n```", text, flags=re.S)
+    return str(blocks[0])
+
+
+@pytest.mark.parametrize("shell", ["sh", "bash"])
+def test_the_readme_creates_env_once_and_goes_on_when_it_exists(tmp_path: Path, shell: str):
+    """The README's run command, its .env step: whatever cp does with -n (GNU coreutils 9.4
+    exits 1 when the file exists), the command must go on to start the bot."""
+    (step,) = [part for part in readme_run_command().split(" && ") if ".env.example" in part]
+    (tmp_path / ".env.example").write_text("DISCORD_TOKEN=\n")
+    for _ in range(2):
+        done = subprocess.run(
+            [shell, "-c", f"{step} && echo started"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (done.returncode, done.stdout, done.stderr) == (0, "started\n", "")
+        (tmp_path / ".env").write_text("DISCORD_TOKEN=mine\n")
+    assert (tmp_path / ".env").read_text() == "DISCORD_TOKEN=mine\n"  # never overwritten
