@@ -217,3 +217,21 @@ async def test_an_outage_later_is_one_line_and_the_bot_comes_back(tmp_path: Path
     finally:
         bot.kill()
         await fake.stop()
+
+
+async def test_no_dns_is_one_line_and_sigterm_stops_the_retries(tmp_path: Path):
+    fake = FakeDiscord()  # only for a well-formed token; never started
+    bot = Bot(tmp_path, 1, fake.token)
+    bot.env["DISCORD_API_BASE"] = "https://discord.invalid/api/v10"
+    try:
+        bot.start()
+        lines = await bot.wait_for_lines("Cannot log in to Discord", count=2)
+        for line in lines:
+            assert "cannot resolve discord.invalid: check the network connection and its DNS" in (
+                line
+            ), line
+        assert_clean_log(bot)
+        took = await bot.terminate()  # while waiting to try again
+        assert took < 2, took
+    finally:
+        bot.kill()
