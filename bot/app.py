@@ -206,6 +206,7 @@ async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool
     while not stop.is_set():
         try:
             await asyncio.wait_for(bot.login(settings.token), settings.connect_timeout)
+            bound_requests(bot, settings.connect_timeout)
             return True
         except RETRYABLE as exc:
             delay = backoff.next()
@@ -220,6 +221,15 @@ async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool
         if await sleep_or_stop(delay, stop):
             break
     return False
+
+
+def bound_requests(bot: NinesBot, seconds: float) -> None:
+    """A request to Discord that hangs is given up after ``seconds`` without a byte (aiohttp's
+    default waits 5 minutes). discord.py makes its HTTP session at login and offers no option
+    for it, hence its private name; the websocket keeps its own receive timeout."""
+    session = getattr(bot.http, "_HTTPClient__session", None)
+    if isinstance(session, aiohttp.ClientSession):
+        session._timeout = aiohttp.ClientTimeout(sock_connect=seconds, sock_read=seconds)
 
 
 async def serve(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> None:

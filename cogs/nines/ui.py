@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot import metrics
+from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
 from bot.session import GameSession
 from engine import Card, Exchange, SeatView, sort_hand
@@ -59,6 +60,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
                 await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
                 return
             await self.handle(ctl, interaction)
+        except RETRYABLE as exc:
+            # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
+            log.warning("button %s: %s", self.custom_id, describe(exc))
+            with contextlib.suppress(*RETRYABLE):  # the apology may not get through either
+                await controller(interaction).apologise(interaction)
         except Exception:
             # Never "This interaction failed": log it, apologise privately, keep the game.
             log.exception("button %s failed", self.custom_id)

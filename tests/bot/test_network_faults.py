@@ -235,3 +235,29 @@ async def test_no_dns_is_one_line_and_sigterm_stops_the_retries(tmp_path: Path):
         assert took < 2, took
     finally:
         bot.kill()
+
+
+async def test_an_answer_that_hangs_later_is_given_up_in_one_line(tmp_path: Path):
+    fake = FakeDiscord()
+    await fake.start()
+    bot = Bot(tmp_path, fake.port, fake.token, DISCORD_TIMEOUT="1")
+    alice = fake.add_user("alice")
+    try:
+        bot.start()
+        await connected(fake)
+        await fake.settle()
+        lobby = await fake.slash(alice, fake.channel, "nines start")
+        assert lobby.message is not None
+        # Discord takes the answer to her next click and never replies.
+        fake.stall("POST", "/interactions/*/callback", count=1)
+        await fake.click(alice, lobby.message, "Leave", wait=False)
+        (line,) = await bot.wait_for_lines("Discord did not answer", within=10)
+        assert "button nines:1:lobby:" in line, line
+        assert_clean_log(bot)
+        # The bot goes on: the next click is answered.
+        again = await fake.click(alice, lobby.message, "Leave")
+        assert again.acknowledged and not again.errors
+        await bot.terminate()
+    finally:
+        bot.kill()
+        await fake.stop()
