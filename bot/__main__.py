@@ -12,6 +12,7 @@ import discord
 from dotenv import find_dotenv, load_dotenv
 
 from .app import run
+from .health import EndpointError
 from .logs import setup_logging
 from .settings import Settings, SettingsError
 
@@ -27,6 +28,8 @@ def main() -> None:
     setup_logging(settings.log_level)
     try:
         asyncio.run(run(settings))
+    except EndpointError as error:
+        fail(str(error))
     except discord.LoginFailure:
         fail(
             "Discord refused DISCORD_TOKEN: reset it in the developer portal and "

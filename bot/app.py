@@ -266,7 +266,7 @@ async def run(settings: Settings) -> None:
                 stopped = asyncio.create_task(stop.wait(), name="stop-signal")
                 await asyncio.wait({connection, stopped}, return_when=asyncio.FIRST_COMPLETED)
                 stopped.cancel()
-                if connection.done():
+                if not stop.is_set():
                     connection.result()  # what ended it, if anything did
                 else:
                     started = time.monotonic()

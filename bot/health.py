@@ -41,6 +41,14 @@ async def health(bot: NinesBot) -> str | None:
     return None
 
 
+#: The setting behind each path, for messages.
+PORT_NAMES: Final = {"healthz": "HEALTH_PORT", "metrics": "METRICS_PORT"}
+
+
+class EndpointError(Exception):
+    """A configured port cannot be listened on; the message says which and why."""
+
+
 class Endpoints:
     """The HTTP servers for the configured ports; ``start`` and ``stop`` them once."""
 
@@ -65,8 +73,16 @@ class Endpoints:
                 app.router.add_get("/metrics", self._metrics)
             runner = web.AppRunner(app, access_log=None, handle_signals=False)
             await runner.setup()
-            await web.TCPSite(runner, host, port).start()
             self._runners.append(runner)
+            try:
+                await web.TCPSite(runner, host, port).start()
+            except OSError as error:
+                await self.stop()
+                names = " and ".join(sorted(PORT_NAMES[p] for p in paths))
+                raise EndpointError(
+                    f"cannot listen on {host}:{port} for {names} ({error.strerror or error}): "
+                    "choose another port"
+                ) from None
 
     async def stop(self) -> None:
         for runner in self._runners:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,13 @@ def test_the_readme_creates_env_once_and_goes_on_when_it_exists(tmp_path: Path, 
         assert (done.returncode, done.stdout, done.stderr) == (0, "started\n", "")
         (tmp_path / ".env").write_text("DISCORD_TOKEN=mine\n")
     assert (tmp_path / ".env").read_text() == "DISCORD_TOKEN=mine\n"  # never overwritten
+
+
+def test_a_port_in_use_ends_in_one_line(tmp_path: Path):
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = run_bot(tmp_path, DISCORD_TOKEN=token, HEALTH_PORT=port, LOG_LEVEL="WARNING")
+    assert_one_clear_line(done, f"127.0.0.1:{port}", "HEALTH_PORT", "in use")
