@@ -78,6 +78,9 @@ def make(spec: str, seed: int) -> Player:
         player = SearchPlayer(
             seed, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
         )
+    elif name == "soft":
+        worlds, tries = [*arg.split(":"), "", ""][:2]
+        player = SearchPlayer(seed, worlds=int(worlds or 32), inference=int(tries or 8), soft=True)
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
     else:

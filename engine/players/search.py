@@ -23,6 +23,7 @@ from .sampling import (
     play_actions,
     sample_world,
     sample_worlds,
+    soft_worlds,
 )
 from .simulate import SUIT_OF, NinesHand, rule_exchange
 
@@ -86,9 +87,11 @@ class SearchPlayer(Player):
         inference: int = 8,
         budget_s: float = 0.8,
         pool: int = 12,
+        soft: bool = False,
     ) -> None:
         super().__init__(seed)
         self.pool = pool
+        self.soft = soft
         self.worlds = worlds
         self.exchange_worlds = exchange_worlds
         self.inference = inference
@@ -140,7 +143,10 @@ class SearchPlayer(Player):
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.budget_s
         me = k.seat
-        if k.n == 3:
+        weighted: list[tuple[list[int], int]] | None = None
+        if self.soft:
+            weighted = soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
+        if weighted is not None or k.n == 3:
             samples: list[list[int]] | None = None
         else:
             # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
@@ -154,17 +160,26 @@ class SearchPlayer(Player):
                 # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
                 infer_exclusions(k)
             samples = sample_worlds(k, rng, worlds, worlds * self.pool)
-        for wi in range(len(samples) if samples is not None else self.worlds):
-            world = samples[wi] if samples is not None else sample_world(k, rng, self.inference)
+        if weighted is not None:
+            rounds = len(weighted)
+        else:
+            rounds = len(samples) if samples is not None else self.worlds
+        for wi in range(rounds):
+            times = 1
+            if weighted is not None:
+                world, times = weighted[wi]
+            elif samples is not None:
+                world = samples[wi]
+            else:
+                world = sample_world(k, rng, self.inference)
             base = nines_state(k, world, start)
             for i, card in enumerate(candidates):
                 state = base.copy()
                 state.play(card)
                 if not state.stopped:
                     state.playout()
-                totals[i] += (
-                    state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
-                )
+                value = state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
+                totals[i] += times * value
             if time.perf_counter() > deadline:
                 break
         best = max(totals)
