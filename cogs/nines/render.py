@@ -295,6 +295,8 @@ def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | 
     lines.append(
         tr(lang, f"hand.title_{unit}", number=table.hand_number, trump=trump_text(lang, table))
     )
+    if table.phase == "play":
+        lines.append(standing_text(lang, table, view.seat))
     if table.trick:
         lines.append(
             tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call, lang))
@@ -310,6 +312,16 @@ def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | 
         put_down = cards_text(sort_hand(view.put_down[-1]), lang)
         lines.append(tr(lang, "hand.put_down", cards=put_down))
     return "\n".join(lines)
+
+
+def standing_text(lang: str, table: PublicView, seat: int) -> str:
+    """The seat's tricks so far (against the quota, a team's together) and its score."""
+    rules = table.rules
+    unit = rules.unit_of(seat)
+    won = sum(table.tricks_won[s] for s in rules.seats_of(unit))
+    tricks = str(won) if rules.game == "nein-nine" else f"{won}/{rules.quota}"
+    key = "hand.standing_team" if rules.teams else "hand.standing"
+    return tr(lang, key, tricks=tricks, score=score_shown(rules, table.scores[unit]))
 
 
 def error_text(lang: str, error: Exception) -> str:

@@ -237,3 +237,18 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
         re.fullmatch(r".+: \d[\d,]* \((\+|\u2212)?\d+\)", line) for line in ratings.split("\n")
     )
     assert "-" not in ratings  # a minus sign, not a hyphen
+
+
+def test_the_private_hand_says_where_its_player_stands() -> None:
+    for ruleset, en, fr in [
+        ("classic", "Your tricks: 0/4 · your score: 9", "Vos plis : 0/4 · votre score : 9"),
+        ("partnership", "Your team's tricks: 0/6 · its score: 9", "Plis de votre équipe : 0/6"),
+        ("nein-nine", "Your tricks: 0 · your score: 0", "Vos plis : 0 · votre score : 0"),
+    ]:
+        game = Game(Rules.from_settings(ruleset), seed=4)
+        while seat_view(game, game.turn).table.phase == "exchange":
+            game.apply(game.turn, game.legal_actions(game.turn)[0])
+        session = session_for(game, ["ann", "bob", "cy", "dee"][: game.rules.players])
+        view = seat_view(game, game.turn)
+        assert en in render.hand_content("en", session, view, None)
+        assert fr in render.hand_content("fr", session, view, None)
