@@ -33,6 +33,8 @@ def _section(lang: str, heading: str, *paragraphs: str) -> Section:
 def _trump_text(lang: str, rules: Rules) -> str:
     """N5: the trump sequence as suits, in the configured order."""
     order = trump_order(lang, rules.trumps)
+    if rules.trumps == (None,):
+        return tr(lang, "rules.trump.never")
     if len(rules.trumps) == 1:
         return tr(lang, "rules.trump.single", order=order)
     if rules.trumps_setting in TRUMP_PRESETS:

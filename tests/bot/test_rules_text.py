@@ -166,6 +166,9 @@ async def test_default_rules_and_the_other_settings_in_words(
     text_fr = everything(await rules_for(fake, marie, game="nines"))
     assert "les joueurs à égalité se partagent la victoire" in text_fr
     assert "Toutes les manches se jouent au même atout : pique." in text_fr
+    await bot.storage.set_guild_settings(fake.guild.id, {"trumps": "NT"})
+    never = everything(await rules_for(fake, marie))
+    assert "Toutes les manches se jouent sans atout" in never
 
 
 async def test_rules_asked_beside_an_open_game_tell_that_game(
