@@ -214,6 +214,7 @@ class Controller:
         user = interaction.user
         verb = fields["verb"]
         lang = session.language
+        shown: asyncio.Future[None] | None = None
         async with self.hold(interaction, session):
             try:
                 if verb == "join":
@@ -241,6 +242,7 @@ class Controller:
                         embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
                         view=None,
                     )
+                    await self.bot.presenter.announced(session)
                     return
                 elif verb == "start":
                     change = await session.start(user.id)
@@ -252,18 +254,22 @@ class Controller:
                         view=None,
                     )
                     change.extend(await session.run_computers())
-                    await self.bot.presenter.show(session, change)
-                    return
+                    # Shown after the lock is released (see act): a table slowed by Discord's
+                    # rate limits must not hold up the game's next click.
+                    shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
             except SessionError as error:
                 await self.refuse(interaction, error)
                 return
-            settings = await self.bot.storage.get_guild_settings(session.guild_id)
-            level = str(settings.get("difficulty") or "normal")
-            await self.update(
-                interaction,
-                embed=render.lobby_embed(lang, session),
-                view=ui.lobby_view(lang, session, level),
-            )
+            if shown is None:
+                settings = await self.bot.storage.get_guild_settings(session.guild_id)
+                level = str(settings.get("difficulty") or "normal")
+                await self.update(
+                    interaction,
+                    embed=render.lobby_embed(lang, session),
+                    view=ui.lobby_view(lang, session, level),
+                )
+        if shown is not None:
+            await shown
 
     # -- hands and moves -----------------------------------------------------------------------
 

@@ -46,8 +46,10 @@ Interaction = discord.Interaction[Any]
 
 
 def _nonce(session: GameSession, what: str) -> str:
-    """The nonce of one message a game owes its channel (Discord: 25 characters at most)."""
-    return f"g{session.id}{what}"
+    """The nonce of one message a game owes its channel: Discord returns the message already
+    made with it by this bot (for a few minutes). From the game's random seed, not its id,
+    which another database (a reset, a test) would reuse. At most 25 characters."""
+    return f"{session.seed:x}"[:13] + what
 
 
 @dataclass(slots=True)
@@ -123,7 +125,6 @@ class DiscordPresenter:
         here reads it, and with its embed and components it was a good part of an edit's time
         on the loop (one edit per card played)."""
         mentions = self.bot.allowed_mentions if "content" in kwargs else None
-        kwargs.pop("nonce", None)  # an edit has none; the caller may pass a post's arguments
         with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
             await self.bot.http.edit_message(channel_id, message_id, params=params)
 
