@@ -1,0 +1,113 @@
+"""Print what each person sees in one game, as Discord would show it (a script, not a test).
+
+    .venv/bin/python bench/show_game.py [--lang fr] [--start 3] [--seed 1]
+
+The real bot (its own startup) against the Discord double: alice (in the chosen language,
+also the server's) and bob (English) with one computer. Every public message, each person's
+private messages and every notification are printed in order, the way a person reads them:
+content, embeds (title, description, fields, footer), buttons (disabled ones in brackets).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def shown(message: object) -> str:
+    from tests.fakecord.models import Message
+
+    assert isinstance(message, Message)
+    lines = []
+    if message.content:
+        lines.append(message.content)
+    for embed in message.embeds:
+        for key in ("title", "description"):
+            if embed.get(key):
+                lines.append(str(embed[key]))
+        for field in embed.get("fields", []):
+            lines.append(f"{field['name']}: {field['value']}")
+        if embed.get("footer"):
+            lines.append(f"({embed['footer']['text']})")
+    buttons = [f"[{b.label}]" if b.disabled else f"<{b.label}>" for b in message.buttons()]
+    if buttons:
+        lines.append(" ".join(buttons))
+    if message.attachments:
+        lines.append(f"(picture: {', '.join(a.filename for a in message.attachments)})")
+    return "\n".join("    " + line for text in lines for line in text.splitlines())
+
+
+async def main(args: argparse.Namespace) -> None:
+    from bot.app import build_bot
+    from tests.bot.conftest import bot_settings
+    from tests.bot.people import NotifiedPerson, end_message
+    from tests.bot.robust import game_id_of
+    from tests.fakecord import FakeDiscord
+    from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
+
+    fake = FakeDiscord()
+    await fake.start()
+    try:
+        with discord_pointed_at(fake), tempfile.TemporaryDirectory() as work:
+            fake.guild.preferred_locale = "fr" if args.lang == "fr" else "en-US"
+            bot = await build_bot(bot_settings(fake, Path(work) / "nines.sqlite3"))
+            bot._connection.guild_ready_timeout = 0.05
+            task = await run_client(bot, fake)
+            await fake.settle()
+            alice = fake.add_user("Élodie Côté", locale=args.lang)
+            bob = fake.add_user("Alexandre")
+            res = await fake.slash(alice, fake.channel, "nines start", start=args.start)
+            assert res.message is not None, res.errors
+            game = game_id_of(res.message)
+            for who, verb in ((bob, "join"), (alice, "cpu-normal"), (alice, "start")):
+                await fake.click(who, res.message, f"nines:1:lobby:{game}:{verb}")
+            people = [NotifiedPerson(fake, u, fake.channel) for u in (alice, bob)]
+            rng = random.Random(args.seed)
+            printed: set[tuple[int, str]] = set()
+
+            def dump() -> None:
+                for message in fake.store.messages.get(fake.channel.id, []):
+                    text = shown(message)
+                    if (message.id, text) in printed:
+                        continue
+                    printed.add((message.id, text))
+                    who = "everyone"
+                    if message.ephemeral_for is not None:
+                        who = "only " + fake.store.users[message.ephemeral_for].name
+                    pinged = ", ".join(u.name for u in message.mentions)
+                    state = " (deleted)" if message.deleted else ""
+                    print(
+                        f"--- message {message.id % 10000} for {who}{state}"
+                        + (f"; notifies {pinged}" if pinged else "")
+                    )
+                    print(text)
+
+            for _ in range(3000):
+                await fake.settle()
+                dump()
+                if end_message(fake, alice, fake.channel) is not None:
+                    break
+                due = [p for p in people if p.notifications()]
+                if not due:
+                    await asyncio.sleep(0.05)
+                    continue
+                print(f"=== {due[0].user.name} plays")
+                await due[0].act(rng)
+            await stop_client(bot, task)
+    finally:
+        await fake.stop()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", default="fr")
+    parser.add_argument("--start", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    asyncio.run(main(parser.parse_args()))
