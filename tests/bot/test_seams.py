@@ -203,3 +203,28 @@ async def test_killed_opening_a_rematch_the_new_lobby_is_posted_once(
         await wait_for(fake, lambda: table_message(fake, bob, fake.channel), what="the table")
     finally:
         bot.stop()
+
+
+async def test_every_restart_says_so_on_the_table(fake_discord: FakeDiscord, tmp_path: Path):
+    """The restored note after each of three restarts (it once came after 2 of 3)."""
+    fake = fake_discord
+    bot = BotProcess(fake, tmp_path / "data" / "nines.sqlite3")
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    users = [alice, bob]
+    rng = random.Random(8)
+    try:
+        await bot.start()
+        await open_game(fake, alice, people=(bob,), computers=("easy",), start=9)
+        for _restart in range(3):
+            assert await play_one(fake, users, fake.channel, rng) is not None
+            table = table_message(fake, alice, fake.channel)
+            assert table is not None and "restarted" not in str(table.embeds)
+            bot.kill()
+            await bot.start()
+            await wait_for(
+                fake,
+                lambda: "restarted" in str(table_message(fake, alice, fake.channel).embeds),  # type: ignore[union-attr]
+                what="the restored note",
+            )
+    finally:
+        bot.stop()
