@@ -78,9 +78,17 @@ def make(spec: str, seed: int) -> Player:
         player = SearchPlayer(
             seed, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
         )
+    elif name == "tree":  # hard's exchange and worlds, card play by ISMCTS over them
+        iterations, worlds = [*arg.split(":"), "", ""][:2]
+        player = SearchPlayer(seed, worlds=int(worlds or 32), tree=int(iterations or 200))
     elif name == "soft":
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(seed, worlds=int(worlds or 32), inference=int(tries or 8), soft=True)
+    elif name == "ismctsr":  # rule-based rollouts, worlds the best fit of TRIES draws
+        iterations, tries = [*arg.split(":"), "", ""][:2]
+        player = IsmctsPlayer(
+            seed, iterations=int(iterations or 200), rule_rollouts=True, tries=int(tries or 8)
+        )
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
     else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -30,6 +31,7 @@ class State(Protocol):
     def legal_moves(self) -> list[int]: ...
     def play(self, move: int) -> None: ...
     def score(self, seat: int) -> float: ...
+    def rule_move(self) -> int: ...
 
 
 class Node:
@@ -49,10 +51,15 @@ def ismcts(
     rng: random.Random,
     scale: float,
     c: float = 0.7,
+    rule_rollouts: bool = False,
+    deadline: float = math.inf,
 ) -> int:
-    """The most visited move at the root; ``new_state()`` draws a fresh determinization."""
+    """The most visited move at the root; ``new_state()`` draws a fresh determinization.
+    Rollouts play random moves, or with ``rule_rollouts`` the rule-based ones."""
     root = Node(-1)
-    for _ in range(iterations):
+    for i in range(iterations):
+        if i % 16 == 15 and time.perf_counter() > deadline:
+            break
         state = new_state()
         node = root
         path = [root]
@@ -80,7 +87,7 @@ def ismcts(
             state.play(best)
             path.append(node)
         while not state.over:
-            state.play(rng.choice(state.legal_moves()))
+            state.play(state.rule_move() if rule_rollouts else rng.choice(state.legal_moves()))
         for n in path:
             n.visits += 1
             if n.mover >= 0:
@@ -91,9 +98,13 @@ def ismcts(
 class IsmctsPlayer(Player):
     name = "ismcts"
 
-    def __init__(self, seed: int = 0, iterations: int = 2000) -> None:
+    def __init__(
+        self, seed: int = 0, iterations: int = 2000, rule_rollouts: bool = False, tries: int = 1
+    ) -> None:
         super().__init__(seed)
         self.iterations = iterations
+        self.rule_rollouts = rule_rollouts
+        self.tries = tries  # draws per determinization, the least contradicted kept
 
     def choose(self, view: SeatView) -> Action:
         if len(view.legal) == 1 or view.table.phase == "exchange":
@@ -103,10 +114,10 @@ class IsmctsPlayer(Player):
         if view.table.rules.game == "nein-nine":
             from .nein import nein_ismcts
 
-            return nein_ismcts(view, k, rng, self.iterations)
+            return nein_ismcts(view, k, rng, self.iterations, self.rule_rollouts)
 
         def fresh() -> State:
-            return nines_state(k, sample_world(k, rng), None)
+            return nines_state(k, sample_world(k, rng, self.tries), None)
 
-        move = ismcts(fresh, self.iterations, rng, scale=13.0)
+        move = ismcts(fresh, self.iterations, rng, scale=13.0, rule_rollouts=self.rule_rollouts)
         return PLAYS[move]

@@ -470,10 +470,12 @@ def nein_search(
     return nein_search_worlds(view, draw=draw)
 
 
-def nein_ismcts(view: SeatView, k: Knowledge, rng: random.Random, iterations: int) -> Action:
+def nein_ismcts(
+    view: SeatView, k: Knowledge, rng: random.Random, iterations: int, rule_rollouts: bool = False
+) -> Action:
     from .ismcts import State, ismcts
 
     def fresh() -> State:
         return nein_state(k, sample_world(k, rng), view)
 
-    return move_action(ismcts(fresh, iterations, rng, scale=7.0))
+    return move_action(ismcts(fresh, iterations, rng, scale=7.0, rule_rollouts=rule_rollouts))

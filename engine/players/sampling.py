@@ -364,9 +364,9 @@ EXCHANGE_EPS = 0.25
 def soft_worlds(
     k: Knowledge, rng: random.Random, count: int, draws: int
 ) -> list[tuple[list[int], int]]:
-    """``count`` worlds drawn from ``draws`` by how likely the others' plays were in each,
-    every seat judged by its own fitted rate of plays off the rule (``inference``); as
-    distinct worlds with how many times each was drawn."""
+    """The ``count`` worlds of ``draws`` drawn in which the others' plays were likeliest,
+    every seat judged by its own fitted rate of plays off the rule (``inference``), with a
+    weight each (how many times to count it)."""
     from .inference import posterior_worlds
 
     if not (k.decisions or k.history):
@@ -377,7 +377,7 @@ def soft_worlds(
     for seat, *_ in k.history:
         plays[seat] += 1
     plays[k.n] = len(k.decisions)
-    return posterior_worlds(pool, counts, plays, count, rng, {k.n: EXCHANGE_EPS})
+    return posterior_worlds(pool, counts, plays, count, {k.n: EXCHANGE_EPS})
 
 
 def _below(card: int) -> int:

@@ -7,6 +7,8 @@ as strong as ISMCTS with 300 iterations at a tenth of the CPU in the prototype.
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 from typing import Final
 
@@ -88,10 +90,12 @@ class SearchPlayer(Player):
         budget_s: float = 0.8,
         pool: int = 12,
         soft: bool = False,
+        tree: int = 0,
     ) -> None:
         super().__init__(seed)
         self.pool = pool
         self.soft = soft
+        self.tree = tree  # > 0: card play by ISMCTS with this many iterations
         self.worlds = worlds
         self.exchange_worlds = exchange_worlds
         self.inference = inference
@@ -140,38 +144,13 @@ class SearchPlayer(Player):
         rules = view.table.rules
         start = view.table.scores if rules.instant_win else None
         sheet = race_sheet(view)
-        totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.budget_s
+        worlds = self._worlds(k, rng)
+        if self.tree and sheet is None:
+            return self._tree(k, rng, [w for w, _ in worlds], start, deadline)
+        totals = [0.0] * len(candidates)
         me = k.seat
-        weighted: list[tuple[list[int], int]] | None = None
-        if self.soft:
-            weighted = soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
-        if weighted is not None or k.n == 3:
-            samples: list[list[int]] | None = None
-        else:
-            # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
-            # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
-            # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
-            # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
-            # players each for themselves (24 from the pool there).
-            worlds = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
-            if not k.teams:
-                # Cards the others' follows and discards rule out: +0.361 tricks/hand against
-                # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
-                infer_exclusions(k)
-            samples = sample_worlds(k, rng, worlds, worlds * self.pool)
-        if weighted is not None:
-            rounds = len(weighted)
-        else:
-            rounds = len(samples) if samples is not None else self.worlds
-        for wi in range(rounds):
-            times = 1
-            if weighted is not None:
-                world, times = weighted[wi]
-            elif samples is not None:
-                world = samples[wi]
-            else:
-                world = sample_world(k, rng, self.inference)
+        for world, times in worlds:
             base = nines_state(k, world, start)
             for i, card in enumerate(candidates):
                 state = base.copy()
@@ -191,6 +170,43 @@ class SearchPlayer(Player):
         if rep >= 0 and totals[candidates.index(rep)] == best:
             return rule
         return PLAYS[candidates[totals.index(best)]]
+
+    def _worlds(self, k: Knowledge, rng: random.Random) -> list[tuple[list[int], int]]:
+        """The worlds to judge the cards in, each with its weight."""
+        if self.soft:
+            return soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
+        if k.n == 3:
+            return [(sample_world(k, rng, self.inference), 1) for _ in range(self.worlds)]
+        # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
+        # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
+        # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
+        # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
+        # players each for themselves (24 from the pool there).
+        worlds = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
+        if not k.teams:
+            # Cards the others' follows and discards rule out: +0.361 tricks/hand against
+            # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
+            infer_exclusions(k)
+        return [(w, 1) for w in sample_worlds(k, rng, worlds, worlds * self.pool)]
+
+    def _tree(
+        self,
+        k: Knowledge,
+        rng: random.Random,
+        worlds: list[list[int]],
+        start: tuple[int, ...] | None,
+        deadline: float,
+    ) -> Action:
+        """Card play by ISMCTS over the inferred worlds in turn, rule-based rollouts."""
+        from .ismcts import State, ismcts
+
+        turn = itertools.cycle(worlds)
+
+        def fresh() -> State:
+            return nines_state(k, next(turn), start)
+
+        move = ismcts(fresh, self.tree, rng, scale=13.0, rule_rollouts=True, deadline=deadline)
+        return PLAYS[move]
 
 
 def race_sheet(view: SeatView) -> tuple[int, ...] | None:

@@ -280,7 +280,7 @@ class NinesHand:
                 unit = winner % 2 if self.teams else winner
                 self.stopped = over > 0 and self.start_scores[unit] - over <= 0
 
-    def rule_card(self) -> int:
+    def rule_move(self) -> int:
         seat = (self.leader + len(self.trick)) % self.n
         return rule_play(self.hands[seat], self.trick, self.n, self.trump, self.played, self.teams)
 
