@@ -72,17 +72,8 @@ class NinesBot(commands.Bot):
     sessions: Sessions
     presenter: DiscordPresenter
 
-    def __init__(
-        self,
-        settings: Settings,
-        storage: Storage,
-        computers: Computers,
-        *,
-        http_trace: aiohttp.TraceConfig | None = None,
-    ) -> None:
-        options: dict[str, Any] = {} if http_trace is None else {"http_trace": http_trace}
+    def __init__(self, settings: Settings, storage: Storage, computers: Computers) -> None:
         super().__init__(
-            **options,
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
@@ -99,6 +90,7 @@ class NinesBot(commands.Bot):
     async def setup_hook(self) -> None:
         from .i18n_commands import CatalogueTranslator
 
+        tune_http(self, self.settings.connect_timeout)
         await self.tree.set_translator(CatalogueTranslator())
         if "cogs.nines" not in self.extensions:  # a login that failed after it is retried
             await self.load_extension("cogs.nines")
@@ -190,12 +182,9 @@ async def build_bot(settings: Settings) -> NinesBot:
     """The whole bot from its settings: endpoints applied, database open, players ready."""
     apply_endpoints(settings)
     storage = await Storage.open(settings.database)
-    trace = None
     if settings.metrics_port is not None:
-        measured = metrics.enable()
-        measured.time_writes(storage)
-        trace = measured.trace()
-    return NinesBot(settings, storage, Computers(settings.computer_workers), http_trace=trace)
+        metrics.enable().time_writes(storage)
+    return NinesBot(settings, storage, Computers(settings.computer_workers))
 
 
 async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool:
@@ -206,7 +195,6 @@ async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool
     while not stop.is_set():
         try:
             await asyncio.wait_for(bot.login(settings.token), settings.connect_timeout)
-            bound_requests(bot, settings.connect_timeout)
             return True
         except RETRYABLE as exc:
             delay = backoff.next()
@@ -223,13 +211,17 @@ async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool
     return False
 
 
-def bound_requests(bot: NinesBot, seconds: float) -> None:
-    """A request to Discord that hangs is given up after ``seconds`` without a byte (aiohttp's
-    default waits 5 minutes). discord.py makes its HTTP session at login and offers no option
-    for it, hence its private name; the websocket keeps its own receive timeout."""
+def tune_http(bot: NinesBot, timeout: float) -> None:
+    """The HTTP session discord.py made at login (it offers no option for these, hence the
+    private names): a request that hangs is given up after ``timeout`` seconds without a
+    byte (aiohttp's default waits 5 minutes; the websocket keeps its own receive timeout),
+    and with metrics on, each answer is counted by route and status as it arrives."""
     session = getattr(bot.http, "_HTTPClient__session", None)
-    if isinstance(session, aiohttp.ClientSession):
-        session._timeout = aiohttp.ClientTimeout(sock_connect=seconds, sock_read=seconds)
+    if not isinstance(session, aiohttp.ClientSession):
+        return
+    session._timeout = aiohttp.ClientTimeout(sock_connect=timeout, sock_read=timeout)
+    if metrics.active is not None:
+        session._response_class = metrics.active.response_class()
 
 
 async def serve(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> None:

@@ -98,7 +98,9 @@ async def test_metrics_are_scraped_from_the_running_bot(fake_discord: FakeDiscor
         answered = total(samples, "nines_click_answer_seconds_count")
         assert 8 <= answered <= clicks
         assert total(samples, "nines_click_answer_seconds_bucket", le="3.0") == answered
-        assert total(samples, "nines_discord_requests_total", route="/users/@me") == 1
+        # From the commands' sync on (the login's own two requests come before the hook).
+        synced = total(samples, "nines_discord_requests_total", route="/applications/{id}/commands")
+        assert synced == 1
         posted = total(
             samples,
             "nines_discord_requests_total",
@@ -169,7 +171,8 @@ async def test_health_needs_the_database(fake_discord: FakeDiscord, start_bot: S
 
 async def test_both_are_off_unless_their_port_is_set(start_bot: StartBot) -> None:
     nines = await start_bot()
-    assert metrics.active is None and nines.http.http_trace is None
+    session = nines.http._HTTPClient__session  # type: ignore[attr-defined]
+    assert metrics.active is None and session._response_class is aiohttp.ClientResponse
     env = {"PATH": os.environ.get("PATH", "")}
     unset = await asyncio.to_thread(
         subprocess.run,
