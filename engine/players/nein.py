@@ -8,6 +8,7 @@ under each trump, as the engine's do, and a test plays this against the engine.
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -442,32 +443,57 @@ def misfits(k: Knowledge, seen: Seen, world: list[int], enough: int) -> int:
     return bad
 
 
+def fitted_worlds(
+    k: Knowledge, rng: random.Random, view: SeatView, worlds: int, tries: int, deadline: float
+) -> Iterator[list[int]]:
+    """Up to ``worlds`` worlds (fewer past ``deadline``), each the best fit to the others'
+    plays (as a rule-based player would have made them) of ``tries`` draws."""
+    seen = others_plays(view) if tries > 1 else []
+    for i in range(worlds):
+        if i and time.perf_counter() > deadline:
+            return
+        best: list[int] = []
+        best_bad = 1 << 30
+        for _ in range(tries):
+            world = sample_world(k, rng)
+            if not seen:
+                break
+            bad = misfits(k, seen, world, best_bad)
+            if bad < best_bad:
+                best, best_bad = world, bad
+            if bad == 0:
+                break
+        yield best if best else world
+
+
 def nein_search(
     view: SeatView, rng: random.Random, worlds: int, budget_s: float, tries: int = 1
 ) -> Action:
-    """The search over ``worlds`` worlds, each the best fit to the others' plays (as a
-    rule-based player would have made them) of ``tries`` draws."""
+    """The search over ``worlds`` worlds, each the best fit of ``tries`` draws."""
     deadline = time.perf_counter() + budget_s
-    seen = others_plays(view) if tries > 1 else []
 
     def draw(k: Knowledge) -> Iterator[list[int]]:
-        for i in range(worlds):
-            if i and time.perf_counter() > deadline:
-                return
-            best: list[int] = []
-            best_bad = 1 << 30
-            for _ in range(tries):
-                world = sample_world(k, rng)
-                if not seen:
-                    break
-                bad = misfits(k, seen, world, best_bad)
-                if bad < best_bad:
-                    best, best_bad = world, bad
-                if bad == 0:
-                    break
-            yield best if best else world
+        return fitted_worlds(k, rng, view, worlds, tries, deadline)
 
     return nein_search_worlds(view, draw=draw)
+
+
+def nein_tree(
+    view: SeatView, rng: random.Random, worlds: int, budget_s: float, tries: int, iterations: int
+) -> Action:
+    """ISMCTS with rule-based rollouts over fitted worlds in turn."""
+    from .ismcts import State, ismcts
+
+    deadline = time.perf_counter() + budget_s
+    k = knowledge(view)
+    pool = list(fitted_worlds(k, rng, view, worlds, tries, deadline))
+    turn = itertools.cycle(pool)
+
+    def fresh() -> State:
+        return nein_state(k, next(turn), view)
+
+    move = ismcts(fresh, iterations, rng, scale=7.0, rule_rollouts=True, deadline=deadline)
+    return move_action(move)
 
 
 def nein_ismcts(

@@ -159,7 +159,13 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
     hard = make_player("hard", 3)
     assert isinstance(hard, SearchPlayer)
     hard.budget_s = math.inf
-    players = [RulesPlayer(3), hard, IsmctsPlayer(3, iterations=30), HumanLikePlayer(3)]
+    players = [
+        RulesPlayer(3),
+        hard,
+        SearchPlayer(3, worlds=16, tree=60, budget_s=math.inf),
+        IsmctsPlayer(3, iterations=30),
+        HumanLikePlayer(3),
+    ]
     rng = random.Random(9)
     count = 0
     for game, seat in positions_of(ruleset, 100, seed=3):
@@ -183,6 +189,7 @@ def test_every_player_plays_legal_actions(ruleset: str) -> None:
         IsmctsPlayer(1, iterations=20),
         OmniscientPlayer(1),
         HumanLikePlayer(1),
+        SearchPlayer(1, worlds=16, tree=40),
     ]
     rng = random.Random(ruleset)
     game = Game(Rules.from_settings(ruleset), 4)
