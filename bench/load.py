@@ -182,8 +182,8 @@ async def child(out: Path) -> None:
     from bot.storage import Storage
     from cogs.nines.table import DiscordPresenter
 
-    for name, value in list(vars(Storage).items()):
-        if inspect.iscoroutinefunction(value) and not name.startswith("_"):
+    for name, _method in inspect.getmembers(Storage, inspect.iscoroutinefunction):
+        if not name.startswith("_"):
             timed_method(Storage, name)
     timed_method(Computers, "decide")
     timed_method(DiscordPresenter, "show")

@@ -181,7 +181,7 @@ async def drain_handlers(within: float) -> None:
 async def build_bot(settings: Settings) -> NinesBot:
     """The whole bot from its settings: endpoints applied, database open, players ready."""
     apply_endpoints(settings)
-    storage = await Storage.open(settings.database)
+    storage = await Storage.open(settings.database_url or settings.database)
     if settings.metrics_port is not None:
         metrics.enable().time_writes(storage)
     return NinesBot(settings, storage, Computers(settings.computer_workers))

@@ -7,10 +7,8 @@ Live games are counted when scraped, not kept.
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
@@ -19,7 +17,6 @@ from prometheus_client.exposition import generate_latest
 if TYPE_CHECKING:
     from .storage import Storage
 
-_T = TypeVar("_T")
 
 #: Seconds: Discord gives an interaction 3 s for its first answer.
 ANSWER_BUCKETS: Final = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
@@ -114,34 +111,8 @@ class Metrics:
     # -- storage -------------------------------------------------------------------------------
 
     def time_writes(self, storage: Storage) -> None:
-        """Time every write transaction of ``storage``, at its two write paths, from outside."""
-        histogram = self.write_seconds
-        transaction: Callable[[Callable[[Any], _T]], Awaitable[_T]] | None = getattr(
-            storage, "_transaction", None
-        )
-        if transaction is not None:
-
-            async def timed_transaction(work: Callable[[Any], _T]) -> _T:
-                started = time.perf_counter()
-                try:
-                    return await transaction(work)
-                finally:
-                    histogram.observe(time.perf_counter() - started)
-
-            storage._transaction = timed_transaction  # type: ignore[method-assign]
-        write = getattr(storage, "_write", None)
-        if write is not None:
-
-            @contextlib.asynccontextmanager
-            async def timed_write() -> AsyncIterator[Any]:
-                started = time.perf_counter()
-                try:
-                    async with write() as db:
-                        yield db
-                finally:
-                    histogram.observe(time.perf_counter() - started)
-
-            storage._write = timed_write  # type: ignore[method-assign]
+        """Time every write transaction of ``storage``."""
+        storage.observe_writes(self.write_seconds.observe)
 
 
 def api_path(path: str) -> str:

@@ -24,6 +24,8 @@ class SettingsError(Exception):
 class Settings:
     token: str
     database: Path = Path("data/nines.sqlite3")
+    #: A PostgreSQL server instead of the SQLite file (postgresql://user:pass@host:port/db).
+    database_url: str | None = None
     log_level: int = logging.INFO
     dev_guild: int | None = None
     api_base: str = DISCORD_API_BASE
@@ -64,6 +66,14 @@ class Settings:
         sync = env.get("SYNC_COMMANDS", "auto").strip().lower()
         if sync not in ("auto", "always", "never"):
             raise SettingsError(f"SYNC_COMMANDS={sync!r} must be auto, always or never.")
+        database_url = env.get("DATABASE_URL", "").strip() or None
+        if database_url is not None and not database_url.startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise SettingsError(
+                "DATABASE_URL must be a PostgreSQL URL (postgresql://user:pass@host:port/db); "
+                "leave it unset for the SQLite file (DATABASE_PATH)."
+            )
         workers_text = env.get("COMPUTER_WORKERS", "1").strip()
         if not workers_text.isdigit() or not 0 <= int(workers_text) <= 16:
             raise SettingsError("COMPUTER_WORKERS must be a whole number from 0 to 16.")
@@ -77,6 +87,7 @@ class Settings:
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
+            database_url=database_url,
             log_level=level,
             dev_guild=int(guild_text) if guild_text else None,
             api_base=env.get("DISCORD_API_BASE", DISCORD_API_BASE).strip().rstrip("/"),

@@ -8,4 +8,4 @@ with warnings.catch_warnings():
     )
     import discord  # noqa: F401
 
-pytest_plugins = ["tests.fakecord.fixtures", "tests.postgres"]
+pytest_plugins = ["tests.fakecord.fixtures", "tests.postgres", "tests.storage_backends"]

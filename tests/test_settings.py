@@ -107,3 +107,13 @@ def test_malformed_values(env: dict[str, str], words: str):
 def test_repr_never_shows_the_token():
     s = settings()
     assert TOKEN not in repr(s) and TOKEN not in str(s)
+
+
+def test_database_url_selects_postgresql():
+    assert settings().database_url is None
+    url = "postgresql://nines:secret@db:5432/nines"
+    s = settings(DATABASE_URL=f" {url} ")
+    assert s.database_url == url
+    assert "secret" not in repr(s)
+    message = refusal(DISCORD_TOKEN=TOKEN, DATABASE_URL="mysql://nines@db/nines")
+    assert "DATABASE_URL" in message and "DATABASE_PATH" in message

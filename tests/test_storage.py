@@ -1,4 +1,5 @@
-"""bot.storage against a real SQLite file per test (no mocks)."""
+"""bot.storage against a real database per test, no mocks: each test that takes ``backend`` (or
+``storage``) runs on a SQLite file and on PostgreSQL (tests/storage_backends.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -27,6 +29,8 @@ from bot.storage import (
     _migrate,
     load_migrations,
 )
+from bot.storage import postgres as postgres_driver
+from tests.storage_backends import RAW_INTEGRITY_ERRORS, Backend
 
 GUILD = 100
 
@@ -55,8 +59,8 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def storage(db_path: Path, clock: Clock) -> AsyncIterator[Storage]:
-    store = await Storage.open(db_path, now=clock)
+async def storage(backend: Backend, clock: Clock) -> AsyncIterator[Storage]:
+    store = await backend.open(now=clock)
     yield store
     await store.close()
 
@@ -138,16 +142,20 @@ async def play_and_finish(
 
 
 async def test_fresh_database_is_migrated_to_the_latest_version(
-    storage: Storage, db_path: Path
+    storage: Storage, backend: Backend
 ) -> None:
-    migrations = load_migrations()
+    migrations = load_migrations(backend.name)
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert migrations[0].name == "0001_init.sql"
     assert await storage.schema_version() == len(migrations)
-    with sqlite3.connect(db_path) as raw:
-        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
-    raw.close()
+    assert storage.dialect == backend.name
+    tables = await backend.tables()
     assert {"games", "seats", "actions", "results", "player_stats", "guild_settings"} <= tables
+
+
+async def test_both_databases_have_the_same_migrations() -> None:
+    sqlite, postgresql = load_migrations("sqlite"), load_migrations("postgresql")
+    assert [m.name for m in sqlite] == [m.name for m in postgresql]
 
 
 async def test_wal_mode_and_parent_folder_created(tmp_path: Path) -> None:
@@ -160,42 +168,58 @@ async def test_wal_mode_and_parent_folder_created(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_upgrading_a_v1_database_keeps_its_data(db_path: Path, clock: Clock) -> None:
-    first = load_migrations()[0]
-    raw = sqlite3.connect(db_path)
-    raw.executescript(first.sql)
-    raw.execute("PRAGMA user_version = 1")
-    raw.execute(
+async def at_version(backend: Backend, migrations: list[Migration]) -> None:
+    """Bring an empty database to the last of ``migrations`` the way an older bot did."""
+    version = migrations[-1].version if migrations else 0
+    if backend.name == "sqlite":
+        raw = sqlite3.connect(backend.target)
+        try:
+            for migration in migrations:
+                raw.executescript(migration.sql)
+            raw.execute(f"PRAGMA user_version = {version}")
+            raw.commit()
+        finally:
+            raw.close()
+        return
+    conn = await asyncpg.connect(backend.target)
+    try:
+        for migration in migrations:
+            await conn.execute(migration.sql)
+        await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
+    finally:
+        await conn.close()
+
+
+async def test_upgrading_a_v1_database_keeps_its_data(backend: Backend, clock: Clock) -> None:
+    await at_version(backend, load_migrations(backend.name)[:1])
+    await backend.execute(
         "INSERT INTO games (guild_id, channel_id, kind, rules, seed, status, host_id,"
         " created_at, updated_at) VALUES (?, 5, 'nines', '{\"x\": 1}', 7, 'live', 11, 1.0, 2.0)",
         (GUILD,),
     )
-    raw.execute(
+    await backend.execute(
         "INSERT INTO seats (game_id, seat, player_key, user_id, name, is_computer)"
         " VALUES (1, 0, 'u:11', 11, 'Ann', 0)"
     )
-    raw.execute(
+    await backend.execute(
         "INSERT INTO actions (game_id, n, seat, action, by_computer, at)"
         " VALUES (1, 0, 0, 'swap', 0, 3.0)"
     )
-    raw.commit()
-    raw.close()
 
-    store = await Storage.open(db_path, now=clock)
+    store = await backend.open(now=clock)
     try:
         assert await store.schema_version() == len(load_migrations()) > 1
         (game,) = await store.live_games()
         assert (game.id, game.rules, game.seed, game.status) == (1, {"x": 1}, 7, "live")
+        assert (game.shown_hands, game.announced) == (0, True)  # 0004's defaults
         assert [s.name for s in await store.seats(1)] == ["Ann"]
         assert [a.action for a in await store.actions(1)] == ["swap"]
         # The upgraded database keeps working: the log continues where it was.
         assert await store.append_action(1, 1, 0, "9H", False) == 2
     finally:
         await store.close()
-    with sqlite3.connect(db_path) as raw:
-        indexes = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
-    raw.close()
-    assert "games_guild_ended" in indexes
+    assert "games_guild_ended" in await backend.indexes()
 
 
 async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
@@ -215,16 +239,40 @@ async def test_a_failing_migration_changes_nothing(db_path: Path) -> None:
         await db.close()
 
 
-async def test_a_database_newer_than_the_code_is_refused(db_path: Path) -> None:
-    raw = sqlite3.connect(db_path)
-    raw.execute("PRAGMA user_version = 999")
-    raw.close()
+async def test_a_failing_postgresql_migration_changes_nothing(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backend = Backend("postgresql", postgres_url)
+    good, *_ = load_migrations("postgresql")
+    await at_version(backend, [good])
+    broken = Migration(
+        2, "0002_broken.sql", "CREATE TABLE extra (x INT);\nCREATE TABLE games (x INT);"
+    )
+    monkeypatch.setattr(postgres_driver, "load_migrations", lambda _dialect: [good, broken])
+    with pytest.raises(asyncpg.DuplicateTableError):
+        await backend.open()
+    assert await backend.column("SELECT version FROM schema_version") == [1]
+    assert "extra" not in await backend.tables()
+    monkeypatch.undo()
+    store = await backend.open()  # the real migrations still apply
+    try:
+        assert await store.schema_version() == len(load_migrations())
+    finally:
+        await store.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(backend: Backend) -> None:
+    await at_version(backend, [])
+    if backend.name == "sqlite":
+        await backend.execute("PRAGMA user_version = 999")
+    else:
+        await backend.execute("UPDATE schema_version SET version = 999")
     with pytest.raises(RuntimeError, match="newer"):
-        await Storage.open(db_path)
+        await backend.open()
 
 
-async def test_reopening_after_close_keeps_everything(db_path: Path, clock: Clock) -> None:
-    store = await Storage.open(db_path, now=clock)
+async def test_reopening_after_close_keeps_everything(backend: Backend, clock: Clock) -> None:
+    store = await backend.open(now=clock)
     seats = [person(0, 11), person(1, 12), computer(2)]
     await store.set_guild_settings(GUILD, {"language": "fr", "timer": 60, "ranked": True})
     finished = await play_and_finish(store, seats, [1, 2, 3], channel_id=1)
@@ -232,7 +280,7 @@ async def test_reopening_after_close_keeps_everything(db_path: Path, clock: Cloc
     await store.append_actions(live.id, 0, [(0, "swap", False), (2, "keep", True)])
     await store.close()
 
-    store = await Storage.open(db_path, now=clock)
+    store = await backend.open(now=clock)
     try:
         assert await store.schema_version() == len(load_migrations())
         assert await store.get_guild_settings(GUILD) == {
@@ -286,19 +334,15 @@ async def test_one_open_game_per_channel(storage: Storage) -> None:
     assert [g.id for g in await storage.live_games()] == [other.id, again.id]
 
 
-async def test_the_database_itself_refuses_a_second_open_game(db_path: Path) -> None:
-    store = await Storage.open(db_path)
+async def test_the_database_itself_refuses_a_second_open_game(backend: Backend) -> None:
+    store = await backend.open()
     await new_game(store, channel_id=1)
     await store.close()
-    raw = sqlite3.connect(db_path)
-    try:
-        with pytest.raises(sqlite3.IntegrityError):
-            raw.execute(
-                "INSERT INTO games (guild_id, channel_id, kind, seed, host_id, created_at,"
-                " updated_at) VALUES (1, 1, 'nines', 1, 1, 0, 0)"
-            )
-    finally:
-        raw.close()
+    with pytest.raises(RAW_INTEGRITY_ERRORS):
+        await backend.execute(
+            "INSERT INTO games (guild_id, channel_id, kind, seed, host_id, created_at,"
+            " updated_at) VALUES (1, 1, 'nines', 1, 1, 0, 0)"
+        )
 
 
 async def test_games_in_threads(storage: Storage) -> None:
@@ -443,22 +487,18 @@ async def test_append_actions_is_all_or_nothing(storage: Storage) -> None:
 
 
 async def test_the_database_itself_refuses_a_hole_in_the_log(
-    storage: Storage, db_path: Path
+    storage: Storage, backend: Backend
 ) -> None:
     game = await seated_game(storage, [person(0, 11), person(1, 12)])
     await storage.append_action(game.id, 0, 0, "swap", False)
-    raw = sqlite3.connect(db_path)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="out of sequence"):
-            raw.execute(
-                "INSERT INTO actions (game_id, n, seat, action, by_computer, at)"
-                " VALUES (?, 5, 0, 'keep', 0, 0)",
-                (game.id,),
-            )
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            raw.execute("UPDATE actions SET action = 'keep'")
-    finally:
-        raw.close()
+    with pytest.raises(RAW_INTEGRITY_ERRORS, match="out of sequence"):
+        await backend.execute(
+            "INSERT INTO actions (game_id, n, seat, action, by_computer, at)"
+            " VALUES (?, 5, 0, 'keep', 0, 0)",
+            (game.id,),
+        )
+    with pytest.raises(RAW_INTEGRITY_ERRORS, match="append-only"):
+        await backend.execute("UPDATE actions SET action = 'keep'")
 
 
 async def test_concurrent_games_and_racing_clicks(storage: Storage) -> None:
@@ -657,14 +697,11 @@ async def test_leaderboard_order_pages_and_computers(storage: Storage) -> None:
         await storage.leaderboard(GUILD, "nines", 0)
 
 
-async def test_leaderboard_breaks_rating_ties_by_wins(storage: Storage, db_path: Path) -> None:
+async def test_leaderboard_breaks_rating_ties_by_wins(storage: Storage, backend: Backend) -> None:
     for channel, places in enumerate(([1, 2], [2, 1], [1, 2]), start=1):
         await play_and_finish(storage, [person(0, 11), person(1, 12)], places, channel_id=channel)
     # Force equal ratings to see the tie-break.
-    raw = sqlite3.connect(db_path)
-    raw.execute("UPDATE player_stats SET rating = 1000")
-    raw.commit()
-    raw.close()
+    await backend.execute("UPDATE player_stats SET rating = 1000")
     rows, _ = await storage.leaderboard(GUILD, "nines")
     assert [(r.player_key, r.wins) for r in rows] == [("u:11", 2), ("u:12", 1)]
 

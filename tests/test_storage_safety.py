@@ -1,5 +1,7 @@
 """Issue 7.6: storage safety. Writes are transactions; a crash between a game's last move and
-its result neither loses the game nor counts it twice; many games write at once."""
+its result neither loses the game nor counts it twice; many games write at once. The tests that
+take ``backend`` run on SQLite and on PostgreSQL, some with two Storage objects on one database
+as two bot processes would have (issue 18)."""
 
 from __future__ import annotations
 
@@ -13,10 +15,11 @@ import pytest
 
 from bot.app import NinesBot, build_bot
 from bot.session import GameSession, SeatInfo
-from bot.storage import ActionConflict, Seat, Storage
+from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules
 from tests.bot.conftest import bot_settings
 from tests.fakecord import FakeDiscord
+from tests.storage_backends import Backend
 
 GUILD = 7
 
@@ -96,8 +99,8 @@ async def test_a_game_whose_result_was_not_stored_is_finished_once_at_start(
         await storage.close()
 
 
-async def test_two_writers_at_the_same_index_one_wins(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+async def test_two_writers_at_the_same_index_one_wins(backend: Backend) -> None:
+    storage = await backend.open()
     try:
         rules = Rules.from_settings("classic", {})
         game_id = await live_game(storage, 1, people(3), rules)
@@ -112,9 +115,8 @@ async def test_two_writers_at_the_same_index_one_wins(tmp_path: Path) -> None:
         await storage.close()
 
 
-async def test_many_games_at_once_keep_every_log_whole(tmp_path: Path) -> None:
-    database = tmp_path / "db.sqlite3"
-    storage = await Storage.open(database)
+async def test_many_games_at_once_keep_every_log_whole(backend: Backend) -> None:
+    storage = await backend.open()
     rules = Rules.from_settings("classic", {"start": 3})
     games = {}
     try:
@@ -143,7 +145,7 @@ async def test_many_games_at_once_keep_every_log_whole(tmp_path: Path) -> None:
         await asyncio.gather(*(play(g, c) for g, c in games.items()))
     finally:
         await storage.close()
-    storage = await Storage.open(database)
+    storage = await backend.open()
     try:
         for game_id, channel in games.items():
             stored = [(a.seat, a.action) for a in await storage.actions(game_id)]
@@ -158,9 +160,9 @@ async def test_many_games_at_once_keep_every_log_whole(tmp_path: Path) -> None:
 
 
 async def test_a_failure_inside_finish_rolls_everything_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    storage = await Storage.open(tmp_path / "db.sqlite3")
+    storage = await backend.open()
     try:
         rules = Rules.from_settings("classic", {"start": 3})
         game_id = await live_game(storage, 1, people(3), rules)
@@ -193,3 +195,95 @@ async def test_a_failure_inside_finish_rolls_everything_back(
         assert total == 3 and sum(r.games for r in rows) == 3
     finally:
         await storage.close()
+
+
+def two_player_result(seats: list[Seat], winner: int) -> GameResult:
+    return GameResult(
+        winners=(winner,),
+        hands_played=3,
+        seats=tuple(
+            SeatResult(
+                s.seat, s.player_key, s.name, False, 1 if s.seat == winner else 2, 5, 3, 0, 3, 0
+            )
+            for s in seats
+        ),
+    )
+
+
+async def test_two_processes_finishing_one_players_games_lose_no_rating(backend: Backend) -> None:
+    """Player 1000 finishes a game in each of two processes at the same moment, five times:
+    each game must start from the rating the previous one left, never from the same one."""
+    first, second = await backend.open(), await backend.open()
+    rules = Rules.from_settings("classic", {})
+    try:
+        for round_ in range(5):
+            mine = [Seat(0, "p0", 1000), Seat(1, "a", 2000 + round_)]
+            theirs = [Seat(0, "b", 3000 + round_), Seat(1, "p0", 1000)]
+            game_a = await live_game(first, 2 * round_ + 1, mine, rules)
+            game_b = await live_game(second, 2 * round_ + 2, theirs, rules)
+            done = await asyncio.gather(
+                first.finish_game(game_a, two_player_result(mine, round_ % 2)),
+                second.finish_game(game_b, two_player_result(theirs, 1)),
+            )
+            assert list(done) == [True, True]
+        changes = []
+        for game_id in range(1, 11):
+            record = await first.game_result(game_id)
+            assert record is not None
+            changes += [
+                (c.before, c.after) for c in record.rating_changes if c.player_key == "u:1000"
+            ]
+        stats = await first.stats(GUILD, "nines", "u:1000")
+        assert stats is not None and stats.games == 10
+        # One chain of ten updates: every "before" but the first is another game's "after",
+        # and the stored rating is the end of the chain.
+        befores = [before for before, _after in changes]
+        afters = {after for _before, after in changes}
+        assert len(set(befores)) == 10, "two games started from the same rating"
+        assert sum(1 for before in befores if before not in afters) == 1
+        (last,) = afters - set(befores)
+        assert stats.rating == pytest.approx(last)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_processes_racing_for_one_move_store_it_once(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    try:
+        game_id = await live_game(first, 1, people(3), Rules.from_settings("classic", {}))
+        outcomes = await asyncio.gather(
+            *(
+                store.append_action(game_id, 0, 0, "keep", False, turn_deadline=5.0)
+                for _ in range(5)
+                for store in (first, second)
+            ),
+            return_exceptions=True,
+        )
+        assert sum(1 for o in outcomes if o == 1) == 1
+        assert all(isinstance(o, ActionConflict) for o in outcomes if o != 1)
+        assert [a.n for a in await second.actions(game_id)] == [0]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_processes_opening_a_game_in_one_channel_open_one(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    try:
+        outcomes = await asyncio.gather(
+            *(
+                store.create_game(
+                    guild_id=GUILD, channel_id=9, kind="nines", rules={}, seed=1, host_id=h
+                )
+                for h, store in enumerate((first, second, first, second))
+            ),
+            return_exceptions=True,
+        )
+        opened = [o for o in outcomes if not isinstance(o, BaseException)]
+        assert len(opened) == 1
+        busy = [o for o in outcomes if isinstance(o, ChannelBusy)]
+        assert len(busy) == 3 and {b.game_id for b in busy} == {opened[0].id}
+    finally:
+        await first.close()
+        await second.close()

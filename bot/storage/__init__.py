@@ -1,0 +1,127 @@
+"""The bot's storage: one narrow async interface, and the only SQL in the project.
+
+``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
+seats and the action log; results.py: ending games and ratings; settings.py: server settings;
+history.py: statistics, history and privacy) and written once over a small driver interface
+(driver.py) that each database implements: SQLite (sqlite.py, the default: one file, one
+process) and PostgreSQL (postgres.py: several processes sharing one database). Both have the
+same schema, in numbered migrations (migrations.py). Callers get frozen dataclasses
+(values.py), never database rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
+from .games import GameQueries
+from .history import HistoryQueries
+from .migrations import Migration, load_migrations
+from .results import ResultQueries
+from .settings import SettingsQueries
+from .sqlite import SqliteDriver, _migrate
+from .values import (
+    FORMER_PLAYER_KEY,
+    FORMER_PLAYER_NAME,
+    ActionConflict,
+    ActionRow,
+    ChannelBusy,
+    FinishedGame,
+    GameKind,
+    GameNotFound,
+    GameResult,
+    GameRow,
+    GameStateError,
+    GameStatus,
+    HistoryPlayer,
+    HistoryRow,
+    RatingChange,
+    Seat,
+    SeatResult,
+    SeatRow,
+    SettingValue,
+    StatsRow,
+    StorageError,
+    player_key,
+)
+
+__all__ = [
+    "FORMER_PLAYER_KEY",
+    "FORMER_PLAYER_NAME",
+    "ActionConflict",
+    "ActionRow",
+    "ChannelBusy",
+    "FinishedGame",
+    "GameKind",
+    "GameNotFound",
+    "GameResult",
+    "GameRow",
+    "GameStateError",
+    "GameStatus",
+    "HistoryPlayer",
+    "HistoryRow",
+    "IntegrityViolation",
+    "Migration",
+    "RatingChange",
+    "Seat",
+    "SeatResult",
+    "SeatRow",
+    "SettingValue",
+    "StatsRow",
+    "Storage",
+    "StorageError",
+    "_migrate",
+    "load_migrations",
+    "player_key",
+]
+
+
+class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries):
+    """Async access to the bot's database. Build with ``await Storage.open(target)``."""
+
+    def __init__(self, driver: Driver, now: Callable[[], float] = time.time) -> None:
+        self._driver = driver
+        self._now = now
+        self._settings = {}
+
+    @classmethod
+    async def open(cls, target: str | Path, *, now: Callable[[], float] = time.time) -> Storage:
+        """Open the database and bring its schema up to date: a PostgreSQL URL
+        (``postgresql://user:pass@host:port/db``), else the path of a SQLite file (created
+        with its folder if needed)."""
+        driver: Driver
+        if is_postgres_url(target):
+            # Imported here: a SQLite bot never loads asyncpg (~3 MB).
+            from .postgres import PostgresDriver
+
+            driver = await PostgresDriver.open(str(target))
+        else:
+            driver = await SqliteDriver.open(Path(target))
+        return cls(driver, now)
+
+    @property
+    def dialect(self) -> str:
+        """Which database this is: "sqlite" or "postgresql"."""
+        return self._driver.dialect.name
+
+    async def close(self) -> None:
+        await self._driver.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def schema_version(self) -> int:
+        return await self._driver.schema_version()
+
+    async def journal_mode(self) -> str | None:
+        """SQLite's journal mode ("wal" unless the file system refused it); None on PostgreSQL."""
+        return await self._driver.journal_mode()
+
+    def observe_writes(self, observe: Callable[[float], None]) -> None:
+        """Call ``observe`` with the seconds each write transaction took, from now on."""
+        self._driver = TimedDriver(self._driver, observe)

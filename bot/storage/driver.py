@@ -1,0 +1,131 @@
+"""What the storage's queries need from a database, and the two dialects' few differences.
+
+The queries (games.py, results.py, settings.py, history.py) are written once against ``Tx``:
+``?`` placeholders, columns read by name from a ``Row``. Each database has a thin driver
+(sqlite.py, postgres.py) that runs a piece of work as one transaction or one read. A piece of
+work awaits only its own statements, so SQLite's driver can run it without a loop turn.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from .values import StorageError
+
+T = TypeVar("T")
+
+
+def is_postgres_url(target: object) -> bool:
+    """Whether ``target`` names a PostgreSQL database rather than a SQLite file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+class IntegrityViolation(StorageError):
+    """The database refused a write that breaks one of its constraints (unique, check, the
+    action log's order): the caller turns it into the error that explains it."""
+
+
+class Row(Protocol):
+    """A result row: columns by name (or position), as sqlite3.Row and asyncpg.Record give."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """Where the two databases' SQL must differ; everything else is written once."""
+
+    name: str
+    #: Appended to a SELECT of the game row that a transaction goes on to change. SQLite's
+    #: BEGIN IMMEDIATE already holds the only write lock; PostgreSQL locks the row.
+    for_update: str
+    #: The smaller of two values (SQLite's scalar min, PostgreSQL's LEAST).
+    least: str
+
+
+SQLITE = Dialect("sqlite", for_update="", least="min")
+POSTGRESQL = Dialect("postgresql", for_update=" FOR UPDATE", least="LEAST")
+
+
+class Tx(Protocol):
+    """One transaction (or one read) on one connection."""
+
+    dialect: Dialect
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None: ...
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]: ...
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None: ...
+
+    async def lock_keys(self, keys: Iterable[str]) -> None:
+        """Hold these names until the transaction ends, so two transactions that read and
+        then write the same players' ratings run one after the other (PostgreSQL: advisory
+        locks in a fixed order; SQLite: its one writer already does)."""
+        ...
+
+
+Work = Callable[[Tx], Coroutine[Any, Any, T]]
+
+
+class Driver(Protocol):
+    """A database the storage runs on."""
+
+    dialect: Dialect
+
+    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+        """Run ``work`` as one transaction: all of it or none. ``hot`` marks the calls a move
+        makes (SQLite runs those on the loop's own thread)."""
+        ...
+
+    async def read(self, work: Work[T], *, hot: bool = False) -> T: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def journal_mode(self) -> str | None:
+        """SQLite's journal mode; None on a database without one."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class TimedDriver:
+    """A driver that reports how long each write transaction took (e.g. to a histogram)."""
+
+    def __init__(self, inner: Driver, observe: Callable[[float], None]) -> None:
+        self.dialect = inner.dialect
+        self._inner = inner
+        self._observe = observe
+
+    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+        started = time.perf_counter()
+        try:
+            return await self._inner.write(work, hot=hot)
+        finally:
+            self._observe(time.perf_counter() - started)
+
+    async def read(self, work: Work[T], *, hot: bool = False) -> T:
+        return await self._inner.read(work, hot=hot)
+
+    async def schema_version(self) -> int:
+        return await self._inner.schema_version()
+
+    async def journal_mode(self) -> str | None:
+        return await self._inner.journal_mode()
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+class Queries:
+    """What every group of queries shares: the driver and the clock."""
+
+    _driver: Driver
+    _now: Callable[[], float]

@@ -1,0 +1,356 @@
+"""Games, their seats and their action log: what a live game reads and writes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .driver import IntegrityViolation, Queries, Row, Tx
+from .values import (
+    ENDED_STATUSES,
+    GAME_KINDS,
+    OPEN_STATUSES,
+    UPDATABLE,
+    ActionConflict,
+    ActionRow,
+    ChannelBusy,
+    GameKind,
+    GameNotFound,
+    GameRow,
+    GameStateError,
+    Seat,
+    SeatRow,
+    game_from,
+    seat_from,
+)
+
+
+def _open_game_sql(channel_id: int, thread_id: int | None) -> tuple[str, tuple[int, ...]]:
+    # A game is "in" a channel if it was started there or runs in a thread with that id,
+    # so a click inside a game's thread finds it too.
+    ids = [channel_id] if thread_id is None else [channel_id, thread_id]
+    marks = ", ".join("?" * len(ids))
+    # Two arms so each uses its partial unique index instead of scanning every game.
+    sql = (
+        f"SELECT id FROM games"
+        f" WHERE status IN ('lobby', 'live') AND channel_id IN ({marks})"
+        f" UNION ALL SELECT id FROM games"
+        f" WHERE status IN ('lobby', 'live') AND thread_id IN ({marks})"
+        f" ORDER BY id LIMIT 1"
+    )
+    return sql, (*ids, *ids)
+
+
+async def _open_game_id(tx: Tx, channel_id: int, thread_id: int | None) -> int | None:
+    row = await tx.fetchone(*_open_game_sql(channel_id, thread_id))
+    return None if row is None else int(row[0])
+
+
+async def _game_status(tx: Tx, game_id: int) -> str:
+    """The game's status, its row locked until the transaction ends (PostgreSQL)."""
+    row = await tx.fetchone(
+        f"SELECT status FROM games WHERE id = ?{tx.dialect.for_update}", (game_id,)
+    )
+    if row is None:
+        raise GameNotFound(game_id)
+    return str(row["status"])
+
+
+class GameQueries(Queries):
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        kind: GameKind,
+        rules: Mapping[str, Any],
+        seed: int,
+        host_id: int,
+        language: str = "en",
+        thread_id: int | None = None,
+        lobby_message_id: int | None = None,
+        rated: bool = True,
+    ) -> GameRow:
+        """Open a lobby. Raises ChannelBusy if the channel (or thread) already has an open game.
+
+        ``rated=False`` makes a friendly game; otherwise finish_game rates it when at least two
+        people played.
+        """
+        if kind not in GAME_KINDS:
+            raise ValueError(f"unknown game kind {kind!r}")
+        now = self._now()
+
+        async def create(tx: Tx) -> Row:
+            busy = await _open_game_id(tx, channel_id, thread_id)
+            if busy is not None:
+                raise ChannelBusy(busy)
+            row = await tx.fetchone(
+                "INSERT INTO games (guild_id, channel_id, thread_id, kind, rules, seed, status,"
+                " host_id, language, lobby_message_id, created_at, updated_at, rated)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING *",
+                (
+                    guild_id,
+                    channel_id,
+                    thread_id,
+                    kind,
+                    json.dumps(dict(rules), sort_keys=True),
+                    seed,
+                    host_id,
+                    language,
+                    lobby_message_id,
+                    now,
+                    now,
+                    int(rated),
+                ),
+            )
+            assert row is not None
+            return row
+
+        try:
+            return game_from(await self._driver.write(create, hot=True))
+        except IntegrityViolation:
+            # Another process opened a game here between our check and our insert.
+            await self._raise_if_busy(channel_id, thread_id, None)
+            raise
+
+    async def _raise_if_busy(self, channel_id: int, thread_id: int | None, own: int | None) -> None:
+        async def find(tx: Tx) -> int | None:
+            return await _open_game_id(tx, channel_id, thread_id)
+
+        busy = await self._driver.read(find)
+        if busy is not None and busy != own:
+            raise ChannelBusy(busy) from None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async def read(tx: Tx) -> Row | None:
+            return await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+
+        row = await self._driver.read(read)
+        return None if row is None else game_from(row)
+
+    async def game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or live game started in this channel or running in this thread, if any."""
+
+        async def read(tx: Tx) -> Row | None:
+            game_id = await _open_game_id(tx, channel_id, None)
+            if game_id is None:
+                return None
+            return await tx.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+
+        row = await self._driver.read(read)
+        return None if row is None else game_from(row)
+
+    async def _games(self, sql: str) -> list[GameRow]:
+        async def read(tx: Tx) -> list[Row]:
+            return await tx.fetchall(sql)
+
+        return [game_from(row) for row in await self._driver.read(read)]
+
+    async def live_games(self) -> list[GameRow]:
+        """Every game in its lobby or in play, oldest first: what a restart must restore."""
+        return await self._games(
+            "SELECT * FROM games WHERE status IN ('lobby', 'live') ORDER BY id"
+        )
+
+    async def unannounced_games(self) -> list[GameRow]:
+        """Ended games whose end their channel has not been told yet (the process stopped
+        in between), oldest first: a restart announces them."""
+        return await self._games(
+            "SELECT * FROM games WHERE announced = 0 AND status IN ('finished', 'abandoned')"
+            " ORDER BY id"
+        )
+
+    async def update_game(self, game_id: int, **fields: Any) -> GameRow:
+        """Change some of a game's columns (message ids, deadline, lobby status, ...).
+
+        Only the columns in ``UPDATABLE`` are accepted; ``status`` may only be 'lobby' or
+        'live' here and never reopens an ended game.
+        """
+        unknown = set(fields) - UPDATABLE
+        if unknown:
+            raise TypeError(f"update_game cannot change {sorted(unknown)}")
+        if not fields:
+            raise TypeError("update_game needs at least one field")
+        status = fields.get("status")
+        if status is not None and status not in OPEN_STATUSES:
+            raise ValueError("use finish_game or abandon_game to end a game")
+        if "rules" in fields:
+            fields["rules"] = json.dumps(dict(fields["rules"]), sort_keys=True)
+        thread_id = fields.get("thread_id")
+        # Column names come from the whitelist above, never from the caller. Flags are stored
+        # as 0/1 in both databases.
+        assignments = ", ".join(f"{name} = ?" for name in sorted(fields))
+        values = [
+            int(value) if isinstance(value, bool) else value
+            for value in (fields[name] for name in sorted(fields))
+        ]
+        now = self._now()
+
+        async def update(tx: Tx) -> Row:
+            current = await _game_status(tx, game_id)
+            if status is not None and current in ENDED_STATUSES:
+                raise GameStateError(f"game {game_id} has ended and cannot be reopened")
+            if thread_id is not None and current in OPEN_STATUSES:
+                busy = await _open_game_id(tx, thread_id, None)
+                if busy is not None and busy != game_id:
+                    raise ChannelBusy(busy)
+            row = await tx.fetchone(
+                f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? RETURNING *",
+                (*values, now, game_id),
+            )
+            assert row is not None
+            return row
+
+        try:
+            return game_from(await self._driver.write(update, hot=True))
+        except IntegrityViolation:
+            if thread_id is not None:  # another game took the thread meanwhile
+                await self._raise_if_busy(thread_id, None, game_id)
+            raise
+
+    # --- seats --------------------------------------------------------------------------------
+
+    async def set_seats(self, game_id: int, seats: Iterable[Seat]) -> list[SeatRow]:
+        """Replace the game's seats; only while it is in its lobby (seats are fixed once live)."""
+        seat_list = sorted(seats, key=lambda s: s.seat)
+
+        async def replace(tx: Tx) -> list[Row]:
+            if await _game_status(tx, game_id) != "lobby":
+                raise GameStateError(f"game {game_id} has started; its seats are fixed")
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            try:
+                await tx.executemany(
+                    "INSERT INTO seats (game_id, seat, player_key, user_id, name, is_computer,"
+                    " difficulty) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            s.seat,
+                            s.player_key,
+                            s.user_id,
+                            s.name,
+                            int(s.is_computer),
+                            s.difficulty,
+                        )
+                        for s in seat_list
+                    ],
+                )
+            except IntegrityViolation as error:
+                raise ValueError(f"invalid seats for game {game_id}: {error}") from error
+            return await tx.fetchall(
+                "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+
+        return [seat_from(row) for row in await self._driver.write(replace, hot=True)]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async def read(tx: Tx) -> list[Row]:
+            return await tx.fetchall(
+                "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+
+        return [seat_from(row) for row in await self._driver.read(read)]
+
+    async def set_seat_away(self, game_id: int, seat: int, away: bool, timeouts: int) -> None:
+        """Record a seat's time-outs and whether the computer now plays it."""
+
+        async def update(tx: Tx) -> None:
+            changed = await tx.execute(
+                "UPDATE seats SET away = ?, timeouts = ? WHERE game_id = ? AND seat = ?",
+                (int(away), timeouts, game_id, seat),
+            )
+            if changed == 0:
+                raise GameNotFound(game_id)
+
+        await self._driver.write(update, hot=True)
+
+    # --- actions ------------------------------------------------------------------------------
+
+    async def append_action(
+        self,
+        game_id: int,
+        n: int,
+        seat: int,
+        action: str,
+        by_computer: bool,
+        *,
+        turn_deadline: float | None = None,
+    ) -> int:
+        """Store action ``n`` of the game and its new turn deadline, atomically.
+
+        ``n`` must be exactly the number of actions already stored, else ActionConflict: a
+        double click or a race can neither store a move twice nor skip one. ``turn_deadline``
+        is the deadline of the next decision (None: no timer running). Returns the next index.
+        """
+        return await self.append_actions(
+            game_id, n, [(seat, action, by_computer)], turn_deadline=turn_deadline
+        )
+
+    async def append_actions(
+        self,
+        game_id: int,
+        first_n: int,
+        actions: Sequence[tuple[int, str, bool]],
+        *,
+        turn_deadline: float | None = None,
+    ) -> int:
+        """Store ``(seat, action, by_computer)`` moves as indices ``first_n``, ``first_n + 1``...
+
+        All or nothing, e.g. a person's card and the computer cards that follow it. Same rules
+        as append_action; returns the next index.
+        """
+        if not actions:
+            raise ValueError("no actions to append")
+        now = self._now()
+
+        async def append(tx: Tx) -> int:
+            # The game's row stays locked to the commit (PostgreSQL), so two writers of one
+            # game count its actions one after the other.
+            if await _game_status(tx, game_id) in ENDED_STATUSES:
+                raise ActionConflict(game_id, first_n, None)
+            counted = await tx.fetchone(
+                "SELECT count(*) AS stored FROM actions WHERE game_id = ?", (game_id,)
+            )
+            assert counted is not None
+            stored = int(counted["stored"])
+            if first_n != stored:
+                raise ActionConflict(game_id, first_n, stored)
+            try:
+                await tx.executemany(
+                    "INSERT INTO actions (game_id, n, seat, action, by_computer, at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, first_n + i, seat, action, int(by_computer), now)
+                        for i, (seat, action, by_computer) in enumerate(actions)
+                    ],
+                )
+            except IntegrityViolation as error:  # the schema's own guard; unreachable here
+                raise ActionConflict(game_id, first_n, stored) from error
+            await tx.execute(
+                "UPDATE games SET updated_at = ?, turn_deadline = ? WHERE id = ?",
+                (now, turn_deadline, game_id),
+            )
+            return first_n + len(actions)
+
+        return await self._driver.write(append, hot=True)
+
+    async def actions(self, game_id: int) -> list[ActionRow]:
+        """The game's action log in order."""
+
+        async def read(tx: Tx) -> list[Row]:
+            return await tx.fetchall(
+                "SELECT * FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
+            )
+
+        return [
+            ActionRow(
+                game_id=row["game_id"],
+                n=row["n"],
+                seat=row["seat"],
+                action=row["action"],
+                by_computer=bool(row["by_computer"]),
+                at=row["at"],
+            )
+            for row in await self._driver.read(read)
+        ]

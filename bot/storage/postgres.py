@@ -1,0 +1,148 @@
+"""The PostgreSQL driver: an asyncpg pool, so several bot processes can share one database.
+
+A write is one transaction on one pooled connection; a read is its statements on one
+connection without a transaction (each statement sees committed data). The queries' ``?``
+placeholders become PostgreSQL's ``$1, $2...``. Schema versions are kept in a one-row table
+``schema_version``, and migrations run under an advisory lock, so processes starting together
+apply each migration once.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import asyncpg
+
+from .driver import POSTGRESQL, IntegrityViolation, Row, T, Work
+from .migrations import check_version, load_migrations
+
+log = logging.getLogger(__name__)
+
+#: The advisory lock held while migrating (any fixed number; "nines" in ASCII).
+_MIGRATION_LOCK = 0x6E696E6573
+
+#: Connections per process: a game's moves are serialised by its own lock, so a handful
+#: serves hundreds of games; PostgreSQL's default allows 100 in all.
+POOL_SIZE = 8
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@functools.lru_cache(maxsize=512)
+def _numbered(sql: str) -> str:
+    """``?`` placeholders as ``$1, $2, ...`` (the queries have no ``?`` inside a literal)."""
+    counter = itertools.count(1)
+    return _PLACEHOLDER.sub(lambda _match: f"${next(counter)}", sql)
+
+
+def _rowcount(status: str) -> int:
+    """The rows a command changed, from its status ("UPDATE 3", "INSERT 0 1")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _PostgresTx:
+    dialect = POSTGRESQL
+
+    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+        self._conn = conn
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        try:
+            row: Row | None = await self._conn.fetchrow(_numbered(sql), *params)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityViolation(str(error)) from error
+        return row
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        try:
+            rows: list[Row] = list(await self._conn.fetch(_numbered(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityViolation(str(error)) from error
+        return rows
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        try:
+            return _rowcount(await self._conn.execute(_numbered(sql), *params))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityViolation(str(error)) from error
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        try:
+            await self._conn.executemany(_numbered(sql), rows)
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise IntegrityViolation(str(error)) from error
+
+    async def lock_keys(self, keys: Iterable[str]) -> None:
+        # One order for every transaction, so two of them never wait for each other in a ring.
+        for key in sorted(set(keys)):
+            await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+class PostgresDriver:
+    """Runs the storage's work on PostgreSQL. Build with ``await PostgresDriver.open(url)``."""
+
+    dialect = POSTGRESQL
+
+    def __init__(self, pool: asyncpg.Pool[Any]) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDriver:
+        """Connect to ``url`` (postgresql://user:pass@host:port/db) and migrate its schema."""
+        pool: asyncpg.Pool[Any] = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, command_timeout=60
+        )
+        try:
+            async with pool.acquire() as conn:
+                version = await _migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        log.info("opened PostgreSQL at schema v%d", version)
+        return cls(pool)
+
+    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+        async with self._pool.acquire() as conn, conn.transaction():
+            return await work(_PostgresTx(conn))
+
+    async def read(self, work: Work[T], *, hot: bool = False) -> T:
+        async with self._pool.acquire() as conn:
+            return await work(_PostgresTx(conn))
+
+    async def schema_version(self) -> int:
+        async with self._pool.acquire() as conn:
+            return int(await conn.fetchval("SELECT version FROM schema_version"))
+
+    async def journal_mode(self) -> str | None:
+        return None
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def _migrate(conn: asyncpg.pool.PoolConnectionProxy[Any]) -> int:
+    """Apply the pending migrations, each in one transaction with its version number."""
+    migrations = load_migrations("postgresql")
+    for migration in [None, *migrations]:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+            )
+            current = await conn.fetchval("SELECT version FROM schema_version")
+            if current is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+            check_version(current, migrations)
+            if migration is None or migration.version <= current:
+                continue
+            log.info("applying migration %s", migration.name)
+            await conn.execute(migration.sql)
+            await conn.execute("UPDATE schema_version SET version = $1", migration.version)
+    return migrations[-1].version if migrations else 0

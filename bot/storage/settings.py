@@ -1,0 +1,63 @@
+"""Server settings and the bot's own small facts (meta)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import cast
+
+from .driver import Queries, Tx
+from .values import SettingValue
+
+
+class SettingsQueries(Queries):
+    """Server settings are cached in memory; only set_guild_settings writes them."""
+
+    _settings: dict[int, dict[str, SettingValue]]  # guild -> stored settings
+
+    async def get_guild_settings(self, guild_id: int) -> dict[str, SettingValue]:
+        """The guild's stored settings; an empty dict when it never changed any."""
+        cached = self._settings.get(guild_id)
+        if cached is None:
+
+            async def read(tx: Tx) -> dict[str, SettingValue]:
+                row = await tx.fetchone(
+                    "SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                )
+                return {} if row is None else cast(dict[str, SettingValue], json.loads(row[0]))
+
+            cached = self._settings[guild_id] = await self._driver.read(read, hot=True)
+        return dict(cached)  # a copy: callers may change theirs
+
+    async def set_guild_settings(self, guild_id: int, settings: Mapping[str, SettingValue]) -> None:
+        """Replace the guild's settings with ``settings`` (validated by the caller)."""
+        text = json.dumps(dict(settings), sort_keys=True)
+        now = self._now()
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE"
+                " SET settings = excluded.settings, updated_at = excluded.updated_at",
+                (guild_id, text, now),
+            )
+
+        await self._driver.write(write)
+        self._settings[guild_id] = json.loads(text)
+
+    async def get_meta(self, key: str) -> str | None:
+        async def read(tx: Tx) -> str | None:
+            row = await tx.fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+            return None if row is None else str(row["value"])
+
+        return await self._driver.read(read)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._driver.write(write)
