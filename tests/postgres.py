@@ -71,51 +71,51 @@ def _run(command: list[str]) -> None:
         raise RuntimeError(f"{command[0]} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
 
 
+def _start(bin_dir: Path, root: Path, attempts: int = 3) -> int:
+    """Start the cluster in ``root/data`` on a free loopback port; returns the port. Another
+    program may take the port between the probe and the server's bind: then try another."""
+    log = root / "server.log"
+    for attempt in range(1, attempts + 1):
+        port = _free_port()
+        options = " ".join(
+            (
+                "-c listen_addresses=127.0.0.1",
+                f"-c port={port}",
+                f"-c unix_socket_directories={root}",
+                "-c fsync=off",
+                "-c synchronous_commit=off",
+                "-c full_page_writes=off",
+                "-c max_connections=200",
+            )
+        )
+        pg_ctl = [str(bin_dir / "pg_ctl"), "-D", str(root / "data"), "-l", str(log)]
+        try:
+            _run([*pg_ctl, "-o", options, "-w", "start"])
+        except RuntimeError as error:
+            if attempt == attempts:
+                server_log = log.read_text(errors="replace") if log.exists() else ""
+                raise RuntimeError(f"{error}\nserver log:\n{server_log}") from error
+            continue
+        return port
+    raise AssertionError("unreachable")
+
+
 @contextlib.contextmanager
 def running_server() -> Iterator[PostgresServer]:
     """initdb a cluster in a temporary folder, start it, yield where it listens, stop it."""
     bin_dir = _bin_dir()
     root = Path(tempfile.mkdtemp(prefix="nines-pg-"))
-    if os.geteuid() == 0:
-        user = pwd.getpwnam(SERVER_USER)
-        os.chown(root, user.pw_uid, user.pw_gid)
-    data, log = root / "data", root / "server.log"
-    port = _free_port()
-    options = " ".join(
-        (
-            "-c listen_addresses=127.0.0.1",
-            f"-c port={port}",
-            f"-c unix_socket_directories={root}",
-            "-c fsync=off",
-            "-c synchronous_commit=off",
-            "-c full_page_writes=off",
-            "-c max_connections=200",
-        )
-    )
     try:
-        _run(
-            [
-                str(bin_dir / "initdb"),
-                "-D",
-                str(data),
-                "-U",
-                SUPERUSER,
-                "--auth=trust",
-                "--encoding=UTF8",
-                "--locale=C",
-                "--no-sync",
-            ]
-        )
-        _run(
-            [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"]
-        )
+        if os.geteuid() == 0:
+            user = pwd.getpwnam(SERVER_USER)
+            os.chown(root, user.pw_uid, user.pw_gid)
+        initdb = [str(bin_dir / "initdb"), "-D", str(root / "data"), "-U", SUPERUSER]
+        _run([*initdb, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"])
+        port = _start(bin_dir, root)
         try:
             yield PostgresServer("127.0.0.1", port)
         finally:
-            _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"])
-    except RuntimeError as error:
-        server_log = log.read_text(errors="replace") if log.exists() else ""
-        raise RuntimeError(f"{error}\nserver log:\n{server_log}") from error
+            _run([str(bin_dir / "pg_ctl"), "-D", str(root / "data"), "-m", "immediate", "stop"])
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
