@@ -1,11 +1,13 @@
 """Print what each person sees in one game, as Discord would show it (a script, not a test).
 
-    .venv/bin/python bench/show_game.py [--lang fr] [--start 3] [--seed 1]
+    .venv/bin/python bench/show_game.py [--lang fr] [--ruleset classic] [--start 3] [--seed 1]
 
 The real bot (its own startup) against the Discord double: alice (in the chosen language,
-also the server's) and bob (English) with one computer. Every public message, each person's
-private messages and every notification are printed in order, the way a person reads them:
-content, embeds (title, description, fields, footer), buttons (disabled ones in brackets).
+also the server's) and bob (English) with computers in the other seats (one, or two in a
+four-seat game: partnership, four-player). Every public message, each person's private
+messages and every notification are printed in order, the way a person reads them: content,
+embeds (title, description, fields as Discord shows them, a bold name over its value, and
+footer), buttons (disabled ones in brackets).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine import RULESETS  # noqa: E402
+
 
 def shown(message: object) -> str:
     from tests.fakecord.models import Message
@@ -32,8 +36,8 @@ def shown(message: object) -> str:
         for key in ("title", "description"):
             if embed.get(key):
                 lines.append(str(embed[key]))
-        for field in embed.get("fields", []):
-            lines.append(f"{field['name']}: {field['value']}")
+        for field in embed.get("fields", []):  # Discord: the name in bold above the value
+            lines.append(f"**{field['name']}**\n{field['value']}")
         if embed.get("footer"):
             lines.append(f"({embed['footer']['text']})")
     buttons = [f"[{b.label}]" if b.disabled else f"<{b.label}>" for b in message.buttons()]
@@ -44,10 +48,23 @@ def shown(message: object) -> str:
     return "\n".join("    " + line for text in lines for line in text.splitlines())
 
 
+def game_over(fake: object) -> bool:
+    """The end of the game is posted: a public message offers a rematch (in any language)."""
+    from tests.fakecord import FakeDiscord
+
+    assert isinstance(fake, FakeDiscord)
+    return any(
+        ":rematch:" in (b.custom_id or "")
+        for m in fake.store.messages.get(fake.channel.id, [])
+        if m.ephemeral_for is None
+        for b in m.buttons()
+    )
+
+
 async def main(args: argparse.Namespace) -> None:
     from bot.app import build_bot
     from tests.bot.conftest import bot_settings
-    from tests.bot.people import NotifiedPerson, end_message
+    from tests.bot.people import NotifiedPerson
     from tests.bot.robust import game_id_of
     from tests.fakecord import FakeDiscord
     from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
@@ -63,10 +80,15 @@ async def main(args: argparse.Namespace) -> None:
             await fake.settle()
             alice = fake.add_user("Élodie Côté", locale=args.lang)
             bob = fake.add_user("Alexandre")
-            res = await fake.slash(alice, fake.channel, "nines start", start=args.start)
+            options = {"ruleset": args.ruleset, "start": args.start}
+            if args.ruleset == "nein-nine":  # a short game: its own options, not start
+                options = {"ruleset": args.ruleset, "rounds": args.rounds}
+            res = await fake.slash(alice, fake.channel, "nines start", **options)
             assert res.message is not None, res.errors
             game = game_id_of(res.message)
-            for who, verb in ((bob, "join"), (alice, "cpu-normal"), (alice, "start")):
+            computers = RULESETS[args.ruleset].players - 2  # the seats the two people leave
+            clicks = [(bob, "join"), *[(alice, "cpu-normal")] * computers, (alice, "start")]
+            for who, verb in clicks:
                 await fake.click(who, res.message, f"nines:1:lobby:{game}:{verb}")
             people = [NotifiedPerson(fake, u, fake.channel) for u in (alice, bob)]
             rng = random.Random(args.seed)
@@ -92,7 +114,7 @@ async def main(args: argparse.Namespace) -> None:
             for _ in range(3000):
                 await fake.settle()
                 dump()
-                if end_message(fake, alice, fake.channel) is not None:
+                if game_over(fake):
                     break
                 due = [p for p in people if p.notifications()]
                 if not due:
@@ -108,6 +130,8 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="fr")
-    parser.add_argument("--start", type=int, default=3)
+    parser.add_argument("--ruleset", default="classic", choices=sorted(RULESETS))
+    parser.add_argument("--start", type=int, default=3, help="Nines: the starting score")
+    parser.add_argument("--rounds", type=int, default=2, help="Nein Nine: the number of rounds")
     parser.add_argument("--seed", type=int, default=1)
     asyncio.run(main(parser.parse_args()))
