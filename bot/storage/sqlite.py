@@ -229,7 +229,14 @@ class SqliteDriver:
                 await self._idle.wait()
             return run(conn, work)
         async with self._held():
-            return await asyncio.to_thread(run, conn, work)
+            done = asyncio.ensure_future(asyncio.to_thread(run, conn, work))
+            try:
+                return await asyncio.shield(done)
+            except asyncio.CancelledError:
+                # The thread cannot be stopped: keep the connection until it has finished,
+                # or a hot call would run its statements inside this transaction.
+                await asyncio.wait([done])
+                raise
 
     async def write(self, work: Work[T], *, hot: bool = False) -> T:
         return await self._run(_transaction, work, hot)
