@@ -63,6 +63,15 @@ class HandLink:
     until: float  # time.monotonic() after which the token is too old
 
 
+def _link(interaction: Interaction, message: str | None) -> HandLink:
+    return HandLink(
+        interaction.token,
+        message,
+        language_of(interaction.locale),
+        time.monotonic() + TOKEN_SECONDS,
+    )
+
+
 #: One thread draws every score chart: asyncio's default pool grew to six threads, each with
 #: its own malloc arena keeping the freed picture buffers (~5 MB at 200 games), and charts
 #: drawn side by side fought the event loop for the GIL.
@@ -297,22 +306,13 @@ class DiscordPresenter:
     ) -> None:
         """Where the clicker's newest private hand is: the message the click answered
         (``message`` None: the interaction's own), edited through the click's token."""
-        session.hand_links[interaction.user.id] = HandLink(
-            interaction.token,
-            "@original" if message is None else str(message),
-            language_of(interaction.locale),
-            time.monotonic() + TOKEN_SECONDS,
-        )
+        where = "@original" if message is None else str(message)
+        session.hand_links[interaction.user.id] = _link(interaction, where)
 
     def remember_click(self, session: GameSession, interaction: Interaction) -> None:
         """A lobby click: its token can send the clicker their first hand privately once the
         game starts (no "My hand" click needed)."""
-        session.hand_links[interaction.user.id] = HandLink(
-                interaction.token,
-                None,
-                language_of(interaction.locale),
-                time.monotonic() + TOKEN_SECONDS,
-            )
+        session.hand_links[interaction.user.id] = _link(interaction, None)
 
     async def refresh_hand(self, session: GameSession, seat: int) -> None:
         """Edit the seat's newest private hand to the game as it is, through the token of the
