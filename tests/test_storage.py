@@ -30,6 +30,7 @@ from bot.storage import (
     load_migrations,
 )
 from bot.storage import postgres as postgres_driver
+from bot.storage.driver import Tx
 from tests.storage_backends import RAW_INTEGRITY_ERRORS, Backend
 
 GUILD = 100
@@ -769,3 +770,18 @@ async def test_forget_player(storage: Storage) -> None:
     assert (await storage.seats(other_guild.id))[0].name == "Ann"
     assert (await storage.seats(open_game.id))[0].user_id == 11
     assert await storage.forget_player(GUILD, 11) == 0
+
+
+async def test_postgresql_commits_with_sqlites_durability(postgres_url: str) -> None:
+    """A commit waits for PostgreSQL, not for its disk, like SQLite's synchronous=NORMAL."""
+    store = await Storage.open(postgres_url)
+    try:
+
+        async def show(tx: Tx) -> str:
+            row = await tx.fetchone("SHOW synchronous_commit")
+            assert row is not None
+            return str(row[0])
+
+        assert await store._driver.read(show) == "off"
+    finally:
+        await store.close()
