@@ -1,10 +1,15 @@
-"""The gateway: HELLO/IDENTIFY/READY, heartbeats, dispatches, RESUME with replay, and drops."""
+"""The gateway: HELLO/IDENTIFY/READY, heartbeats, dispatches, RESUME with replay, and drops.
+
+Sharded as Discord does: a session IDENTIFYs for ``shard: [id, count]`` (none: ``[0, 1]``), and
+each guild's events and interactions go to the session of shard ``(guild_id >> 22) % count``;
+events without a guild go to shard 0."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,14 +19,24 @@ from aiohttp import WSMsgType, web
 # Gateway opcodes.
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
+# Close codes for a shard Discord will not serve.
+INVALID_SHARD, SHARDING_REQUIRED = 4010, 4011
+# Events whose guild is the payload's own id rather than its guild_id.
+GUILD_EVENTS = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
 # Privileged intents.
 GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT = 1 << 1, 1 << 8, 1 << 15
 PRIVILEGED = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
 
 
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that serves a guild, by Discord's formula."""
+    return (guild_id >> 22) % shard_count
+
+
 @dataclass
 class Session:
     id: str
+    shard: int = 0
     seq: int = 0
     # Every dispatch of the session, so a RESUME can replay what the bot missed.
     log: list[dict[str, Any]] = field(default_factory=list)
@@ -48,7 +63,19 @@ class Gateway:
         self._resume_url = resume_url
         self._on_activity = on_activity
         self.sessions: dict[str, Session] = {}
-        self.current: Session | None = None
+        #: The session each shard's events go to (its latest IDENTIFY or RESUME).
+        self.by_shard: dict[int, Session] = {}
+        #: How many shards the double serves (what GET /gateway/bot recommends); a bot must
+        #: IDENTIFY with this count.
+        self.shard_count = 1
+        #: IDENTIFYs allowed at once (one per bucket ``shard_id % max_concurrency``), each
+        #: bucket once every IDENTIFY_SPACING seconds (see spacing_violations()).
+        self.max_concurrency = 1
+        #: Every IDENTIFY accepted: (time.monotonic(), shard id), in order.
+        self.identified: list[tuple[float, int]] = []
+        #: Shards identified again while another session of theirs was still connected (two
+        #: processes serving one shard: Discord allows it, the bot must not do it).
+        self.doubled: list[int] = []
         self.identifies = 0
         self.intents = 0  # what the bot asked for in IDENTIFY
         self.resumes = 0
@@ -56,15 +83,57 @@ class Gateway:
         self._sockets: set[web.WebSocketResponse] = set()
 
     @property
+    def current(self) -> Session | None:
+        """Shard 0's session (the only one of an unsharded bot)."""
+        return self.by_shard.get(0)
+
+    @property
     def reconnecting(self) -> bool:
         """A session exists but no socket carries it (the bot is on its way back)."""
-        return self.current is not None and not self.connected.is_set()
+        return bool(self.by_shard) and not self.connected.is_set()
+
+    def shard_of(self, guild_id: int) -> int:
+        return shard_of(guild_id, self.shard_count)
+
+    def session_for(self, guild_id: int | None) -> Session | None:
+        """The session that gets a guild's events (shard 0's for no guild)."""
+        return self.by_shard.get(0 if guild_id is None else self.shard_of(guild_id))
+
+    def spacing_violations(self, spacing: float = 5.0) -> list[tuple[int, int, float]]:
+        """IDENTIFYs closer than ``spacing`` seconds to the previous one of their bucket
+        (``shard_id % max_concurrency``): (shard, previous shard, seconds between)."""
+        last: dict[int, tuple[float, int]] = {}
+        found = []
+        for at, shard in self.identified:
+            bucket = shard % self.max_concurrency
+            if bucket in last and at - last[bucket][0] < spacing:
+                found.append((shard, last[bucket][1], at - last[bucket][0]))
+            last[bucket] = (at, shard)
+        return found
+
+    def _update_connected(self) -> None:
+        live = all(s.ws is not None and not s.ws.closed for s in self.by_shard.values())
+        if self.by_shard and live:
+            self.connected.set()
+        else:
+            self.connected.clear()
+
+    @staticmethod
+    def _guild_of(event: str, data: dict[str, Any]) -> int | None:
+        if event in GUILD_EVENTS:
+            return int(data["id"])
+        guild_id = data.get("guild_id")
+        return int(guild_id) if guild_id else None
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the bot, or keep it for the RESUME if the bot is away."""
-        session = self.current
+        """Send an event to the session of its guild's shard, or keep it for the RESUME if
+        that session is away."""
+        session = self.session_for(self._guild_of(event, data))
         if session is None:
             return
+        await self._send(session, event, data)
+
+    async def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.log.append(frame)
@@ -73,24 +142,24 @@ class Gateway:
             await session.ws.send_str(json.dumps(frame))
 
     # faults --------------------------------------------------------------------------------
-    async def request_reconnect(self) -> None:
-        """Op 7: Discord asks the bot to reconnect and resume."""
-        ws = self._live_ws()
+    async def request_reconnect(self, shard: int = 0) -> None:
+        """Op 7: Discord asks the bot (that shard's session) to reconnect and resume."""
+        ws = self._live_ws(shard)
         self.connected.clear()
         await ws.send_str(json.dumps({"op": RECONNECT, "d": None}))
 
-    async def drop(self, code: int = 4000) -> None:
+    async def drop(self, code: int = 4000, shard: int = 0) -> None:
         """Close the socket with a code that allows resuming (4000 Unknown error, ...)."""
-        ws = self._live_ws()
+        ws = self._live_ws(shard)
         self.connected.clear()
-        if self.current is not None:
-            self.current.ws = None
+        self.by_shard[shard].ws = None
         await ws.close(code=code, message=b"fake drop")
 
-    def _live_ws(self) -> web.WebSocketResponse:
-        if self.current is None or self.current.ws is None:
-            raise RuntimeError("the bot is not connected to the gateway")
-        return self.current.ws
+    def _live_ws(self, shard: int) -> web.WebSocketResponse:
+        session = self.by_shard.get(shard)
+        if session is None or session.ws is None:
+            raise RuntimeError(f"the bot is not connected to the gateway (shard {shard})")
+        return session.ws
 
     async def close_all(self) -> None:
         for ws in list(self._sockets):
@@ -121,7 +190,7 @@ class Gateway:
             self._sockets.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
-                self.connected.clear()
+                self._update_connected()
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
@@ -132,15 +201,29 @@ class Gateway:
         if intents & PRIVILEGED & ~self.allowed_privileged:
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return None
+        shard, count = d.get("shard") or (0, 1)
+        if count != self.shard_count or not 0 <= shard < count:
+            code = SHARDING_REQUIRED if count < self.shard_count else INVALID_SHARD
+            await ws.close(code=code, message=f"Invalid shard [{shard}, {count}].".encode())
+            return None
         self.identifies += 1
+        self.identified.append((time.monotonic(), shard))
         self.intents = intents
-        session = Session(secrets.token_hex(16), ws=ws)
+        before = self.by_shard.get(shard)
+        if before is not None and before.ws is not None and not before.ws.closed:
+            self.doubled.append(shard)
+        session = Session(secrets.token_hex(16), shard, ws=ws)
         self.sessions[session.id] = session
-        self.current = session
-        self.connected.set()
-        await self.dispatch("READY", self._ready_payload(session))
+        self.by_shard[shard] = session
+        self._update_connected()
+        ready = self._ready_payload(session)
+        ready["guilds"] = [g for g in ready["guilds"] if self.shard_of(int(g["id"])) == shard]
+        if "shard" in d:
+            ready["shard"] = [shard, count]
+        await self._send(session, "READY", ready)
         for guild in self._guild_payloads():
-            await self.dispatch("GUILD_CREATE", guild)
+            if self.shard_of(int(guild["id"])) == shard:
+                await self._send(session, "GUILD_CREATE", guild)
         return session
 
     async def _chunk(self, d: dict[str, Any]) -> None:
@@ -167,11 +250,11 @@ class Gateway:
             return None
         self.resumes += 1
         session.ws = ws
-        self.current = session
+        self.by_shard[session.shard] = session
         seen = int(d.get("seq") or 0)
         for frame in session.log:
             if frame["s"] > seen:
                 await ws.send_str(json.dumps(frame))
-        self.connected.set()
-        await self.dispatch("RESUMED", {})
+        self._update_connected()
+        await self._send(session, "RESUMED", {})
         return session

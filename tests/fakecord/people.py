@@ -290,9 +290,9 @@ class People:
         name: str | None = None,
         source: Message | None = None,
     ) -> Interaction:
-        if self.gateway.current is None:
-            raise RuntimeError("no bot is connected to the gateway")
         guild = self.store.guild(channel.guild_id)
+        if self.gateway.session_for(guild.id) is None:
+            raise RuntimeError(f"no bot session serves the shard of {guild.name}")
         member = guild.members[user.id]
         perms = self.store.permissions(channel, user.id)
         inter_id, token = self.store.snowflake(), "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(48)

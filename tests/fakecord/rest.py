@@ -140,8 +140,18 @@ class RestApi:
 
     @route("GET", "/gateway/bot")
     async def gateway_bot(self, call: Call) -> Result:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return 200, {"url": self.fake.gateway_url, "shards": 1, "session_start_limit": limit}
+        gateway = self.fake.gateway
+        limit = {
+            "total": 1000,
+            "remaining": 999,
+            "reset_after": 0,
+            "max_concurrency": gateway.max_concurrency,
+        }
+        return 200, {
+            "url": self.fake.gateway_url,
+            "shards": gateway.shard_count,
+            "session_start_limit": limit,
+        }
 
     # commands --------------------------------------------------------------------------------
     def _app(self, call: Call) -> int:

@@ -92,7 +92,9 @@ class Violation:
 class FakeDiscord(People):
     """One Discord for one test: REST at `api_base`, gateway at `gateway_url`, bot `token`."""
 
-    def __init__(self, *, clock: FakeClock | None = None, bot_name: str = "Nines") -> None:
+    def __init__(
+        self, *, clock: FakeClock | None = None, bot_name: str = "Nines", shards: int = 1
+    ) -> None:
         self.clock = clock or FakeClock()
         self.store = Store(self.clock)
         self.commands = CommandRegistry()
@@ -117,6 +119,7 @@ class FakeDiscord(People):
             resume_url=lambda: self.gateway_url,
             on_activity=self._touch,
         )
+        self.gateway.shard_count = shards
         self._in_flight = 0
         self._hold_until = 0.0
         self._pending: set[Interaction] = set()
@@ -128,7 +131,7 @@ class FakeDiscord(People):
         self._runner: web.AppRunner | None = None
         self.port = 0
         # A ready-made place to play: a guild with #general, the bot in it with its own role.
-        self.guild = self.add_guild("Nines Test")
+        self.guild = self.add_guild("Nines Test", shard=0 if shards > 1 else None)
         self.bot_role = self.add_role(self.guild, "Nines", BOT_DEFAULT)
         self.add_member(self.guild, self.bot, roles=[self.bot_role])
         self.channel = self.add_channel(self.guild, "general")
@@ -205,8 +208,17 @@ class FakeDiscord(People):
         self.add_member(guild or self.guild, user, roles=roles)
         return user
 
-    def add_guild(self, name: str, *, preferred_locale: str = "en-US") -> Guild:
-        guild = self.store.new_guild(name, self.owner, preferred_locale=preferred_locale)
+    def add_guild(
+        self, name: str, *, preferred_locale: str = "en-US", shard: int | None = None
+    ) -> Guild:
+        """A guild; with ``shard``, one whose id falls on that shard of gateway.shard_count."""
+        guild = self.store.new_guild(
+            name,
+            self.owner,
+            preferred_locale=preferred_locale,
+            shard=shard or 0,
+            shard_count=self.gateway.shard_count if shard is not None else 1,
+        )
         if self.gateway.current is not None:
             self._later("GUILD_CREATE", self.store.guild_json(guild))
         return guild

@@ -143,8 +143,22 @@ class Store:
         self.users[user.id] = user
         return user
 
-    def new_guild(self, name: str, owner: User, *, preferred_locale: str = "en-US") -> Guild:
-        guild = Guild(self.snowflake(), name, owner.id, preferred_locale=preferred_locale)
+    def new_guild(
+        self,
+        name: str,
+        owner: User,
+        *,
+        preferred_locale: str = "en-US",
+        shard: int = 0,
+        shard_count: int = 1,
+    ) -> Guild:
+        """A guild whose id falls on ``shard`` of ``shard_count`` (its creation time moved up
+        to shard_count - 1 ms later)."""
+        guild_id = self.snowflake()
+        ms = guild_id >> 22
+        ms += (shard - ms) % shard_count
+        guild_id = (ms << 22) | (guild_id & 0x3FFFFF)
+        guild = Guild(guild_id, name, owner.id, preferred_locale=preferred_locale)
         guild.members[owner.id] = Member(owner, guild.id)
         self.guilds[guild.id] = guild
         return guild
