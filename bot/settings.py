@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 DISCORD_API_BASE: Final = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL: Final = "wss://gateway.discord.gg"
@@ -38,6 +38,10 @@ class Settings:
     #: interface); None: not served.
     health_port: int | None = None
     metrics_port: int | None = None
+    #: Gateway shards of the whole bot (None: one process, unsharded, as a small bot runs)
+    #: and the ones this process owns (None: all of them).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
         # Never print the token, even in a traceback or a debug log.
@@ -97,7 +101,30 @@ class Settings:
             connect_timeout=timeout,
             health_port=_port(env, "HEALTH_PORT"),
             metrics_port=_port(env, "METRICS_PORT"),
+            **_shards(env),
         )
+
+
+def _shards(env: Mapping[str, str]) -> dict[str, Any]:
+    """SHARD_COUNT and SHARD_IDS (e.g. ``0,2``: the shards this process owns)."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards in all).")
+        return {}
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 4096:
+        raise SettingsError(f"SHARD_COUNT={count_text!r} must be a whole number, 1 or more.")
+    count = int(count_text)
+    if not ids_text:
+        return {"shard_count": count}
+    parts = [p.strip() for p in ids_text.split(",")]
+    if not all(p.isdigit() and int(p) < count for p in parts):
+        raise SettingsError(
+            f"SHARD_IDS={ids_text!r} must be shard numbers from 0 to {count - 1}, "
+            "separated by commas (e.g. 0,2)."
+        )
+    return {"shard_count": count, "shard_ids": tuple(sorted({int(p) for p in parts}))}
 
 
 def _port(env: Mapping[str, str], name: str) -> int | None:

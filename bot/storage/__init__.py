@@ -2,11 +2,11 @@
 
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
-history.py: statistics, history and privacy) and written once over a small driver interface
-(driver.py) that each database implements: SQLite (sqlite.py, the default: one file, one
-process) and PostgreSQL (postgres.py: several processes sharing one database). Both have the
-same schema, in numbered migrations (migrations.py). Callers get frozen dataclasses
-(values.py), never database rows.
+history.py: statistics, history and privacy; shards.py: a sharded bot's shard leases) and
+written once over a small driver interface (driver.py) that each database implements:
+SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
+processes sharing one database). Both have the same schema, in numbered migrations
+(migrations.py). Callers get frozen dataclasses (values.py), never database rows.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .history import HistoryQueries
 from .migrations import Migration, load_migrations
 from .results import ResultQueries
 from .settings import SettingsQueries
+from .shards import ShardQueries
 from .sqlite import SqliteDriver, _migrate
 from .values import (
     FORMER_PLAYER_KEY,
@@ -78,7 +79,7 @@ __all__ = [
 ]
 
 
-class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries):
+class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries, ShardQueries):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 
     def __init__(self, driver: Driver, now: Callable[[], float] = time.time) -> None:

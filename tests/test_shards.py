@@ -1,0 +1,116 @@
+"""Sharding: SHARD_COUNT and SHARD_IDS, and the leases and IDENTIFY slots that several processes
+share through the database (on SQLite and on PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.settings import Settings, SettingsError
+from bot.storage import Storage
+from tests.storage_backends import Backend
+
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+def settings(**env: str) -> Settings:
+    return Settings.from_mapping({"DISCORD_TOKEN": TOKEN, **env})
+
+
+def test_unsharded_by_default() -> None:
+    s = settings()
+    assert (s.shard_count, s.shard_ids) == (None, None)
+
+
+def test_shard_count_and_ids() -> None:
+    assert settings(SHARD_COUNT="4").shard_count == 4
+    assert settings(SHARD_COUNT="4").shard_ids is None  # all of them
+    s = settings(SHARD_COUNT=" 4 ", SHARD_IDS="2, 0,2")
+    assert (s.shard_count, s.shard_ids) == (4, (0, 2))
+
+
+@pytest.mark.parametrize(
+    ("env", "words"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT='0' must be a whole number"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT='two' must be a whole number"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS='2' must be shard numbers from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0;1"}, "SHARD_IDS='0;1' must be shard numbers"),
+    ],
+)
+def test_malformed_shards(env: dict[str, str], words: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        settings(**env)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def two(backend: Backend, clock: Clock) -> AsyncIterator[tuple[Storage, Storage]]:
+    """Two processes' storages on one database."""
+    a = await backend.open(now=clock)
+    b = await backend.open(now=clock)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+async def test_one_owner_per_shard_until_its_lease_expires(
+    two: tuple[Storage, Storage], clock: Clock
+) -> None:
+    a, b = two
+    assert await a.take_shards([0, 1], "A", 15) == {0, 1}
+    assert await b.take_shards([0, 1, 2], "B", 15) == {2}
+    clock.t += 10
+    assert await a.take_shards([0], "A", 15) == {0}  # renewed: 0 until +25, 1 until +15
+    clock.t += 5
+    assert await b.take_shards([0, 1], "B", 15) == {1}  # 1 expired: B takes it over
+    assert await a.take_shards([0, 1], "A", 15) == {0}  # A's renewal of 1 fails: it lost it
+    leases = await a.shard_leases()
+    assert {s: owner for s, (owner, _) in leases.items()} == {0: "A", 1: "B", 2: "B"}
+    assert leases[1][1] == clock.t + 15
+
+
+async def test_a_released_shard_is_free_at_once(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    assert await a.take_shards([0, 1], "A", 15) == {0, 1}
+    await b.release_shards([0], "B")  # not B's: nothing happens
+    assert await b.take_shards([0], "B", 15) == set()
+    await a.release_shards([0, 1], "A")
+    assert await b.take_shards([0, 1], "B", 15) == {0, 1}
+
+
+async def test_racing_processes_get_a_shard_once(two: tuple[Storage, Storage]) -> None:
+    a, b = two
+    got = await asyncio.gather(*(s.take_shards(range(8), o, 15) for s, o in ((a, "A"), (b, "B"))))
+    assert got[0] | got[1] == set(range(8)) and not got[0] & got[1]
+
+
+async def test_identify_slots_are_spaced_per_bucket(
+    two: tuple[Storage, Storage], clock: Clock
+) -> None:
+    a, b = two
+    start = clock.t
+    assert await a.reserve_identify(0, 5.0) == start
+    assert await b.reserve_identify(0, 5.0) == start + 5
+    assert await b.reserve_identify(1, 5.0) == start  # another bucket: at once
+    assert await a.reserve_identify(0, 5.0) == start + 10
+    clock.t += 60
+    assert await b.reserve_identify(0, 5.0) == clock.t  # long free: now
+    slots = await asyncio.gather(*(s.reserve_identify(2, 5.0) for s in (a, b, a, b)))
+    assert sorted(slots) == [clock.t, clock.t + 5, clock.t + 10, clock.t + 15]
