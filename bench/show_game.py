@@ -48,16 +48,15 @@ def shown(message: object) -> str:
     return "\n".join("    " + line for text in lines for line in text.splitlines())
 
 
-def game_over(fake: object) -> bool:
-    """The end of the game is posted: a public message offers a rematch (in any language)."""
+def ends(fake: object) -> int:
+    """How many game ends are posted: public messages that offer a rematch (any language)."""
     from tests.fakecord import FakeDiscord
 
     assert isinstance(fake, FakeDiscord)
-    return any(
-        ":rematch:" in (b.custom_id or "")
+    return sum(
+        any(":rematch:" in (b.custom_id or "") for b in m.buttons())
         for m in fake.store.messages.get(fake.channel.id, [])
         if m.ephemeral_for is None
-        for b in m.buttons()
     )
 
 
@@ -114,7 +113,7 @@ async def main(args: argparse.Namespace) -> None:
             for _ in range(3000):
                 await fake.settle()
                 dump()
-                if game_over(fake):
+                if ends(fake):
                     break
                 due = [p for p in people if p.notifications()]
                 if not due:

@@ -72,6 +72,18 @@ def number(language: str, value: float, digits: int = 0) -> str:
     return str(format_decimal(value, format=pattern, locale=_locale(language)))
 
 
+def ordinal(language: str, value: int) -> str:
+    """A place as the language writes it, by CLDR's ordinal rules: "1st", "2nd"; "1re", "2e"
+    (French: *place* is feminine).
+
+    >>> [ordinal("en", n) for n in (1, 2, 3, 4, 11, 22)], ordinal("fr", 1), ordinal("fr", 2)
+    (['1st', '2nd', '3rd', '4th', '11th', '22nd'], '1re', '2e')
+    """
+    form = str(_locale(language).ordinal_form(value))
+    key = f"ordinal.{form}" if f"ordinal.{form}" in catalogue(language) else "ordinal.other"
+    return tr(language, key, n=number(language, value))
+
+
 def tr(language: str, key: str, /, **params: object) -> str:
     """The message ``key`` in ``language`` with its placeholders filled.
 

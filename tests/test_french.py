@@ -50,6 +50,7 @@ FRENCH_TOO = {
     "at",  # At: the score sheet's short for atout
     "c",  # C: cœur (a letter a French admin types)
     "d",  # d'abord
+    "e",  # 2e: the ordinal's ending (deuxième)
     "p",  # P: pique
     "s",  # s'il, s'arrête
     "j",  # J1: joueur 1 on the score sheet
@@ -298,3 +299,25 @@ def test_a_french_rules_embed_reads_as_a_whole() -> None:
         "Points",
         "Fin de la partie",
     ]
+
+
+def test_a_players_record_reads_in_each_language() -> None:
+    """Places as ordinals (1re, 2e; 1st, 2nd), the rating grouped the language's way, and no
+    swap rate for a game without an exchange (Nein Nine: 0 % would say nothing)."""
+    from cogs.nines.render import stats_embed
+
+    class Nines:
+        games, wins, tricks, hands, swaps, exchanges = 12, 5, 40, 30, 3, 20
+        rating, best_place = 1234.4, 1
+
+    class NeinNine(Nines):
+        swaps, exchanges, best_place = 0, 0, 2
+
+    fr = stats_embed("fr", "Élodie", "nines", Nines()).description or ""  # type: ignore[arg-type]
+    en = stats_embed("en", "Élodie", "nines", Nines()).description or ""  # type: ignore[arg-type]
+    assert "Cote : 1\xa0234" in fr and "Meilleure place : 1re" in fr and "15 %" in fr
+    assert "Rating: 1,234" in en and "Best finish: 1st" in en and "15%" in en
+    fr = stats_embed("fr", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
+    en = stats_embed("en", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
+    assert "Meilleure place : 2e" in fr and "Best finish: 2nd" in en
+    assert "Échange" not in fr and "Swaps" not in en

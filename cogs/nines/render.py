@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.chart import score_chart
-from bot.i18n import card_label, number, suit_name, tr, trump_name, trumps_label
+from bot.i18n import card_label, number, ordinal, suit_name, tr, trump_name, trumps_label
 from bot.session import GameSession
 from bot.storage import RatingChange, StatsRow
 from engine import (
@@ -44,7 +44,7 @@ def game_title(lang: str, rules: Rules) -> str:
 
 
 def rules_line(lang: str, rules: Rules) -> str:
-    """The rule settings in one line, e.g. "classic · trumps quebec · exchange left · ..."."""
+    """The rule settings in one line, e.g. "Classic (3 players) · trumps: quebec · ..."."""
     parts = [tr(lang, f"ruleset.{rules.name}")]
     for key, value in rules.settings().items():
         if key == "rounds":
@@ -100,8 +100,9 @@ def lobby_embed(lang: str, session: GameSession, *, note: str | None = None) -> 
             value=tr(lang, "lobby.thread", thread=f"<#{session.channel_id}>"),
             inline=False,
         )
-    expires = int(session.lobby_deadline)
-    embed.add_field(name=tr(lang, "lobby.expires"), value=f"<t:{expires}:R>", inline=False)
+    if session.status == "lobby" and not session.closed:  # started or cancelled: no closing
+        expires = int(session.lobby_deadline)
+        embed.add_field(name=tr(lang, "lobby.expires"), value=f"<t:{expires}:R>", inline=False)
     if note:
         embed.set_footer(text=note)
     return embed
@@ -176,10 +177,24 @@ def score_shown(rules: Rules, score: int) -> str:
     return f"{signed(score)} {marks}" if marks else signed(score)
 
 
+def named(who: str, value: str, marks: str = "") -> str:
+    """A name and its value in a line of several: the value in bold, so a name that ends in
+    a number ("🤖 Bot Normal 2 **3**") still reads apart from its score; Nein Nine's stones
+    after it."""
+    return f"{who} **{value}**" + (f" {marks}" if marks else "")
+
+
+def named_score(rules: Rules, who: str, score: int) -> str:
+    """``alice **3**``; in Nein Nine ``alice **+3** ○○○``."""
+    if rules.game != "nein-nine":
+        return named(who, str(score))
+    return named(who, signed(score), stones_shown(score))
+
+
 def scores_text(lang: str, session: GameSession, table: PublicView) -> str:
     rules = table.rules
     return " · ".join(
-        f"{unit_name(session, rules, u)} {score_shown(rules, table.scores[u])}"
+        named_score(rules, unit_name(session, rules, u), table.scores[u])
         for u in range(rules.units)
     )
 
@@ -198,7 +213,7 @@ def tricks_text(session: GameSession, rules: Rules, tricks_won: Sequence[int]) -
     for u in range(rules.units):
         won = sum(tricks_won[s] for s in rules.seats_of(u))
         quota = "" if rules.game == "nein-nine" else f"/{rules.quota}"
-        parts.append(f"{unit_name(session, rules, u)} {won}{quota}")
+        parts.append(named(unit_name(session, rules, u), f"{won}{quota}"))
     return " · ".join(parts)
 
 
@@ -585,14 +600,13 @@ def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded
     and the scores with their stones."""
     costs = [t - p for t, p in zip(result.tricks_won, result.points, strict=True)]
     taken = [
-        f"{name(session, s)} {n} ({MINUS}{cost})"
+        f"{named(name(session, s), str(n))} ({MINUS}{cost})"
         for s, (n, cost) in enumerate(zip(result.nines, costs, strict=True))
         if n
     ]
-    points = " · ".join(f"{name(session, s)} {signed(p)}" for s, p in enumerate(result.points))
+    points = " · ".join(named(name(session, s), signed(p)) for s, p in enumerate(result.points))
     scores = " · ".join(
-        f"{unit_name(session, rules, u)} {score_shown(rules, v)}"
-        for u, v in enumerate(result.scores)
+        named_score(rules, unit_name(session, rules, u), v) for u, v in enumerate(result.scores)
     )
     return [
         tr(lang, "summary.nines", nines=" · ".join(taken))
@@ -697,7 +711,7 @@ def leaderboard_embed(
                 "leaderboard.row",
                 rank=first_rank + i,
                 name=r.name,
-                rating=f"{r.rating:.0f}",
+                rating=number(lang, round(r.rating)),
                 games=tr(lang, "count.games", count=r.games),
                 wins=tr(lang, "count.wins", count=r.wins),
                 rate=number(lang, 100 * r.wins / max(1, r.games)),
@@ -712,7 +726,7 @@ def leaderboard_embed(
                     lang,
                     "leaderboard.computer_row",
                     name=r.name,
-                    rating=f"{r.rating:.0f}",
+                    rating=number(lang, round(r.rating)),
                     games=tr(lang, "count.games", count=r.games),
                     wins=tr(lang, "count.wins", count=r.wins),
                 )
@@ -731,21 +745,22 @@ def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord
     if row is None or row.games == 0:
         embed.description = tr(lang, "stats.none")
         return embed
-    embed.description = "\n".join(
-        [
-            tr(
-                lang,
-                "stats.games",
-                games=row.games,
-                wins=row.wins,
-                rate=number(lang, 100 * row.wins / row.games),
-            ),
-            tr(lang, "stats.tricks", avg=number(lang, row.tricks / max(1, row.hands), 2)),
-            tr(lang, "stats.swaps", rate=number(lang, 100 * row.swaps / max(1, row.exchanges))),
-            tr(lang, "stats.rating", rating=f"{row.rating:.0f}"),
-            tr(lang, "stats.best", place=row.best_place or "-"),
-        ]
-    )
+    lines = [
+        tr(
+            lang,
+            "stats.games",
+            games=number(lang, row.games),
+            wins=number(lang, row.wins),
+            rate=number(lang, 100 * row.wins / row.games),
+        ),
+        tr(lang, "stats.tricks", avg=number(lang, row.tricks / max(1, row.hands), 2)),
+    ]
+    if row.exchanges:  # Nein Nine and the four-seat games have no exchange to count
+        lines.append(tr(lang, "stats.swaps", rate=number(lang, 100 * row.swaps / row.exchanges)))
+    lines.append(tr(lang, "stats.rating", rating=number(lang, round(row.rating))))
+    if row.best_place:
+        lines.append(tr(lang, "stats.best", place=ordinal(lang, row.best_place)))
+    embed.description = "\n".join(lines)
     return embed
 
 

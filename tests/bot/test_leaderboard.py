@@ -206,7 +206,8 @@ async def test_leaderboard_and_stats_after_several_games(
     for rank, (line, row) in enumerate(zip(lines, rows, strict=True), start=1):
         games = f"{row.games} game" + ("" if row.games == 1 else "s")  # "1 game", "2 games"
         wins = f"{row.wins} win" + ("" if row.wins == 1 else "s")
-        assert line.startswith(f"{rank}. **{row.name}** · {row.rating:.0f} · {games}")
+        rating = f"{round(row.rating):,}"  # "1,058": the language's own grouping
+        assert line.startswith(f"{rank}. **{row.name}** · {rating} · {games}")
         assert f"{wins} ({100 * row.wins / row.games:.0f}%)" in line
     assert [row.rating for row in rows] == sorted((row.rating for row in rows), reverse=True)
     robots = next(f for f in embed["fields"] if f["name"] == "Computer players")
@@ -230,9 +231,10 @@ async def test_leaderboard_and_stats_after_several_games(
         rate = 100 * mine["wins"] / mine["games"]
         assert f"Games: {mine['games']} · wins: {mine['wins']} ({rate:.0f}%)" in text
         assert f"Average tricks per hand: {mine['tricks'] / mine['hands']:.2f}" in text
-        swaps = 100 * mine["swaps"] / max(1, mine["exchanges"])
+        assert mine["exchanges"]  # classic games: everyone was offered the spare hand
+        swaps = 100 * mine["swaps"] / mine["exchanges"]
         assert f"Swaps the hand: {swaps:.0f}%" in text
-        assert f"Rating: {row.rating:.0f}" in text
+        assert f"Rating: {round(row.rating):,}" in text
         assert user.name in res.message.embeds[0]["title"]
     eve = fake.add_user("eve")
     res = ok(await fake.slash(eve, fake.channel, "nines stats"))
@@ -302,10 +304,10 @@ async def test_rules_command(fake_discord: FakeDiscord, start_bot: StartBot):
     score = next(f["value"] for f in embed["fields"] if f["name"] == "Scoring")
     assert "quota of 4 tricks" in score
     here = embed["footer"]["text"]
-    assert here.startswith("Settings: Classic (3 players)") and "trumps classic" in here
+    assert here.startswith("Settings: Classic (3 players)") and "trumps: classic" in here
     await bot.storage.set_guild_settings(fake.guild.id, {"trumps": "quebec"})
     res = ok(await fake.slash(alice, fake.channel, "nines rules"))
-    assert res.message is not None and "trumps quebec" in str(res.message.embeds[0])
+    assert res.message is not None and "trumps: quebec" in str(res.message.embeds[0])
     res = ok(await fake.slash(alice, fake.channel, "nines rules", game="nein-nine"))
     assert res.message is not None and "Nein Nine" in res.message.embeds[0]["title"]
     all_acknowledged(fake)

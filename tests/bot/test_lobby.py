@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 import pytest
@@ -364,6 +365,8 @@ async def test_the_lobby_shows_the_host_and_free_seats(
     assert seats.splitlines()[0] == f"1. <@{alice.id}> (host)"
     assert seats.count("— free —") == 3
     assert [b.label for b in lobby.buttons()][:4] == ["Join", "Leave", "Start", "Cancel"]
+    closes = next(f["value"] for f in embed["fields"] if f["name"] == "The lobby closes")
+    assert re.fullmatch(r"<t:\d+:R>", closes)  # Discord shows it as "in 5 minutes"
 
 
 async def test_after_the_start_the_lobby_buttons_refuse(
@@ -377,6 +380,9 @@ async def test_after_the_start_the_lobby_buttons_refuse(
     ok(await fake.click(alice, lobby, "Start"))
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None
+    # Started: the lobby no longer counts down to a closing that will not come.
+    names = [f["name"] for f in current(fake, lobby).embeds[0]["fields"]]
+    assert "Seats" in names and "The lobby closes" not in names
     before = await snapshot(bot, session)
     refused(await forged_click(fake, carol, lobby, join), carol, "already started")
     assert await snapshot(bot, session) == before

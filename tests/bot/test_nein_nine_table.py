@@ -19,12 +19,12 @@ from .people import enabled_moves, end_message, open_hand, table_message, whose_
 
 
 def stones_shown(score: int) -> str:
-    """G10 as the table writes a score: signed, then light or dark stones (none at 0)."""
+    """G10 as the table writes a score: signed in bold, then light or dark stones (none at 0)."""
     if score > 0:
-        return f"+{score} " + "○" * score
+        return f"**+{score}** " + "○" * score
     if score < 0:
-        return f"\u2212{-score} " + "●" * -score
-    return "0"
+        return f"**\u2212{-score}** " + "●" * -score
+    return "**0**"
 
 
 def card_of(custom_id: str) -> Card | None:

@@ -146,7 +146,7 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
     # Tricks are counted against the quota as the hand goes.
     game = Game(Rules.from_settings("classic"), seed=3)
     text = render.table_embed("en", session_for(game, ["ann", "bob", "cy"])).description or ""
-    assert "ann 0/4 · bob 0/4 · cy 0/4" in text
+    assert "ann **0/4** · bob **0/4** · cy **0/4**" in text
 
 
 def styles(buttons: ui.Buttons) -> dict[str, tuple[int, bool]]:
@@ -252,3 +252,29 @@ def test_the_private_hand_says_where_its_player_stands() -> None:
         view = seat_view(game, game.turn)
         assert en in render.hand_content("en", session, view, None)
         assert fr in render.hand_content("fr", session, view, None)
+
+
+def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
+    """ "🤖 Bot Normal 2 3" could be Bot Normal 23: each value after a name is in bold, in the
+    table's tricks and scores, a team's too, and in Nein Nine with its stones after it."""
+    for ruleset, names, tricks, scores in [
+        (
+            "partnership",
+            ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
+            "ann & 🤖 Bot Normal **0/6** · bob & 🤖 Bot Normal 2 **0/6**",
+            "ann & 🤖 Bot Normal **9** · bob & 🤖 Bot Normal 2 **9**",
+        ),
+        (
+            "four-player",
+            ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
+            "🤖 Bot Normal **0/3** · 🤖 Bot Normal 2 **0/3**",
+            "🤖 Bot Normal **9** · 🤖 Bot Normal 2 **9**",
+        ),
+    ]:
+        game = Game(Rules.from_settings(ruleset), seed=3)
+        text = render.table_embed("fr", session_for(game, names)).description or ""
+        assert "Plis remportés : ann " in text and tricks in text, text
+        assert scores in text, text
+    assert render.named_score(Rules.from_settings("nein-nine"), "ann", 3) == "ann **+3** ○○○"
+    assert render.named_score(Rules.from_settings("nein-nine"), "ann", -2) == "ann **−2** ●●"
+    assert render.named_score(Rules.from_settings("nein-nine"), "ann", 0) == "ann **0**"

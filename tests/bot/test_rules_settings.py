@@ -83,7 +83,7 @@ async def test_the_lobby_shows_the_chosen_rules(fake_discord: FakeDiscord, start
     )
     assert res.message is not None
     line = res.message.embeds[0]["description"]
-    assert "trumps quebec" in line and "start at 5" in line and "instant win on" in line
+    assert "trumps: quebec" in line and "start at 5" in line and "instant win: on" in line
 
 
 # ("hearts" alone is a trump order now: suits may be typed as words, in English or French.)

@@ -238,7 +238,7 @@ async def test_the_servers_defaults_shape_new_games_and_start_options_override_t
     res = await fake.slash(alice, fake.channel, "nines start")
     assert res.message is not None
     text = lobby_text(res.message)
-    assert "start at 5" in text and "trumps quebec" in text
+    assert "start at 5" in text and "trumps: quebec" in text
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None and session.turn_seconds == 45
     # The server's usual computer level stands out among the three.
@@ -249,7 +249,7 @@ async def test_the_servers_defaults_shape_new_games_and_start_options_override_t
     res = await fake.slash(alice, fake.channel, "nines start", start=7, trumps="classic")
     assert res.message is not None
     text = lobby_text(res.message)
-    assert "start at 7" in text and "trumps classic" in text
+    assert "start at 7" in text and "trumps: classic" in text
     await fake.click(alice, res.message, "Cancel")
 
     # A server that plays Nein Nine by default; the start option picks Nines for one game.
@@ -468,7 +468,7 @@ async def test_a_french_admin_types_trumps_in_french(
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None
     assert session.rules.trumps_setting == "C,D,NT"
-    assert "trumps C,D,NT" in lobby_text(res.message)  # the server's language: English
+    assert "trumps: C,D,NT" in lobby_text(res.message)  # the server's language: English
     refused = await fake.slash(marie, fake.channel, "nines stop")
     assert not refused.errors
     # What the server stored is in the engine's words: "C" stays clubs for a French player.
