@@ -5,7 +5,8 @@
 The real bot against the Discord double, the reader and the server in the chosen language:
 the lobby of each ruleset, ``/nines rules`` for each ruleset (default settings, then changed
 ones), ``/nines settings show`` (default, then changed), and after one played game
-``/nines leaderboard`` and ``/nines stats`` (a person's, a newcomer's, Nein Nine's).
+``/nines leaderboard``, ``/nines stats`` (a newcomer's, a player's, Nein Nine's),
+``/nines history`` and a lobby stopped by ``/nines stop``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,12 @@ async def main(args: argparse.Namespace) -> None:
             await show("leaderboard nein-nine", alice, "nines leaderboard", game="nein-nine")
             await show("stats", alice, "nines stats")
             await show("stats nein-nine", alice, "nines stats", game="nein-nine")
+            await show("history", alice, "nines history")
+            res = await show("lobby to stop", alice, "nines start")
+            await show("stop", alice, "nines stop")
+            await fake.settle()
+            print("=== the lobby, stopped")
+            print(shown(fake.store.message_by_id(res.message.id)))
             await stop_client(bot, task)
     finally:
         await fake.stop()

@@ -20,7 +20,7 @@ from bot.i18n import language_of, tr
 from bot.storage import FORMER_PLAYER_KEY, HistoryRow, player_key
 from engine import Game, game_record
 
-from .render import COLOUR
+from .render import COLOUR, MINUS, named, signed
 
 if TYPE_CHECKING:
     from .commands import NinesCog
@@ -35,17 +35,24 @@ def player_name(lang: str, key: str, name: str) -> str:
     return tr(lang, "history.former") if key == FORMER_PLAYER_KEY else name
 
 
+def final_score(kind: str, score: int) -> str:
+    """A final score as the table wrote it: Nein Nine's signed (``+3``), a minus sign in
+    prose (``−1``), not a hyphen."""
+    return signed(score) if kind == "nein-nine" else str(score).replace("-", MINUS)
+
+
 def history_line(lang: str, row: HistoryRow) -> str:
     players = []
     for p in row.players:
         text = player_name(lang, p.player_key, p.name)
         if p.final_score is not None:
-            text += f" {p.final_score}"
+            text = named(text, final_score(row.kind, p.final_score))
         if p.seat in row.winners:
             text = "🏆 " + text
         players.append(text)
+    unit = "count.rounds" if row.kind == "nein-nine" else "count.hands"
     outcome = (
-        tr(lang, "count.hands", count=row.hands_played or 0)
+        tr(lang, unit, count=row.hands_played or 0)
         if row.status == "finished"
         else tr(lang, "history.abandoned")
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 from engine import Action, Exchange, Game, Play, Rules
@@ -108,6 +109,11 @@ async def test_history_and_a_record_that_replays_to_the_same_scores(
     assert "Recent games" in text
     assert f"#{nein.game_id}" in text and f"#{nines.game_id}" in text
     assert "🏆" in text and "alice" in text and "carol" in text
+    # Nein Nine counts rounds, Nines hands; each score in bold, apart from its name.
+    nein_line = next(line for line in text.splitlines() if f"#{nein.game_id}" in line)
+    nines_line = next(line for line in text.splitlines() if f"#{nines.game_id}" in line)
+    assert re.search(r" · \d+ rounds?$", nein_line) and re.search(r" · \d+ hands?$", nines_line)
+    assert re.search(r"alice \*\*[+\u22120]\d*\*\*", text)
     assert "/nines record" in text
     mine = text_of(await fake.slash(carol, fake.channel, "nines history", member=alice))
     assert "Recent games of alice" in mine
