@@ -157,7 +157,7 @@ class Controller:
         """The clicker's hand as it is now: its text and buttons (render under the lock)."""
         lang = self.lang(interaction)
         view = session.view(seat)
-        content = render.hand_content(lang, session, view, notice)
+        content = render.hand_content(lang, session, view, notice, joker_prompt=joker_prompt)
         # The bot need not bring this person's hand up to date until the game moves on.
         session.hand_shows[interaction.user.id] = session.n
         return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)

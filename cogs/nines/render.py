@@ -301,7 +301,14 @@ def turn_content(lang: str, session: GameSession) -> str | None:
 # -- the private hand ----------------------------------------------------------------------------
 
 
-def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | None) -> str:
+def hand_content(
+    lang: str,
+    session: GameSession,
+    view: SeatView,
+    notice: str | None,
+    *,
+    joker_prompt: bool = False,
+) -> str:
     table = view.table
     unit = "round" if table.rules.game == "nein-nine" else "hand"
     lines = []
@@ -318,6 +325,8 @@ def hand_content(lang: str, session: GameSession, view: SeatView, notice: str | 
         )
     if table.over:
         lines.append(tr(lang, "hand.over"))
+    elif view.my_turn and joker_prompt:  # the Joker clicked: it waits for its call (G7)
+        lines.append(tr(lang, "hand.joker_call"))
     elif view.my_turn:
         key = "hand.your_exchange" if table.phase == "exchange" else "hand.your_turn"
         lines.append(tr(lang, key))

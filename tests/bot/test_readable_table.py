@@ -278,3 +278,21 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", 3) == "ann **+3** ○○○"
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", -2) == "ann **−2** ●●"
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", 0) == "ann **0**"
+
+
+def test_the_joker_clicked_asks_for_its_call_in_words() -> None:
+    """After a click on the Joker the hand's buttons become "Joker wins"/"Joker loses"; its
+    text asks the question rather than "play a card" over cards that are all disabled."""
+    games = (Game(Rules.from_settings("nein-nine"), seed=s) for s in range(100))
+    game = next(
+        g for g in games if g.turn is not None and any(c.suit is None for c in g.hands[g.turn])
+    )
+    session = session_for(game, ["ann", "bob", "cy"])
+    view = seat_view(game, game.turn)
+    for lang, asked, usual in [
+        ("en", "Your Joker: does it win this trick or lose it?", "Your turn: play a card."),
+        ("fr", "Votre Joker : gagne-t-il ce pli ou le perd-il ?", "À vous : jouez une carte."),
+    ]:
+        prompt = render.hand_content(lang, session, view, None, joker_prompt=True)
+        assert asked in prompt and usual not in prompt
+        assert usual in render.hand_content(lang, session, view, None)
