@@ -384,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         "--field",
         default=None,
         help=f"the other seats: a field ({', '.join(FIELDS)}) or specs, comma-separated, "
-        "given to the seats in turn (default: --b in every other seat)",
+        "given to the seats in turn (default: --b in every other seat); fair: the baseline "
+        "and then every named field the candidate does not model, one report each",
     )
     parser.add_argument("--ruleset", default="classic", help=f"one of {RULESETS}, or all")
     parser.add_argument("--deals", type=int, default=100, help="duplicate deals (hands)")
@@ -409,23 +410,34 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings: dict[str, object] = dict(s.split("=", 1) for s in args.set)
     for ruleset in RULESETS if args.ruleset == "all" else (args.ruleset,):
-        started = time.perf_counter()
-        tally = match(
-            args.a,
-            args.b,
-            ruleset=ruleset,
-            deals=args.deals,
-            games=args.games,
-            opponents=args.opponents,
-            settings=settings,
-            seed=args.seed,
-            workers=args.workers,
-            rotate=args.rotate,
-            race=args.race,
-        )
-        print(report(tally, args.a, args.b, ruleset, args.opponents, args.race))
-        print(f"  ({time.perf_counter() - started:.0f} s wall, {args.workers} workers)", flush=True)
+        fields = fair_fields(args.a, args.b) if args.opponents == "fair" else [args.opponents]
+        for table in fields:
+            started = time.perf_counter()
+            tally = match(
+                args.a,
+                args.b,
+                ruleset=ruleset,
+                deals=args.deals,
+                games=args.games,
+                opponents=table,
+                settings=settings,
+                seed=args.seed,
+                workers=args.workers,
+                rotate=args.rotate,
+                race=args.race,
+            )
+            print(report(tally, args.a, args.b, ruleset, table, args.race))
+            seconds = time.perf_counter() - started
+            print(f"  ({seconds:.0f} s wall, {args.workers} workers)", flush=True)
     return 0
+
+
+def fair_fields(a: str, b: str) -> list[str | None]:
+    """The baseline in every other seat, then each named field that is neither the
+    candidate nor the baseline (a field of the candidate's own kind is its own model)."""
+    fields: list[str | None] = [None]
+    fields += [name for name, specs in FIELDS.items() if specs not in (a, b)]
+    return fields
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine import Game, Rules, seat_view
-from engine.players.duel import field_specs, field_text, match, report
+from engine.players.duel import fair_fields, field_specs, field_text, match, report
 from engine.players.human import Habits, HumanLikePlayer, softmax_pick
 from engine.players.rules_player import rule_action
 
@@ -19,6 +19,11 @@ def test_field_names_and_specs() -> None:
     assert field_text("b", "human,hard", 4) == (
         "field: the other seats of seat 0 human, seat 1 hard, seat 2 human, seat 3 hard"
     )
+
+
+def test_fair_fields_leave_out_the_candidate_and_the_baseline() -> None:
+    assert fair_fields("hard", "ismcts:2000") == [None, "mixed", "human"]
+    assert fair_fields("rules", "random") == [None, "ismcts", "hard", "mixed", "human"]
 
 
 def test_the_report_names_the_field() -> None:
