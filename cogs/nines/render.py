@@ -626,9 +626,19 @@ def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded
     ]
 
 
+def trick_cards(lang: str, trick: TrickWon, players: int) -> str:
+    """A trick's cards in play order, the winner's in bold: ``6♥ **A♥** 8♥``."""
+    won = (trick.winner - trick.leader) % players
+    return " ".join(
+        f"**{card_label(c, lang)}**" if k == won else card_label(c, lang)
+        for k, c in enumerate(trick.cards)
+    )
+
+
 def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> str:
-    """Every trick of the hand, one a line, with its winner (N13): within an embed field's
-    1,024 characters, naming players by their sheet codes if full names are too long."""
+    """Every trick of the hand, one a line, with its winner and their card in bold (N13):
+    within an embed field's 1,024 characters, naming players by their sheet codes if full
+    names are too long."""
     codes = short_codes(lang, [name(session, s) for s in range(len(session.seats))])
     for who in ([name(session, s) for s in range(len(session.seats))], codes):
         text = "\n".join(
@@ -637,7 +647,7 @@ def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> s
                 "summary.trick_line",
                 number=t.number,
                 who=who[t.winner],
-                cards=cards_text(t.cards, lang),
+                cards=trick_cards(lang, t, len(session.seats)),
             )
             for t in tricks
         )
