@@ -77,6 +77,17 @@ class SearchPlayer(Player):
     simulations instead of the rule. ``budget_s`` caps the thinking time: the worlds done by
     then decide. Four players each for themselves: the others' follows and discards rule out
     cards, and near the end of a game playouts count the chance to win it (``race``).
+
+    Two options measured for issue 19 and left off, as neither beat the default (duplicate
+    deals, ``duel --rotate``, the same cards, classic unless named):
+    - ``soft``: worlds by a noisy-rule model fitted per seat (``inference``), instead of
+      assuming that every seat plays by the rule: -0.017 (CI -0.107 .. +0.073, 300 deals) at
+      a table of rule players, -0.087 (-0.209 .. +0.035, 300) at a human-like table, +0.067
+      (-0.099 .. +0.232, 150; an earlier version that drew worlds by weight) among ISMCTS-500.
+    - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
+      1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
+      ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
+      Nein Nine (100 iterations) +0.040 points (-0.133 .. +0.213, 200).
     """
 
     name = "search"
