@@ -11,7 +11,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
@@ -71,9 +71,15 @@ def apply_endpoints(settings: Settings) -> None:
 class NinesBot(commands.Bot):
     sessions: Sessions
     presenter: DiscordPresenter
+    #: Whether this process runs a guild's games: a sharded bot's test of its shards
+    #: (bot/shards.py); None: every guild (one process).
+    serves: Callable[[int], bool] | None = None
 
-    def __init__(self, settings: Settings, storage: Storage, computers: Computers) -> None:
+    def __init__(
+        self, settings: Settings, storage: Storage, computers: Computers, **options: Any
+    ) -> None:
         super().__init__(
+            **options,
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
@@ -137,10 +143,14 @@ class NinesBot(commands.Bot):
             connection.cancel()
             with contextlib.suppress(BaseException):
                 await connection
-        if self.ws is not None and self.ws.open:
-            await self.ws.close(code=1000)
+        await self.close_gateway()
         await drain_handlers(DRAIN_SECONDS)
         await self.close()
+
+    async def close_gateway(self) -> None:
+        """Receive nothing more from Discord (the first step of a graceful stop)."""
+        if self.ws is not None and self.ws.open:
+            await self.ws.close(code=1000)
 
     async def close(self) -> None:
         sessions = getattr(self, "sessions", None)
@@ -184,6 +194,10 @@ async def build_bot(settings: Settings) -> NinesBot:
     storage = await Storage.open(settings.database_url or settings.database)
     if settings.metrics_port is not None:
         metrics.enable().time_writes(storage)
+    if settings.shard_count is not None:
+        from .shards import ShardedNinesBot  # only a sharded bot loads it
+
+        return ShardedNinesBot(settings, storage, Computers(settings.computer_workers))
     return NinesBot(settings, storage, Computers(settings.computer_workers))
 
 

@@ -614,13 +614,17 @@ class Sessions:
         self.add(session)
         return session
 
-    async def restore(self) -> list[GameSession]:
+    async def restore(self, serves: Callable[[int], bool] | None = None) -> list[GameSession]:
         """Rebuild every open game from storage after a start; timers resume. Ended games
-        whose end their channel was not told yet come back too, closed, to be announced."""
+        whose end their channel was not told yet come back too, closed, to be announced.
+        ``serves`` (a sharded bot): only the games of the guilds it says this process serves,
+        and not those it already runs."""
         storage = self.deps.storage
         restored = []
         timers: dict[int, float] = {}  # per guild: its turn timer setting
         for row in [*await storage.live_games(), *await storage.unannounced_games()]:
+            if serves is not None and (not serves(row.guild_id) or row.id in self._by_id):
+                continue
             seats = [
                 SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
                 for s in await storage.seats(row.id)
@@ -657,6 +661,14 @@ class Sessions:
             stored = await self.deps.storage.get_guild_settings(guild_id)
             known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
         return known[guild_id]
+
+    def let_go(self, serves: Callable[[int], bool]) -> int:
+        """Stop running the games of the guilds ``serves`` no longer covers (their shard went
+        to another process, which restores them); how many."""
+        gone = [s for s in self._by_id.values() if not serves(s.guild_id)]
+        for session in gone:
+            self.discard(session)
+        return len(gone)
 
     async def close(self) -> None:
         for session in list(self._by_id.values()):

@@ -34,14 +34,15 @@ class ShardQueries(Queries):
         return await self._driver.write(write)
 
     async def release_shards(self, shard_ids: Iterable[int], owner: str) -> None:
-        """Give up ``owner``'s leases of these shards (a clean stop), so another process can
-        take them at once."""
+        """Give up ``owner``'s leases of these shards (a clean stop): expired, so another
+        process takes them (and their games) at once."""
         ids = sorted(set(shard_ids))
 
         async def write(tx: Tx) -> None:
             for shard_id in ids:
                 await tx.execute(
-                    "DELETE FROM shard_leases WHERE shard_id = ? AND owner = ?", (shard_id, owner)
+                    "UPDATE shard_leases SET expires_at = 0 WHERE shard_id = ? AND owner = ?",
+                    (shard_id, owner),
                 )
 
         await self._driver.write(write)

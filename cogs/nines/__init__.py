@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 async def setup(bot: NinesBot) -> None:
     bot.presenter = DiscordPresenter(bot)
     bot.sessions = Sessions(Deps(bot.storage, bot.computers, bot.presenter))
-    restored = await bot.sessions.restore()
+    restored = await bot.sessions.restore(bot.serves)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     _route_dynamic_items_directly(bot)
     await bot.add_cog(NinesCog(bot))
@@ -48,12 +48,18 @@ async def setup(bot: NinesBot) -> None:
     bot.add_listener(channel_deleted, "on_thread_delete")
     bot.add_listener(channel_updated, "on_guild_channel_update")
     if restored:
-        task = bot.loop.create_task(_announce_restored(bot, restored), name="restore-games")
-        _background.add(task)
-        task.add_done_callback(_background.discard)
+        announce_restored(bot, restored)
 
 
 _background: set[asyncio.Task[None]] = set()
+
+
+def announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
+    """In the background, once connected: tell the restored games' channels (at start, or
+    when a sharded bot took over a shard)."""
+    task = bot.loop.create_task(_announce_restored(bot, sessions), name="restore-games")
+    _background.add(task)
+    task.add_done_callback(_background.discard)
 
 
 async def _in_a_server(interaction: discord.Interaction[Any]) -> bool:

@@ -1,0 +1,212 @@
+"""A sharded bot (SHARD_COUNT): several processes on one database, each serving the gateway
+shards it holds a lease on.
+
+A lease (storage's shards.py) is taken with a conditional write and renewed every
+RENEW_EVERY seconds for LEASE_SECONDS. A process takes the shards of SHARD_IDS (all of them
+when unset) that are free, and any other shard whose lease expired (its owner died); it
+restores a shard's games before it IDENTIFYs for it, so the first click finds them. A
+process whose renewal fails lets the shard go: it closes the shard's connection and stops
+running its games. IDENTIFYs of every process go through one slot per ``max_concurrency``
+bucket in the database, IDENTIFY_SPACING seconds apart, as Discord requires.
+
+An unsharded bot (SHARD_COUNT unset) never loads this module.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Final
+
+from discord.ext import commands
+from discord.gateway import DiscordWebSocket
+
+from .app import NinesBot
+from .computer import Computers
+from .settings import Settings
+from .storage import Storage
+
+log = logging.getLogger(__name__)
+
+#: How long a lease lasts without renewal, and how often it is renewed.
+LEASE_SECONDS: Final = 15.0
+RENEW_EVERY: Final = 5.0
+#: Discord's spacing of two IDENTIFYs in one max_concurrency bucket.
+IDENTIFY_SPACING: Final = 5.0
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """Discord's formula: the shard whose session gets a guild's events."""
+    return (guild_id >> 22) % shard_count
+
+
+class ShardLeases:
+    """This process's leases on the database: which shards it holds, and the changes at each
+    renewal."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        count: int,
+        wanted: tuple[int, ...],
+        *,
+        lease: float = LEASE_SECONDS,
+    ) -> None:
+        self.storage = storage
+        self.count = count
+        self.wanted = frozenset(wanted)
+        self.lease = lease
+        self.owner = secrets.token_hex(8)
+        self.held: frozenset[int] = frozenset()
+        #: time.monotonic() until which the held leases are surely ours.
+        self.sure_until = 0.0
+
+    def serves(self, guild_id: int) -> bool:
+        return shard_of(guild_id, self.count) in self.held
+
+    async def renew(self) -> tuple[frozenset[int], frozenset[int]]:
+        """Renew what is held, take the wanted shards that are free and the others whose
+        lease expired; returns (gained, lost)."""
+        started = time.monotonic()
+        held = await self.storage.take_shards(self.held | self.wanted, self.owner, self.lease)
+        now = time.time()
+        orphans = {
+            shard
+            for shard, (owner, expires) in (await self.storage.shard_leases()).items()
+            if shard < self.count and owner != self.owner and expires <= now
+        }
+        if orphans:
+            held |= await self.storage.take_shards(orphans, self.owner, self.lease)
+        before, self.held = self.held, frozenset(held)
+        self.sure_until = started + self.lease
+        return self.held - before, before - self.held
+
+    def expire(self) -> frozenset[int]:
+        """The renewal failed (the database is away): once the leases may have expired,
+        another process may serve the shards, so this one lets them all go."""
+        if time.monotonic() < self.sure_until:
+            return frozenset()
+        lost, self.held = self.held, frozenset()
+        return lost
+
+    async def release(self) -> None:
+        """A clean stop: the shards are free for another process at once."""
+        held, self.held = self.held, frozenset()
+        if held:
+            await self.storage.release_shards(held, self.owner)
+
+
+class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
+    """The bot as one of several processes: discord.py's AutoShardedBot started only on the
+    shards this process holds a lease on, more as it takes over, fewer as it loses them."""
+
+    def __init__(self, settings: Settings, storage: Storage, computers: Computers) -> None:
+        count = settings.shard_count
+        assert count is not None
+        wanted = settings.shard_ids if settings.shard_ids is not None else tuple(range(count))
+        self.leases = ShardLeases(storage, count, wanted)
+        self.serves = self.leases.serves
+        self._max_concurrency = 1
+        self._keeper: asyncio.Task[None] | None = None
+        self._changing = asyncio.Lock()
+        super().__init__(settings, storage, computers, shard_count=count, shard_ids=[])
+
+    async def setup_hook(self) -> None:
+        # The leases first: the cog restores the games of the shards held.
+        if not self.leases.held:
+            await self.leases.renew()
+        log.info("shards held at start: %s of %d", sorted(self.leases.held), self.leases.count)
+        await super().setup_hook()
+
+    async def launch_shards(self) -> None:
+        """Connect the shards held (not SHARD_IDS: some may be another process's), then keep
+        the leases."""
+        if self.is_closed():
+            return
+        limits = await self.fetch_session_start_limits()
+        self._max_concurrency = max(1, limits.max_concurrency)
+        self._connection.shard_count = self.shard_count
+        await self._launch(sorted(self.leases.held))
+        if self._keeper is None:
+            self._keeper = asyncio.create_task(self._keep_leases(), name="shard-leases")
+
+    async def _launch(self, shard_ids: list[int]) -> None:
+        self.shard_ids = sorted({*(self.shard_ids or []), *shard_ids})
+        self._connection.shard_ids = list(self.shard_ids)
+        for shard_id in shard_ids:
+            await self.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Wait for this bucket's next IDENTIFY slot, shared by every process."""
+        bucket = (shard_id or 0) % self._max_concurrency
+        at = await self.storage.reserve_identify(bucket, IDENTIFY_SPACING)
+        delay = at - time.time()
+        if delay > 0:
+            log.info("shard %s identifies in %.1f s (bucket %d)", shard_id, delay, bucket)
+            await asyncio.sleep(delay)
+
+    async def _keep_leases(self) -> None:
+        while not self.is_closed():
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                gained, lost = await self.leases.renew()
+            except Exception:
+                log.warning("could not renew the shard leases", exc_info=True)
+                gained, lost = frozenset(), self.leases.expire()
+            async with self._changing:
+                if lost:
+                    await self._let_go(lost)
+                if gained:
+                    await self._take_over(gained)
+
+    async def _let_go(self, shard_ids: frozenset[int]) -> None:
+        log.warning("lost the lease of shard(s) %s: no longer serving them", sorted(shard_ids))
+        for shard_id in shard_ids:
+            shard = self.get_shard(shard_id)
+            if shard is not None:
+                with contextlib.suppress(Exception):
+                    await shard.disconnect()
+        self.shard_ids = [s for s in self.shard_ids or [] if s not in shard_ids]
+        self._connection.shard_ids = list(self.shard_ids)
+        self.sessions.let_go(self.leases.serves)
+
+    async def _take_over(self, shard_ids: frozenset[int]) -> None:
+        """A shard whose owner died (or that was free): its games first, then its session,
+        then their channels told (overdue timers run at once)."""
+        started = time.monotonic()
+        restored = await self.sessions.restore(self.leases.serves)
+        ready = [self.wait_for("shard_ready", check=lambda s: s in shard_ids) for _ in shard_ids]
+        waiting = [asyncio.ensure_future(r) for r in ready]
+        await self._launch(sorted(shard_ids))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*waiting), 30)
+        log.warning(
+            "took over shard(s) %s with %d game(s) in %.2f s",
+            sorted(shard_ids),
+            len(restored),
+            time.monotonic() - started,
+        )
+        if restored:
+            from cogs.nines import announce_restored  # the cog holds the presenter's logic
+
+            announce_restored(self, restored)
+
+    async def close_gateway(self) -> None:
+        if self._keeper is not None:
+            self._keeper.cancel()
+        for shard in self.shards.values():
+            with contextlib.suppress(Exception):
+                await shard.disconnect()
+
+    async def close(self) -> None:
+        if self._keeper is not None:
+            self._keeper.cancel()
+        with contextlib.suppress(Exception):
+            await self.leases.release()
+        await super().close()
+
+
+__all__ = ["IDENTIFY_SPACING", "LEASE_SECONDS", "RENEW_EVERY", "ShardLeases", "ShardedNinesBot"]

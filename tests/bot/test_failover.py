@@ -1,0 +1,139 @@
+"""Issue 18.4: two bot processes on one database, each owning one of two shards; one is
+SIGKILLed mid-game and the other takes over its shard once its lease expires: no move lost or
+applied twice, the old buttons keep working, each finished game counted once.
+
+The database is one SQLite file shared by both processes (WAL works across processes on one
+machine)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+
+from bot.shards import LEASE_SECONDS
+from bot.storage import Storage
+from engine import Game, Rules, parse_action
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Channel, Guild, User
+from tests.fakecord.server import BOT_DEFAULT
+from tests.fakecord.wiring import discord_pointed_at
+
+from .people import end_message, table_message
+from .robust import finish, open_game, play_one, text_of, wait_for
+from .test_restart import BotProcess
+
+
+async def until(check: object, within: float, what: str) -> None:
+    """Poll without settle(): while a shard has no session, the double is never settled."""
+    deadline = time.monotonic() + within
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def sharded(fake: FakeDiscord, database: Path, shard: int) -> BotProcess:
+    bot = BotProcess(fake, database)
+    bot.env.update(SHARD_COUNT="2", SHARD_IDS=str(shard), LOG_LEVEL="INFO")
+    bot.log = database.parent / f"bot{shard}.log"
+    return bot
+
+
+def second_guild(fake: FakeDiscord) -> tuple[Guild, Channel]:
+    guild = fake.add_guild("Shard One", shard=1)
+    role = fake.add_role(guild, "Nines", BOT_DEFAULT)
+    fake.add_member(guild, fake.bot, roles=[role])
+    return guild, fake.add_channel(guild, "general")
+
+
+async def play(fake: FakeDiscord, users: list[User], channel: Channel, turns: int) -> None:
+    rng = random.Random(turns)
+    for _ in range(turns):
+        assert await play_one(fake, users, channel, rng) is not None, "the game ended early"
+
+
+async def check_stored(database: Path, game_id: int, guild_id: int) -> None:
+    storage = await Storage.open(database)
+    try:
+        row = await storage.game(game_id)
+        assert row is not None and row.status == "finished"
+        # The stored log replays to a finished game: nothing lost, nothing applied twice.
+        game = Game(Rules.from_dict(row.rules), row.seed)
+        for action in await storage.actions(game_id):
+            game.apply(action.seat, parse_action(action.action))
+        assert game.over
+        rows, _total = await storage.leaderboard(guild_id, "nines")
+        assert sum(r.games for r in rows if not r.is_computer) == 2  # two people, once each
+    finally:
+        await storage.close()
+
+
+async def test_a_killed_process_shard_is_taken_over(tmp_path: Path) -> None:
+    fake = FakeDiscord(shards=2)
+    await fake.start()
+    database = tmp_path / "data" / "nines.sqlite3"
+    first, second = sharded(fake, database, 0), sharded(fake, database, 1)
+    guild1, channel1 = second_guild(fake)
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    carol, dave = fake.add_user("carol", guild=guild1), fake.add_user("dave", guild=guild1)
+    try:
+        with discord_pointed_at(fake):
+            await first.start()
+            await second.start()
+            assert {s for _, s in fake.gateway.identified} == {0, 1}
+            game0 = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
+            game1 = await open_game(
+                fake, carol, people=(dave,), computers=("easy",), start=3, channel=channel1
+            )
+            await play(fake, [alice, bob], fake.channel, 3)
+            await play(fake, [carol, dave], channel1, 3)
+            old_table = table_message(fake, carol, channel1)
+            assert old_table is not None
+
+            identified = len(fake.gateway.identified)
+            second.kill()
+            killed = time.time()
+            storage = await Storage.open(database)
+            try:
+                expires = (await storage.shard_leases())[1][1]
+            finally:
+                await storage.close()
+            await until(
+                lambda: (
+                    len(fake.gateway.identified) > identified and fake.gateway.connected.is_set()
+                ),
+                LEASE_SECONDS + 25,
+                "shard 1 taken over",
+            )
+            taken = time.time()
+            assert fake.gateway.identified[-1][1] == 1
+            await wait_for(
+                fake,
+                lambda: "restored" in text_of(table_message(fake, carol, channel1)),
+                within=15,
+                what="the taken-over table saying it was restored",
+            )
+            restored = time.time()
+            print(
+                f"\nlease expired {expires - killed:.1f} s after the kill; shard 1 identified "
+                f"{taken - expires:.1f} s after expiry, table restored {restored - expires:.1f} s"
+                " after expiry"
+            )
+            assert restored - expires < 30
+
+            # A button from before the kill works on the process that took over.
+            res = await fake.click(carol, old_table, "My hand")
+            assert not res.errors and res.message is not None and res.ephemeral
+            await finish(fake, [carol, dave], channel1, seed=4)
+            await finish(fake, [alice, bob], fake.channel, seed=5)
+            assert end_message(fake, carol, channel1) is not None
+            assert fake.gateway.doubled == []  # never two sessions on one shard
+            assert fake.gateway.spacing_violations(5.0) == []
+            assert not fake.violations, fake.violations
+    finally:
+        first.stop()
+        second.stop()
+        await fake.stop()
+    await check_stored(database, game0, fake.guild.id)
+    await check_stored(database, game1, guild1.id)
