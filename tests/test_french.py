@@ -321,3 +321,75 @@ def test_a_players_record_reads_in_each_language() -> None:
     en = stats_embed("en", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
     assert "Meilleure place : 2e" in fr and "Best finish: 2nd" in en
     assert "Échange" not in fr and "Swaps" not in en
+
+
+def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
+    """Every text a French table shows over one whole game of ``ruleset``: the lobby, the
+    table and each hand as play goes, each hand's summary, the end; field names apart."""
+    from types import SimpleNamespace
+
+    from bot.session import SeatInfo
+    from cogs.nines import render
+    from engine import Game, HandEnded, seat_view
+    from engine.cli import random_game
+
+    rules = Rules.from_settings(ruleset, {"start": 3})
+    played = random_game(rules, 5)
+    names = ["Élodie Côté", "Alexandre", "🤖 Robot Normal", "🤖 Robot Normal 2"]
+    seats = [SeatInfo(n, user_id=None if "🤖" in n else 10**17 + i) for i, n in enumerate(names)]
+    game = Game(rules, 5)
+    session = SimpleNamespace(
+        game=game,
+        seats=seats[: rules.players],
+        id=7,
+        n=3,
+        rules=rules,
+        players=rules.players,
+        status="lobby",
+        closed=False,
+        lobby_deadline=0.0,
+        host_id=seats[0].user_id,
+        channel_id=1,
+        lobby_channel_id=1,
+    )
+
+    def embed_texts(where: str, embed: discord.Embed) -> Iterator[tuple[str, str]]:
+        yield f"{where} title", embed.title or ""
+        yield f"{where} description", embed.description or ""
+        for field in embed.fields:
+            yield f"{where} field name", field.name or ""
+            yield f"{where} field {field.name}", field.value or ""
+
+    yield from embed_texts("lobby", render.lobby_embed("fr", session))  # type: ignore[arg-type]
+    for seat, action in played.log:
+        yield from embed_texts("table", render.table_embed("fr", session))  # type: ignore[arg-type]
+        if game.turn is not None:
+            view = seat_view(game, game.turn)
+            yield "hand", render.hand_content("fr", session, view, None)  # type: ignore[arg-type]
+        for event in game.apply(seat, action):
+            if isinstance(event, HandEnded):
+                tricks = game.hands_log[event.number - 1].tricks
+                summary = render.hand_summary("fr", session, event, tricks)  # type: ignore[arg-type]
+                yield from embed_texts("summary", summary)
+    assert game.winners is not None
+    yield from embed_texts("end", render.end_embed("fr", session, game.winners, []))  # type: ignore[arg-type]
+
+
+#: What is not prose: mentions, timestamps, emoji (<...>), the monospace score sheet.
+NOT_PROSE = re.compile(r"<[^>]*>|```.*?```", re.S)
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_a_french_game_from_lobby_to_end_is_french_typography(ruleset: str) -> None:
+    """A space before : ; ? ! (the catalogue's plain space), never a name on a field (Discord
+    prints a field's name as a heading: no colon of ours), and no English word."""
+    seen = 0
+    for where, text in french_game_texts(ruleset):
+        prose = NOT_PROSE.sub(" ", text)
+        assert not re.search(r"\S[:;?!]", prose), (where, text)
+        if where.endswith("field name"):
+            assert not text.rstrip().endswith(":"), (where, text)
+        names = {"élodie", "côté", "alexandre", "robot", "normal"}
+        assert english_in(prose, names) == set(), (where, text)
+        seen += 1
+    assert seen > 100
