@@ -59,7 +59,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
             "Tout le monde part de 7 avec un quota de 4 plis",
             "Pas de victoire immédiate",
-            "quelqu'un est à 0 ou moins : le plus bas score gagne",
+            "quelqu'un arrive à 0 ou moins : le plus bas score gagne",
             "jusqu'à ce qu'une manche se termine avec un seul joueur au plus bas score",
         ],
     },
