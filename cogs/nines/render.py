@@ -47,6 +47,8 @@ def rules_line(lang: str, rules: Rules) -> str:
     """The rule settings in one line, e.g. "Classic (3 players) · trumps: quebec · ..."."""
     parts = [tr(lang, f"ruleset.{rules.name}")]
     for key, value in rules.settings().items():
+        if key == "ties" and rules.teams:  # N10: one team alone reaches 0, never a tie
+            continue
         if key == "rounds":
             parts.append(tr(lang, "count.rounds", count=value))
             continue

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogs.nines.render import rules_embed
+from cogs.nines.render import rules_embed, rules_line
 from engine import Rules
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
@@ -195,3 +195,12 @@ def test_each_ruleset_has_its_own_text_and_fits_an_embed(lang: str, ruleset: str
     size = len(mine["title"]) + len(mine["footer"]["text"])
     size += sum(len(f["name"]) + len(f["value"]) for f in mine["fields"])
     assert size < 6000 and all(len(f["value"]) <= 1024 for f in mine["fields"])
+
+
+def test_the_settings_line_leaves_out_ties_where_none_can_happen() -> None:
+    """N10: in partnership one team alone reaches 0, so the ties setting changes nothing and
+    the lobby and rules do not list it; the other Nines games do."""
+    for lang, ties in (("en", "ties: "), ("fr", "égalités : ")):
+        assert ties not in rules_line(lang, Rules.from_settings("partnership"))
+        assert ties in rules_line(lang, Rules.from_settings("classic"))
+        assert ties in rules_line(lang, Rules.from_settings("four-player"))
