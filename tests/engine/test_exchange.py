@@ -9,6 +9,7 @@ import pytest
 from engine import (
     KEEP,
     SWAP,
+    Card,
     ExchangeDecided,
     IllegalAction,
     NotYourTurn,
@@ -94,13 +95,17 @@ def test_a_later_swap_can_take_an_earlier_players_hand() -> None:
     assert game.hands[b] == hand_a
     assert game.hands[c] == hand_c
     assert game.spare == hand_b
-    # What each seat knows (N4, R1).
+    # What each seat knows (N4, R1), in deck order (views do not show the deal order).
     va, vb, vc = (seat_view(game, s) for s in (a, b, c))
-    assert va.hand == tuple(original_spare)
-    assert va.put_down == (tuple(hand_a),)
-    assert vb.hand == tuple(hand_a)
-    assert vb.put_down == (tuple(hand_b),)
-    assert vc.hand == tuple(hand_c)
+
+    def deck(cards: list[Card]) -> tuple[Card, ...]:
+        return tuple(sorted(cards, key=lambda card: card.index))
+
+    assert va.hand == deck(original_spare)
+    assert va.put_down == (deck(hand_a),)
+    assert vb.hand == deck(hand_a)
+    assert vb.put_down == (deck(hand_b),)
+    assert vc.hand == deck(hand_c)
     assert vc.put_down == ()
     # a knows exactly the hand b now holds, because a held it.
     assert set(va.put_down[0]) == set(game.hands[b])

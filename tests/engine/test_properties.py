@@ -88,7 +88,8 @@ def _check_views(game: Game) -> None:
     played = {c for t in game.tricks for c in t.cards} | set(game.trick)
     for seat in range(game.players):
         view = seat_view(game, seat)
-        assert view.hand == tuple(game.hands[seat])
+        # Deck order, not deal order (which fingerprints the shuffle).
+        assert view.hand == tuple(sorted(game.hands[seat], key=lambda c: c.index))
         known_put_down = {c for h in view.put_down for c in h}
         visible = set(_cards_in(view, REVEALED))
         assert visible <= set(game.hands[seat]) | known_put_down | played
