@@ -1,13 +1,14 @@
 """Print what each person sees in one game, as Discord would show it (a script, not a test).
 
-    .venv/bin/python bench/show_game.py [--lang fr] [--ruleset classic] [--start 3] [--seed 1]
+    .venv/bin/python bench/show_game.py [--lang fr] [--ruleset classic] [--start 3]
+        [--rounds 2] [--seed 1]
 
-The real bot (its own startup) against the Discord double: alice (in the chosen language,
-also the server's) and bob (English) with computers in the other seats (one, or two in a
-four-seat game: partnership, four-player). Every public message, each person's private
-messages and every notification are printed in order, the way a person reads them: content,
-embeds (title, description, fields as Discord shows them, a bold name over its value, and
-footer), buttons (disabled ones in brackets).
+The real bot (its own startup) against the Discord double: Élodie Côté (in the chosen
+language, also the server's) and Alexandre (English) with computers in the other seats (one,
+or two in a four-seat game: partnership, four-player). Every public message, each person's
+private messages and every notification are printed in order, the way a person reads them:
+content, embeds (title, description, fields as Discord shows them, a bold name over its
+value, and footer), buttons (disabled ones in brackets).
 """
 
 from __future__ import annotations
