@@ -242,7 +242,11 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
 def test_the_private_hand_says_where_its_player_stands() -> None:
     for ruleset, en, fr in [
         ("classic", "Your tricks: 0/4 · your score: 9", "Vos plis : 0/4 · votre score : 9"),
-        ("partnership", "Your team's tricks: 0/6 · its score: 9", "Plis de votre équipe : 0/6"),
+        (
+            "partnership",
+            "Your team's tricks: 0/6 · team score: 9",
+            "Plis de votre équipe : 0/6 · score de l'équipe : 9",
+        ),
         ("nein-nine", "Your tricks: 0 · your score: 0", "Vos plis : 0 · votre score : 0"),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=4)
