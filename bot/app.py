@@ -147,6 +147,10 @@ class NinesBot(commands.Bot):
         await drain_handlers(DRAIN_SECONDS)
         await self.close()
 
+    def gateway_open(self) -> bool:
+        """Connected to Discord's gateway and ready (the health check)."""
+        return self.ws is not None and self.ws.open and self.is_ready()
+
     async def close_gateway(self) -> None:
         """Receive nothing more from Discord (the first step of a graceful stop)."""
         if self.ws is not None and self.ws.open:

@@ -31,8 +31,7 @@ DATABASE_WITHIN: Final = 2.0
 
 async def health(bot: NinesBot) -> str | None:
     """None when healthy, else what is wrong (one line)."""
-    ws = bot.ws
-    if bot.is_closed() or ws is None or not ws.open or not bot.is_ready():
+    if bot.is_closed() or not bot.gateway_open():
         return "not connected to Discord's gateway"
     try:
         await asyncio.wait_for(bot.storage.get_meta("health"), DATABASE_WITHIN)

@@ -194,6 +194,11 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
 
             announce_restored(self, restored)
 
+    def gateway_open(self) -> bool:
+        """Every shard held is connected (none held: a healthy standby, ready to take over)."""
+        shards = self.shards
+        return all(s in shards and not shards[s].is_closed() for s in self.leases.held)
+
     async def close_gateway(self) -> None:
         if self._keeper is not None:
             self._keeper.cancel()

@@ -137,3 +137,74 @@ async def test_a_killed_process_shard_is_taken_over(tmp_path: Path) -> None:
         await fake.stop()
     await check_stored(database, game0, fake.guild.id)
     await check_stored(database, game1, guild1.id)
+
+
+async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_path: Path) -> None:
+    fake = FakeDiscord(shards=2)
+    fake.gateway.max_concurrency = 2  # shards 0 and 1 in buckets of their own: no 5 s wait
+    await fake.start()
+    database = tmp_path / "data" / "nines.sqlite3"
+    bot = BotProcess(fake, database)
+    bot.env.update(SHARD_COUNT="2", LOG_LEVEL="INFO")  # no SHARD_IDS: both shards
+    guild1, channel1 = second_guild(fake)
+    carol, dave = fake.add_user("carol", guild=guild1), fake.add_user("dave", guild=guild1)
+    alice = fake.add_user("alice")
+    try:
+        with discord_pointed_at(fake):
+            await bot.start()
+            await until(lambda: set(fake.gateway.by_shard) == {0, 1}, 20, "both shards")
+            await fake.settle()
+            game1 = await open_game(
+                fake, carol, people=(dave,), computers=("easy",), channel=channel1
+            )
+            await play(fake, [carol, dave], channel1, 2)
+            session1 = fake.gateway.by_shard[1]
+
+            # Another owner holds shard 1's lease now: the process stops serving it.
+            await raw(
+                database,
+                "UPDATE shard_leases SET owner = 'thief', expires_at = ? WHERE shard_id = 1",
+                time.time() + 600,
+            )
+            await until(lambda: session1.ws is None, 15, "shard 1 let go")
+            res = await fake.slash(alice, fake.channel, "nines stats")  # shard 0 still served
+            assert res.acknowledged and not res.errors
+
+            # The thief lets it go: the process takes shard 1 back, and its game.
+            await raw(database, "UPDATE shard_leases SET expires_at = 0 WHERE shard_id = 1")
+            await until(
+                lambda: (
+                    fake.gateway.by_shard.get(1) not in (None, session1)
+                    and fake.gateway.connected.is_set()
+                ),
+                15,
+                "shard 1 taken back",
+            )
+            await wait_for(
+                fake,
+                lambda: "restored" in text_of(table_message(fake, carol, channel1)),
+                within=15,
+                what="the table restored",
+            )
+            await play(fake, [carol, dave], channel1, 2)
+            assert fake.gateway.doubled == []
+    finally:
+        bot.stop()
+        await fake.stop()
+    storage = await Storage.open(database)
+    try:
+        assert len(await storage.actions(game1)) >= 4
+    finally:
+        await storage.close()
+
+
+async def raw(database: Path, sql: str, *params: object) -> None:
+    """A write by another program (here: a process that took the lease)."""
+    import sqlite3
+
+    conn = sqlite3.connect(database, timeout=10)
+    try:
+        conn.execute(sql, params)
+        conn.commit()
+    finally:
+        conn.close()

@@ -80,6 +80,7 @@ class Gateway:
         self.intents = 0  # what the bot asked for in IDENTIFY
         self.resumes = 0
         self.connected = asyncio.Event()
+        self._stopping = False
         self._sockets: set[web.WebSocketResponse] = set()
 
     @property
@@ -161,12 +162,19 @@ class Gateway:
             raise RuntimeError(f"the bot is not connected to the gateway (shard {shard})")
         return session.ws
 
+    def _end(self, session: Session) -> None:
+        self.sessions.pop(session.id, None)
+        if self.by_shard.get(session.shard) is session:
+            del self.by_shard[session.shard]
+
     async def close_all(self) -> None:
+        self._stopping = True  # an outage: the sessions survive for RESUME
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"fake discord stopping")
 
     # the socket ----------------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
+        self._stopping = False
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -190,6 +198,8 @@ class Gateway:
             self._sockets.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
+                if ws.close_code in (1000, 1001) and not self._stopping:
+                    self._end(session)  # the bot closed it: Discord ends such a session
                 self._update_connected()
         return ws
 
