@@ -2,8 +2,8 @@
 SIGKILLed mid-game and the other takes over its shard once its lease expires: no move lost or
 applied twice, the old buttons keep working, each finished game counted once.
 
-The database is one SQLite file shared by both processes (WAL works across processes on one
-machine)."""
+On PostgreSQL, and on one SQLite file shared by both processes (WAL works across processes
+on one machine)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Channel, Guild, User
 from tests.fakecord.server import BOT_DEFAULT
 from tests.fakecord.wiring import discord_pointed_at
+from tests.storage_backends import Backend
 
 from .people import end_message, table_message
 from .robust import finish, open_game, play_one, text_of, wait_for
@@ -33,9 +34,11 @@ async def until(check: object, within: float, what: str) -> None:
         await asyncio.sleep(0.05)
 
 
-def sharded(fake: FakeDiscord, database: Path, shard: int) -> BotProcess:
+def sharded(fake: FakeDiscord, backend: Backend, database: Path, shard: int) -> BotProcess:
     bot = BotProcess(fake, database)
     bot.env.update(SHARD_COUNT="2", SHARD_IDS=str(shard), LOG_LEVEL="INFO")
+    if backend.name == "postgresql":
+        bot.env["DATABASE_URL"] = backend.target
     bot.log = database.parent / f"bot{shard}.log"
     return bot
 
@@ -53,8 +56,8 @@ async def play(fake: FakeDiscord, users: list[User], channel: Channel, turns: in
         assert await play_one(fake, users, channel, rng) is not None, "the game ended early"
 
 
-async def check_stored(database: Path, game_id: int, guild_id: int) -> None:
-    storage = await Storage.open(database)
+async def check_stored(backend: Backend, game_id: int, guild_id: int) -> None:
+    storage = await backend.open()
     try:
         row = await storage.game(game_id)
         assert row is not None and row.status == "finished"
@@ -69,11 +72,13 @@ async def check_stored(database: Path, game_id: int, guild_id: int) -> None:
         await storage.close()
 
 
-async def test_a_killed_process_shard_is_taken_over(tmp_path: Path) -> None:
+async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2)
     await fake.start()
     database = tmp_path / "data" / "nines.sqlite3"
-    first, second = sharded(fake, database, 0), sharded(fake, database, 1)
+    if backend.name == "sqlite":
+        database = Path(backend.target)
+    first, second = sharded(fake, backend, database, 0), sharded(fake, backend, database, 1)
     guild1, channel1 = second_guild(fake)
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     carol, dave = fake.add_user("carol", guild=guild1), fake.add_user("dave", guild=guild1)
@@ -94,7 +99,7 @@ async def test_a_killed_process_shard_is_taken_over(tmp_path: Path) -> None:
             identified = len(fake.gateway.identified)
             second.kill()
             killed = time.time()
-            storage = await Storage.open(database)
+            storage = await backend.open()
             try:
                 expires = (await storage.shard_leases())[1][1]
             finally:
@@ -135,8 +140,8 @@ async def test_a_killed_process_shard_is_taken_over(tmp_path: Path) -> None:
         first.stop()
         second.stop()
         await fake.stop()
-    await check_stored(database, game0, fake.guild.id)
-    await check_stored(database, game1, guild1.id)
+    await check_stored(backend, game0, fake.guild.id)
+    await check_stored(backend, game1, guild1.id)
 
 
 async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_path: Path) -> None:
