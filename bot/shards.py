@@ -64,6 +64,9 @@ class ShardLeases:
         self.held: frozenset[int] = frozenset()
         #: time.monotonic() until which the held leases are surely ours.
         self.sure_until = 0.0
+        #: When the first lease of another process runs out (Unix time; inf: none), so the
+        #: next renewal can come right then and take its shard over at once.
+        self.next_expiry = float("inf")
 
     def serves(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.count) in self.held
@@ -74,11 +77,13 @@ class ShardLeases:
         started = time.monotonic()
         held = await self.storage.take_shards(self.held | self.wanted, self.owner, self.lease)
         now = time.time()
-        orphans = {
-            shard
+        others = {
+            shard: expires
             for shard, (owner, expires) in (await self.storage.shard_leases()).items()
-            if shard < self.count and owner != self.owner and expires <= now
+            if shard < self.count and owner != self.owner
         }
+        orphans = {shard for shard, expires in others.items() if expires <= now}
+        self.next_expiry = min((e for e in others.values() if e > now), default=float("inf"))
         if orphans:
             held |= await self.storage.take_shards(orphans, self.owner, self.lease)
         before, self.held = self.held, frozenset(held)
@@ -151,7 +156,9 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
 
     async def _keep_leases(self) -> None:
         while not self.is_closed():
-            await asyncio.sleep(RENEW_EVERY)
+            # Every RENEW_EVERY seconds, or just after another process's lease runs out.
+            expiry = self.leases.next_expiry - time.time() + 0.05
+            await asyncio.sleep(max(0.05, min(RENEW_EVERY, expiry)))
             try:
                 gained, lost = await self.leases.renew()
             except Exception:
