@@ -305,15 +305,19 @@ class GameQueries(Queries):
         now = self._now()
 
         async def append(tx: Tx) -> int:
-            # The game's row stays locked to the commit (PostgreSQL), so two writers of one
-            # game count its actions one after the other.
-            if await _game_status(tx, game_id) in ENDED_STATUSES:
-                raise ActionConflict(game_id, first_n, None)
-            counted = await tx.fetchone(
-                "SELECT count(*) AS stored FROM actions WHERE game_id = ?", (game_id,)
+            # One trip for the game's status and its count of actions. The game's row stays
+            # locked to the commit (PostgreSQL), so two writers of one game count its actions
+            # one after the other.
+            found = await tx.fetchone(
+                "SELECT status, (SELECT count(*) FROM actions WHERE game_id = games.id) AS stored"
+                f" FROM games WHERE id = ?{tx.dialect.for_update}",
+                (game_id,),
             )
-            assert counted is not None
-            stored = int(counted["stored"])
+            if found is None:
+                raise GameNotFound(game_id)
+            if found["status"] in ENDED_STATUSES:
+                raise ActionConflict(game_id, first_n, None)
+            stored = int(found["stored"])
             if first_n != stored:
                 raise ActionConflict(game_id, first_n, stored)
             try:
