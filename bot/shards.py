@@ -6,7 +6,9 @@ RENEW_EVERY seconds for LEASE_SECONDS. A process takes the shards of SHARD_IDS (
 when unset) that are free, and any other shard whose lease expired (its owner died); it
 restores a shard's games before it IDENTIFYs for it, so the first click finds them. A
 process whose renewal fails lets the shard go: it closes the shard's connection and stops
-running its games. IDENTIFYs of every process go through one slot per ``max_concurrency``
+running its games. A process that finds one of its SHARD_IDS held by another asks for it
+(``wanted_by``), and the holder hands it back (letting it go first), so a restarted process
+gets its own shards again. IDENTIFYs of every process go through one slot per ``max_concurrency``
 bucket in the database, IDENTIFY_SPACING seconds apart, as Discord requires.
 
 An unsharded bot (SHARD_COUNT unset) never loads this module.
@@ -71,24 +73,37 @@ class ShardLeases:
     def serves(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.count) in self.held
 
-    async def renew(self) -> tuple[frozenset[int], frozenset[int]]:
+    async def renew(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
         """Renew what is held, take the wanted shards that are free and the others whose
-        lease expired; returns (gained, lost)."""
+        lease expired, ask for the wanted ones another process holds; returns (gained, lost,
+        asked back: held shards another process wants, its SHARD_IDS)."""
         started = time.monotonic()
         held = await self.storage.take_shards(self.held | self.wanted, self.owner, self.lease)
         now = time.time()
-        others = {
-            shard: expires
-            for shard, (owner, expires) in (await self.storage.shard_leases()).items()
-            if shard < self.count and owner != self.owner
-        }
-        orphans = {shard for shard, expires in others.items() if expires <= now}
-        self.next_expiry = min((e for e in others.values() if e > now), default=float("inf"))
+        leases = await self.storage.shard_leases()
+        others = {s: lease for s, lease in leases.items() if lease.owner != self.owner}
+        orphans = {s for s, lease in others.items() if s < self.count and lease.expires_at <= now}
+        self.next_expiry = min(
+            (lease.expires_at for lease in others.values() if lease.expires_at > now),
+            default=float("inf"),
+        )
         if orphans:
             held |= await self.storage.take_shards(orphans, self.owner, self.lease)
+        if self.wanted - held:
+            await self.storage.want_shards(self.wanted - held, self.owner)
+        asked = frozenset(
+            s
+            for s in held - self.wanted
+            if s in leases and leases[s].wanted_by not in (None, self.owner)
+        )
         before, self.held = self.held, frozenset(held)
         self.sure_until = started + self.lease
-        return self.held - before, before - self.held
+        return self.held - before, before - self.held, asked
+
+    async def hand_back(self, shard_ids: frozenset[int]) -> None:
+        """Give these shards (no longer held nor served) to the processes that asked."""
+        for shard_id in sorted(shard_ids):
+            await self.storage.hand_over(shard_id, self.owner, self.lease)
 
     def expire(self) -> frozenset[int]:
         """The renewal failed (the database is away): once the leases may have expired,
@@ -160,18 +175,25 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
             expiry = self.leases.next_expiry - time.time() + 0.05
             await asyncio.sleep(max(0.05, min(RENEW_EVERY, expiry)))
             try:
-                gained, lost = await self.leases.renew()
+                gained, lost, asked = await self.leases.renew()
             except Exception:
                 log.warning("could not renew the shard leases", exc_info=True)
-                gained, lost = frozenset(), self.leases.expire()
+                gained, lost, asked = frozenset(), self.leases.expire(), frozenset()
             async with self._changing:
                 if lost:
+                    log.warning("lost the lease of shard(s) %s", sorted(lost))
                     await self._let_go(lost)
+                if asked:
+                    # Back to the process whose SHARD_IDS they are: it came back.
+                    log.warning("handing shard(s) %s back", sorted(asked))
+                    self.leases.held -= asked
+                    await self._let_go(asked)
+                    await self.leases.hand_back(asked)
                 if gained:
                     await self._take_over(gained)
 
     async def _let_go(self, shard_ids: frozenset[int]) -> None:
-        log.warning("lost the lease of shard(s) %s: no longer serving them", sorted(shard_ids))
+        log.info("no longer serving shard(s) %s", sorted(shard_ids))
         for shard_id in shard_ids:
             shard = self.get_shard(shard_id)
             if shard is not None:

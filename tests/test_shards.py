@@ -82,8 +82,28 @@ async def test_one_owner_per_shard_until_its_lease_expires(
     assert await b.take_shards([0, 1], "B", 15) == {1}  # 1 expired: B takes it over
     assert await a.take_shards([0, 1], "A", 15) == {0}  # A's renewal of 1 fails: it lost it
     leases = await a.shard_leases()
-    assert {s: owner for s, (owner, _) in leases.items()} == {0: "A", 1: "B", 2: "B"}
-    assert leases[1][1] == clock.t + 15
+    assert {s: lease.owner for s, lease in leases.items()} == {0: "A", 1: "B", 2: "B"}
+    assert leases[1].expires_at == clock.t + 15
+
+
+async def test_a_wanted_shard_is_handed_back(two: tuple[Storage, Storage], clock: Clock) -> None:
+    a, b = two
+    assert await a.take_shards([0, 1], "A", 15) == {0, 1}
+    assert not await a.hand_over(1, "A", 15)  # nobody asked
+    await b.want_shards([1], "B")
+    await a.want_shards([0], "A")  # its own: no request
+    assert await a.take_shards([0, 1], "A", 15) == {0, 1}  # a renewal keeps the request
+    leases = await a.shard_leases()
+    assert (leases[0].wanted_by, leases[1].wanted_by) == (None, "B")
+    assert await a.hand_over(1, "A", 15)
+    assert await a.take_shards([0, 1], "A", 15) == {0}
+    assert await b.take_shards([1], "B", 15) == {1}  # B's own lease now: renewed
+    assert (await b.shard_leases())[1].wanted_by is None
+    # A request dies with the owner's change: an expired lease taken over clears it.
+    await a.want_shards([1], "A")
+    clock.t += 16
+    assert await a.take_shards([1], "A", 15) == {1}
+    assert (await a.shard_leases())[1].wanted_by is None
 
 
 async def test_a_released_shard_is_free_at_once(two: tuple[Storage, Storage]) -> None:

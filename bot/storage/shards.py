@@ -5,8 +5,16 @@ Only a sharded bot (SHARD_COUNT) calls these; a single process never does."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .driver import Queries, Tx
+
+
+@dataclass(frozen=True, slots=True)
+class ShardLease:
+    owner: str  # a process's random id
+    expires_at: float  # Unix time
+    wanted_by: str | None  # a process that asked for the shard back
 
 
 class ShardQueries(Queries):
@@ -23,7 +31,10 @@ class ShardQueries(Queries):
                 changed = await tx.execute(
                     "INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (?, ?, ?)"
                     " ON CONFLICT (shard_id) DO UPDATE"
-                    " SET owner = excluded.owner, expires_at = excluded.expires_at"
+                    " SET owner = excluded.owner, expires_at = excluded.expires_at,"
+                    # A request to hand the shard back stands until its owner changes.
+                    " wanted_by = CASE WHEN shard_leases.owner = excluded.owner"
+                    " THEN shard_leases.wanted_by END"
                     " WHERE shard_leases.owner = excluded.owner OR shard_leases.expires_at <= ?",
                     (shard_id, owner, now + seconds, now),
                 )
@@ -47,14 +58,48 @@ class ShardQueries(Queries):
 
         await self._driver.write(write)
 
-    async def shard_leases(self) -> dict[int, tuple[str, float]]:
-        """Every lease: shard -> (owner, expiry as Unix time)."""
+    async def shard_leases(self) -> dict[int, ShardLease]:
+        """Every lease, by shard."""
 
-        async def read(tx: Tx) -> dict[int, tuple[str, float]]:
-            rows = await tx.fetchall("SELECT shard_id, owner, expires_at FROM shard_leases")
-            return {int(r["shard_id"]): (str(r["owner"]), float(r["expires_at"])) for r in rows}
+        async def read(tx: Tx) -> dict[int, ShardLease]:
+            rows = await tx.fetchall(
+                "SELECT shard_id, owner, expires_at, wanted_by FROM shard_leases"
+            )
+            return {
+                int(r["shard_id"]): ShardLease(
+                    str(r["owner"]), float(r["expires_at"]), r["wanted_by"]
+                )
+                for r in rows
+            }
 
         return await self._driver.read(read)
+
+    async def want_shards(self, shard_ids: Iterable[int], owner: str) -> None:
+        """Ask whoever holds these shards to hand them to ``owner`` (its SHARD_IDS)."""
+        ids = sorted(set(shard_ids))
+
+        async def write(tx: Tx) -> None:
+            for shard_id in ids:
+                await tx.execute(
+                    "UPDATE shard_leases SET wanted_by = ? WHERE shard_id = ? AND owner <> ?",
+                    (owner, shard_id, owner),
+                )
+
+        await self._driver.write(write)
+
+    async def hand_over(self, shard_id: int, owner: str, seconds: float) -> bool:
+        """Give ``owner``'s lease of a shard to the process that asked for it, for ``seconds``
+        (it renews it as its own); False if nobody asked or ``owner`` no longer holds it."""
+        now = self._now()
+
+        async def write(tx: Tx) -> int:
+            return await tx.execute(
+                "UPDATE shard_leases SET owner = wanted_by, wanted_by = NULL, expires_at = ?"
+                " WHERE shard_id = ? AND owner = ? AND wanted_by IS NOT NULL",
+                (now + seconds, shard_id, owner),
+            )
+
+        return await self._driver.write(write) == 1
 
     async def reserve_identify(self, bucket: int, spacing: float) -> float:
         """Reserve the next IDENTIFY moment of a bucket (Unix time, now at the earliest), the

@@ -1,6 +1,7 @@
 """Issue 18.4: two bot processes on one database, each owning one of two shards; one is
-SIGKILLed mid-game and the other takes over its shard once its lease expires: no move lost or
-applied twice, the old buttons keep working, each finished game counted once.
+SIGKILLed mid-game and the other takes over its shard once its lease expires, then hands it
+back when it restarts: no move lost or applied twice, the old buttons keep working, each
+finished game counted once.
 
 On PostgreSQL, and on one SQLite file shared by both processes (WAL works across processes
 on one machine)."""
@@ -101,7 +102,7 @@ async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: 
             killed = time.time()
             storage = await backend.open()
             try:
-                expires = (await storage.shard_leases())[1][1]
+                expires = (await storage.shard_leases())[1].expires_at
             finally:
                 await storage.close()
             await until(
@@ -130,6 +131,14 @@ async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: 
             # A button from before the kill works on the process that took over.
             res = await fake.click(carol, old_table, "My hand")
             assert not res.errors and res.message is not None and res.ephemeral
+            await play(fake, [carol, dave], channel1, 2)
+
+            # The killed process comes back: shard 1, its own, is handed back to it.
+            identified = len(fake.gateway.identified)
+            back = time.monotonic()
+            await second.start()
+            assert [s for _, s in fake.gateway.identified[identified:]] == [1]
+            print(f"shard 1 handed back {time.monotonic() - back:.1f} s after the restart")
             await finish(fake, [carol, dave], channel1, seed=4)
             await finish(fake, [alice, bob], fake.channel, seed=5)
             assert end_message(fake, carol, channel1) is not None
