@@ -134,3 +134,44 @@ async def test_identify_slots_are_spaced_per_bucket(
     assert await b.reserve_identify(0, 5.0) == clock.t  # long free: now
     slots = await asyncio.gather(*(s.reserve_identify(2, 5.0) for s in (a, b, a, b)))
     assert sorted(slots) == [clock.t, clock.t + 5, clock.t + 10, clock.t + 15]
+
+
+async def test_leases_of_a_process(backend: Backend) -> None:
+    """ShardLeases (on the real clock): wanted shards taken, expired ones of others taken
+    over, a wanted shard held by another asked for and handed back, and all let go once the
+    database is away past the lease."""
+    a_store, b_store = await backend.open(), await backend.open()
+    try:
+        await _leases_of_a_process(a_store, b_store)
+    finally:
+        await a_store.close()
+        await b_store.close()
+
+
+async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
+    from bot.shards import ShardLeases
+
+    a = ShardLeases(a_store, 3, (0,), lease=0.3)
+    b = ShardLeases(b_store, 3, (1,), lease=0.3)
+    assert await a.renew() == ({0}, set(), set())
+    assert await b.renew() == ({1}, set(), set())
+    assert a.serves(2 << 22) is False and a.serves(3 << 22) is True  # shards 2 and 0
+    await asyncio.sleep(0.35)  # b stopped renewing: its shard 1 is an orphan
+    assert await a.renew() == ({1}, set(), set())
+    gained, lost, asked = await b.renew()  # b is back: 1 is a's now, b asks for it
+    assert (gained, lost, asked) == (set(), {1}, set())
+    assert await a.renew() == (set(), set(), {1})
+    a.held -= {1}
+    await a.hand_back(frozenset({1}))
+    assert (await b.renew())[0] == {1}
+
+    class Away:
+        async def take_shards(self, *_args: object) -> set[int]:
+            raise ConnectionError("the database is away")
+
+    a.storage = Away()  # type: ignore[assignment]
+    with pytest.raises(ConnectionError):
+        await a.renew()
+    assert a.expire() == set()  # still surely a's for a while
+    await asyncio.sleep(0.35)
+    assert a.expire() == {0} and a.held == set()
