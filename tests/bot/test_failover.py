@@ -22,7 +22,7 @@ from tests.fakecord.server import BOT_DEFAULT
 from tests.fakecord.wiring import discord_pointed_at
 from tests.storage_backends import Backend
 
-from .people import end_message, table_message
+from .people import end_message, table_message, whose_turn
 from .robust import finish, open_game, play_one, text_of, wait_for
 from .test_restart import BotProcess
 
@@ -172,6 +172,7 @@ async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_pa
                 fake, carol, people=(dave,), computers=("easy",), channel=channel1
             )
             await play(fake, [carol, dave], channel1, 2)
+            await wait_for(fake, lambda: whose_turn(fake, [carol, dave], channel1), what="a turn")
             session1 = fake.gateway.by_shard[1]
 
             # Another owner holds shard 1's lease now: the process stops serving it.
@@ -184,6 +185,10 @@ async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_pa
             res = await fake.slash(alice, fake.channel, "nines stats")  # shard 0 still served
             assert res.acknowledged and not res.errors
 
+            # Meanwhile the turn ran out (its stored deadline passed): the process that takes
+            # the shard plays the timed-out move at once.
+            moves = len(await actions(database, game1))
+            await raw(database, "UPDATE games SET turn_deadline = ? WHERE id = ?", 1.0, game1)
             # The thief lets it go: the process takes shard 1 back, and its game.
             await raw(database, "UPDATE shard_leases SET expires_at = 0 WHERE shard_id = 1")
             await until(
@@ -200,14 +205,21 @@ async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_pa
                 within=15,
                 what="the table restored",
             )
+            # The overdue timer ran: a person's move that nobody clicked.
+            after = await actions(database, game1)
+            assert len(after) > moves and after[moves][0] in (0, 1), after[moves:]
             await play(fake, [carol, dave], channel1, 2)
             assert fake.gateway.doubled == []
     finally:
         bot.stop()
         await fake.stop()
+    assert len(await actions(database, game1)) >= 5
+
+
+async def actions(database: Path, game_id: int) -> list[tuple[int, str]]:
     storage = await Storage.open(database)
     try:
-        assert len(await storage.actions(game1)) >= 4
+        return [(a.seat, a.action) for a in await storage.actions(game_id)]
     finally:
         await storage.close()
 
