@@ -207,6 +207,8 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         """A shard whose owner died (or that was free): its games first, then its session,
         then their channels told (overdue timers run at once)."""
         started = time.monotonic()
+        # Its servers' settings may have changed while another process served them.
+        self.storage.forget_guild_settings()
         restored = await self.sessions.restore(self.leases.serves)
         ready = [self.wait_for("shard_ready", check=lambda s: s in shard_ids) for _ in shard_ids]
         waiting = [asyncio.ensure_future(r) for r in ready]

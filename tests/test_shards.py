@@ -175,3 +175,14 @@ async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
     assert a.expire() == set()  # still surely a's for a while
     await asyncio.sleep(0.35)
     assert a.expire() == {0} and a.held == set()
+
+
+async def test_forgotten_settings_are_read_again(two: tuple[Storage, Storage]) -> None:
+    """A process taking a shard over drops its cached server settings: another process may
+    have changed them while it served the shard."""
+    a, b = two
+    await a.set_guild_settings(7, {"turn_timer": 60})
+    await b.set_guild_settings(7, {"turn_timer": 90})
+    assert await a.get_guild_settings(7) == {"turn_timer": 60}  # a's cache
+    a.forget_guild_settings()
+    assert await a.get_guild_settings(7) == {"turn_timer": 90}

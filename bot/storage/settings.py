@@ -29,6 +29,11 @@ class SettingsQueries(Queries):
             cached = self._settings[guild_id] = await self._driver.read(read, hot=True)
         return dict(cached)  # a copy: callers may change theirs
 
+    def forget_guild_settings(self) -> None:
+        """Drop the cache: another process may have written settings meanwhile (a sharded bot
+        that takes over a shard it served before)."""
+        self._settings.clear()
+
     async def set_guild_settings(self, guild_id: int, settings: Mapping[str, SettingValue]) -> None:
         """Replace the guild's settings with ``settings`` (validated by the caller)."""
         text = json.dumps(dict(settings), sort_keys=True)
