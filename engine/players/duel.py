@@ -81,6 +81,8 @@ def make(spec: str, seed: int) -> Player:
     elif name == "tree":  # hard's exchange and worlds, card play by ISMCTS over them
         iterations, worlds = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(seed, worlds=int(worlds or 32), tree=int(iterations or 200))
+    elif name == "noisy":  # playouts: the others play a random card this often
+        player = SearchPlayer(seed, worlds=32, budget_s=0.25, noise=float(arg or 0.2))
     elif name == "soft":
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(seed, worlds=int(worlds or 32), inference=int(tries or 8), soft=True)

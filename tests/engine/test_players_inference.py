@@ -66,3 +66,24 @@ def test_worlds_follow_rule_players_and_ignore_people() -> None:
         fits_human += sum(t * (sum(misfit_counts(k, w)[:3]) == 0) for w, t in worlds)
     assert fits_rule > 4 * fits_blind  # the plays do inform the worlds
     assert fits_human < 0.5 * fits_rule
+
+
+def test_noisy_playouts_finish_the_hand_and_keep_my_rule() -> None:
+    from engine.players.omniscient import true_world
+    from engine.players.search import nines_state
+
+    for seed in range(10):
+        game = Game(Rules.from_settings("classic"), seed)
+        while game.phase == "exchange":
+            seat = game.turn
+            assert seat is not None
+            game.apply(seat, RulesPlayer(seat).choose(seat_view(game, seat)))
+        k = knowledge(seat_view(game, game.turn or 0))
+        base = nines_state(k, true_world(game), None)
+        plain, quiet = base.copy(), base.copy()
+        plain.playout()
+        quiet.noisy_playout(k.seat, 0.0, random.Random(seed))
+        assert quiet.tricks == plain.tricks  # no noise: the rule's playout
+        loud = base.copy()
+        loud.noisy_playout(k.seat, 1.0, random.Random(seed))
+        assert sum(loud.tricks) == 13 and loud.over
