@@ -56,7 +56,9 @@ FIELDS = {
 
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
-    search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS."""
+    search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
+    search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], tree:ITERATIONS[:WORLDS],
+    noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts)."""
     from . import DIFFICULTIES, make_player
     from .human import HumanLikePlayer
     from .ismcts import IsmctsPlayer
@@ -377,8 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--a",
         default="hard",
-        help="candidate (random, rules, easy, normal, "
-        "hard, omniscient, search:WORLDS, ismcts:ITERATIONS)",
+        help="candidate (random, rules, easy, normal, hard, omniscient, human, "
+        "search:WORLDS, ismcts:ITERATIONS, soft:, tree:, noisy:, ismctsr:)",
     )
     parser.add_argument("--b", default="rules", help="baseline, same choices")
     parser.add_argument(
