@@ -87,7 +87,8 @@ class SearchPlayer(Player):
     - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
       1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
       ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
-      Nein Nine (100 iterations) +0.040 points (-0.133 .. +0.213, 200).
+      Nein Nine (100 iterations) +0.040 points (-0.133 .. +0.213, 200); among ISMCTS-2000
+      -0.120 (-0.275 .. +0.035, 200).
     - ``noise`` > 0: in playouts the other side plays a random card this often (people and
       other programs play unlike the rule): 0.2 gave -0.030 (-0.124 .. +0.064, 300) among
       rule players, -0.103 (-0.264 .. +0.057, 300) at a human-like table, +0.110 (-0.109 ..
