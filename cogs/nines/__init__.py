@@ -85,6 +85,7 @@ async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
             if not session.closed:
                 log.info("game %s lost its channel; ending it unrated", session.id)
                 await session.abandon("channel_lost")
+                await bot.presenter.announced(session)  # nowhere left to say it
         bot.sessions.discard(session)
 
 
