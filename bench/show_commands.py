@@ -15,14 +15,13 @@ import argparse
 import asyncio
 import random
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.show_game import ends, shown  # noqa: E402
+from bench.show_game import bot_against_double, ends, shown  # noqa: E402
 from engine import RULESETS  # noqa: E402
 
 #: Changed server settings, to see every setting spelled out.
@@ -41,67 +40,50 @@ CHANGED: dict[str, Any] = {
 
 
 async def main(args: argparse.Namespace) -> None:
-    from bot.app import build_bot
-    from tests.bot.conftest import bot_settings
     from tests.bot.people import NotifiedPerson
     from tests.bot.robust import game_id_of
-    from tests.fakecord import FakeDiscord
-    from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
 
-    fake = FakeDiscord()
-    await fake.start()
-    try:
-        with discord_pointed_at(fake), tempfile.TemporaryDirectory() as work:
-            fake.guild.preferred_locale = "fr" if args.lang == "fr" else "en-US"
-            bot = await build_bot(bot_settings(fake, Path(work) / "nines.sqlite3"))
-            bot._connection.guild_ready_timeout = 0.05
-            task = await run_client(bot, fake)
+    async with bot_against_double(args.lang) as fake:
+        fake.owner.locale = args.lang
+        alice = fake.add_user("Élodie Côté", locale=args.lang)
+        bob = fake.add_user("Alexandre", locale=args.lang)
+
+        async def show(title: str, user: Any, command: str, **options: Any) -> Any:
+            res = await fake.slash(user, fake.channel, command, **options)
+            print(f"=== {title}")
+            assert res.message is not None, res.errors
+            print(shown(res.message))
+            return res
+
+        for name in RULESETS:
+            res = await show(f"lobby {name}", alice, "nines start", ruleset=name)
+            await show(f"rules {name} (its lobby open)", alice, "nines rules")
+            await fake.click(alice, res.message, f"nines:1:lobby:{game_id_of(res.message)}:cancel")
             await fake.settle()
-            fake.owner.locale = args.lang
-            alice = fake.add_user("Élodie Côté", locale=args.lang)
-            bob = fake.add_user("Alexandre", locale=args.lang)
+        await show("settings show (defaults)", fake.owner, "nines settings show")
+        await show("settings set", fake.owner, "nines settings set", **CHANGED)
+        await show(
+            "settings show (changed)", fake.owner, "nines settings set", ruleset="four-player"
+        )
+        await show("settings show (changed)", fake.owner, "nines settings show")
+        await show("rules (server: four-player, changed)", alice, "nines rules")
+        await show("rules nein-nine (changed)", alice, "nines rules", game="nein-nine")
+        await show("settings reset", fake.owner, "nines settings reset")
 
-            async def show(title: str, user: Any, command: str, **options: Any) -> Any:
-                res = await fake.slash(user, fake.channel, command, **options)
-                print(f"=== {title}")
-                assert res.message is not None, res.errors
-                print(shown(res.message))
-                return res
-
-            for name in RULESETS:
-                res = await show(f"lobby {name}", alice, "nines start", ruleset=name)
-                await show(f"rules {name} (its lobby open)", alice, "nines rules")
-                await fake.click(
-                    alice, res.message, f"nines:1:lobby:{game_id_of(res.message)}:cancel"
-                )
-                await fake.settle()
-            await show("settings show (defaults)", fake.owner, "nines settings show")
-            await show("settings set", fake.owner, "nines settings set", **CHANGED)
-            await show(
-                "settings show (changed)", fake.owner, "nines settings set", ruleset="four-player"
-            )
-            await show("settings show (changed)", fake.owner, "nines settings show")
-            await show("rules (server: four-player, changed)", alice, "nines rules")
-            await show("rules nein-nine (changed)", alice, "nines rules", game="nein-nine")
-            await show("settings reset", fake.owner, "nines settings reset")
-
-            await show("leaderboard (empty)", alice, "nines leaderboard")
-            await show("stats (none)", alice, "nines stats")
-            for ruleset in ("classic", "nein-nine"):
-                await play(fake, alice, bob, ruleset, game_id_of, NotifiedPerson)
-            await show("leaderboard", alice, "nines leaderboard")
-            await show("leaderboard nein-nine", alice, "nines leaderboard", game="nein-nine")
-            await show("stats", alice, "nines stats")
-            await show("stats nein-nine", alice, "nines stats", game="nein-nine")
-            await show("history", alice, "nines history")
-            res = await show("lobby to stop", alice, "nines start")
-            await show("stop", alice, "nines stop")
-            await fake.settle()
-            print("=== the lobby, stopped")
-            print(shown(fake.store.message_by_id(res.message.id)))
-            await stop_client(bot, task)
-    finally:
-        await fake.stop()
+        await show("leaderboard (empty)", alice, "nines leaderboard")
+        await show("stats (none)", alice, "nines stats")
+        for ruleset in ("classic", "nein-nine"):
+            await play(fake, alice, bob, ruleset, game_id_of, NotifiedPerson)
+        await show("leaderboard", alice, "nines leaderboard")
+        await show("leaderboard nein-nine", alice, "nines leaderboard", game="nein-nine")
+        await show("stats", alice, "nines stats")
+        await show("stats nein-nine", alice, "nines stats", game="nein-nine")
+        await show("history", alice, "nines history")
+        res = await show("lobby to stop", alice, "nines start")
+        await show("stop", alice, "nines stop")
+        await fake.settle()
+        print("=== the lobby, stopped")
+        print(shown(fake.store.message_by_id(res.message.id)))
 
 
 async def play(fake: Any, alice: Any, bob: Any, ruleset: str, game_id_of: Any, person: Any) -> None:

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import sys
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,11 +64,12 @@ def ends(fake: object) -> int:
     )
 
 
-async def main(args: argparse.Namespace) -> None:
+@contextlib.asynccontextmanager
+async def bot_against_double(lang: str) -> AsyncIterator[Any]:
+    """The real bot (its own startup, a throwaway database) connected to a fresh double whose
+    server speaks ``lang``; yields the double."""
     from bot.app import build_bot
     from tests.bot.conftest import bot_settings
-    from tests.bot.people import NotifiedPerson
-    from tests.bot.robust import game_id_of
     from tests.fakecord import FakeDiscord
     from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
 
@@ -73,58 +77,68 @@ async def main(args: argparse.Namespace) -> None:
     await fake.start()
     try:
         with discord_pointed_at(fake), tempfile.TemporaryDirectory() as work:
-            fake.guild.preferred_locale = "fr" if args.lang == "fr" else "en-US"
+            fake.guild.preferred_locale = "fr" if lang == "fr" else "en-US"
             bot = await build_bot(bot_settings(fake, Path(work) / "nines.sqlite3"))
             bot._connection.guild_ready_timeout = 0.05
             task = await run_client(bot, fake)
             await fake.settle()
-            alice = fake.add_user("Élodie Côté", locale=args.lang)
-            bob = fake.add_user("Alexandre")
-            options = {"ruleset": args.ruleset, "start": args.start}
-            if args.ruleset == "nein-nine":  # a short game: its own options, not start
-                options = {"ruleset": args.ruleset, "rounds": args.rounds}
-            res = await fake.slash(alice, fake.channel, "nines start", **options)
-            assert res.message is not None, res.errors
-            game = game_id_of(res.message)
-            computers = RULESETS[args.ruleset].players - 2  # the seats the two people leave
-            clicks = [(bob, "join"), *[(alice, "cpu-normal")] * computers, (alice, "start")]
-            for who, verb in clicks:
-                await fake.click(who, res.message, f"nines:1:lobby:{game}:{verb}")
-            people = [NotifiedPerson(fake, u, fake.channel) for u in (alice, bob)]
-            rng = random.Random(args.seed)
-            printed: set[tuple[int, str]] = set()
-
-            def dump() -> None:
-                for message in fake.store.messages.get(fake.channel.id, []):
-                    text = shown(message)
-                    if (message.id, text) in printed:
-                        continue
-                    printed.add((message.id, text))
-                    who = "everyone"
-                    if message.ephemeral_for is not None:
-                        who = "only " + fake.store.users[message.ephemeral_for].name
-                    pinged = ", ".join(u.name for u in message.mentions)
-                    state = " (deleted)" if message.deleted else ""
-                    print(
-                        f"--- message {message.id % 10000} for {who}{state}"
-                        + (f"; notifies {pinged}" if pinged else "")
-                    )
-                    print(text)
-
-            for _ in range(3000):
-                await fake.settle()
-                dump()
-                if ends(fake):
-                    break
-                due = [p for p in people if p.notifications()]
-                if not due:
-                    await asyncio.sleep(0.05)
-                    continue
-                print(f"=== {due[0].user.name} plays")
-                await due[0].act(rng)
-            await stop_client(bot, task)
+            try:
+                yield fake
+            finally:
+                await stop_client(bot, task)
     finally:
         await fake.stop()
+
+
+async def main(args: argparse.Namespace) -> None:
+    from tests.bot.people import NotifiedPerson
+    from tests.bot.robust import game_id_of
+
+    async with bot_against_double(args.lang) as fake:
+        alice = fake.add_user("Élodie Côté", locale=args.lang)
+        bob = fake.add_user("Alexandre")
+        options = {"ruleset": args.ruleset, "start": args.start}
+        if args.ruleset == "nein-nine":  # a short game: its own options, not start
+            options = {"ruleset": args.ruleset, "rounds": args.rounds}
+        res = await fake.slash(alice, fake.channel, "nines start", **options)
+        assert res.message is not None, res.errors
+        game = game_id_of(res.message)
+        computers = RULESETS[args.ruleset].players - 2  # the seats the two people leave
+        clicks = [(bob, "join"), *[(alice, "cpu-normal")] * computers, (alice, "start")]
+        for who, verb in clicks:
+            await fake.click(who, res.message, f"nines:1:lobby:{game}:{verb}")
+        people = [NotifiedPerson(fake, u, fake.channel) for u in (alice, bob)]
+        rng = random.Random(args.seed)
+        printed: set[tuple[int, str]] = set()
+
+        def dump() -> None:
+            for message in fake.store.messages.get(fake.channel.id, []):
+                text = shown(message)
+                if (message.id, text) in printed:
+                    continue
+                printed.add((message.id, text))
+                who = "everyone"
+                if message.ephemeral_for is not None:
+                    who = "only " + fake.store.users[message.ephemeral_for].name
+                pinged = ", ".join(u.name for u in message.mentions)
+                state = " (deleted)" if message.deleted else ""
+                print(
+                    f"--- message {message.id % 10000} for {who}{state}"
+                    + (f"; notifies {pinged}" if pinged else "")
+                )
+                print(text)
+
+        for _ in range(3000):
+            await fake.settle()
+            dump()
+            if ends(fake):
+                break
+            due = [p for p in people if p.notifications()]
+            if not due:
+                await asyncio.sleep(0.05)
+                continue
+            print(f"=== {due[0].user.name} plays")
+            await due[0].act(rng)
 
 
 if __name__ == "__main__":
