@@ -58,7 +58,8 @@ def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], tree:ITERATIONS[:WORLDS],
-    noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts)."""
+    noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
+    nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``)."""
     from . import DIFFICULTIES, make_player
     from .human import HumanLikePlayer
     from .ismcts import IsmctsPlayer
@@ -95,6 +96,11 @@ def make(spec: str, seed: int) -> Player:
         )
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
+    elif name == "nein":  # Nein Nine search: WORLDS, each the best fit of TRIES draws
+        from .nein import NeinPlayer
+
+        worlds, tries = [*arg.split(":"), "", ""][:2]
+        player = NeinPlayer(seed, worlds=int(worlds or 16), tries=int(tries or 4))
     else:
         raise ValueError(f"Unknown player {spec!r}.")
     player.name = spec

@@ -18,6 +18,7 @@ from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
 from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
+from .base import Player
 from .sampling import Knowledge, knowledge, sample_world
 
 JOKER_BIT: Final = JOKER.index  # 52
@@ -505,3 +506,25 @@ def nein_ismcts(
         return nein_state(k, sample_world(k, rng), view)
 
     return move_action(ismcts(fresh, iterations, rng, scale=7.0, rule_rollouts=rule_rollouts))
+
+
+class NeinPlayer(Player):
+    """The Nein Nine search with its own settings (issue 19 experiments, duel spec
+    ``nein:WORLDS:TRIES``): ``worlds`` worlds, each the best fit of ``tries`` draws to the
+    others' plays as a rule-based player would have made them (1: no such inference)."""
+
+    name = "nein"
+
+    def __init__(
+        self, seed: int = 0, worlds: int = 16, tries: int = 4, budget_s: float = 0.25
+    ) -> None:
+        super().__init__(seed)
+        self.worlds = worlds
+        self.tries = tries
+        self.budget_s = budget_s
+
+    def choose(self, view: SeatView) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0]
+        rng = self.rng_for(view)
+        return nein_search(view, rng, self.worlds, self.budget_s, self.tries)
