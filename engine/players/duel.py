@@ -59,7 +59,8 @@ def make(spec: str, seed: int) -> Player:
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], tree:ITERATIONS[:WORLDS],
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
-    nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``)."""
+    nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME]
+    (partnership search, ``partnership.PartnershipPlayer``)."""
     from . import DIFFICULTIES, make_player
     from .human import HumanLikePlayer
     from .ismcts import IsmctsPlayer
@@ -101,6 +102,11 @@ def make(spec: str, seed: int) -> Player:
 
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = NeinPlayer(seed, worlds=int(worlds or 16), tries=int(tries or 4))
+    elif name == "partner":  # partnership: WORLDS from voids alone, solved from ENDGAME cards
+        from .partnership import ENDGAME, PartnershipPlayer
+
+        worlds, endgame = [*arg.split(":"), "", ""][:2]
+        player = PartnershipPlayer(seed, worlds=int(worlds or 40), endgame=int(endgame or ENDGAME))
     else:
         raise ValueError(f"Unknown player {spec!r}.")
     player.name = spec
