@@ -405,7 +405,73 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One figure set from each bot process's: samples joined, counts, CPU and memory summed
+    (memory per live game is then the processes' growth over their live games)."""
+    if len(parts) == 1:
+        return parts[0]
+    out: dict[str, Any] = {
+        key: [x for part in parts for x in part[key]]
+        for key in ("latencies", "round_trips", "lags", "hops", "queued")
+    }
+    out["counts"] = {k: sum(part["counts"][k] for part in parts) for k in parts[0]["counts"]}
+    out["cpu"] = sum(part["cpu"] for part in parts)
+    out["memory"] = {}
+    for name in ("baseline", "loaded", "rest"):
+        if all(name in part["memory"] for part in parts):
+            snaps = [part["memory"][name] for part in parts]
+            out["memory"][name] = {k: sum(snap.get(k, 0) for snap in snaps) for k in snaps[0]}
+    for key in ("spent", "gc", "gc_collected"):
+        out[key] = defaultdict(list)
+        for part in parts:
+            for name, values in part[key].items():
+                out[key][name].extend(values)
+    out["stalls"] = defaultdict(int)
+    for part in parts:
+        for where, n in part["stalls"].items():
+            out["stalls"][where] += n
+    return out
+
+
 async def main(args: argparse.Namespace) -> None:
+    """Each --database in turn (one PostgreSQL server for them all), then the figures that
+    compare them."""
+    summaries = []
+    server = None
+    with contextlib.ExitStack() as stack:
+        for database in args.database.split(","):
+            url = None
+            if database == "postgresql":
+                if server is None:
+                    from tests.postgres import running_server
+
+                    server = stack.enter_context(running_server())
+                import asyncpg
+
+                name = f"load_{len(summaries)}"
+                admin = await asyncpg.connect(server.url("postgres"))
+                try:
+                    await admin.execute(f'CREATE DATABASE "{name}"')
+                finally:
+                    await admin.close()
+                url = server.url(name)
+            elif database != "sqlite":
+                raise SystemExit(f"--database {database!r}: sqlite or postgresql")
+            print(f"== {database}, {args.processes} bot process(es) ==", flush=True)
+            summaries.append((database, await run(args, url)))
+    if len(summaries) > 1:
+        print("\n== compared (the same run) ==")
+        first = summaries[0][1]
+        for database, figures in summaries:
+            print(
+                f"{database:<10}: p50 {figures['p50']:.1f} ms  p99 {figures['p99']:.1f} ms "
+                f"({figures['p99'] / first['p99']:.2f}x the first)  "
+                f"person moves {figures['moves_per_s']:.1f}/s  "
+                f"bot CPU per person move {figures['cpu_per_move']:.2f} ms"
+            )
+
+
+async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
     from tests.fakecord import FakeDiscord
     from tests.fakecord import server as fake_server
     from tests.fakecord.models import Channel, Message, User
@@ -423,15 +489,22 @@ async def main(args: argparse.Namespace) -> None:
         return None
 
     fake_server.spec.validate = sampled  # type: ignore[assignment]
-    fake = FakeDiscord()
+    fake = FakeDiscord(shards=args.processes)
     await fake.start()
+    # One server per process's shard (process i owns shard i), its tables dealt in turn.
+    guilds = [fake.guild]
+    for shard in range(1, args.processes):
+        from tests.fakecord.server import BOT_DEFAULT
+
+        guild = fake.add_guild(f"Shard {shard}", shard=shard)
+        fake.add_member(guild, fake.bot, roles=[fake.add_role(guild, "Nines", BOT_DEFAULT)])
+        guilds.append(guild)
     if args.discord_limits:
         # Discord's per-channel buckets as bots observe them (Discord publishes no figures):
         # 5 messages posted, 5 edited, 5 deleted per channel every 5, 5 and 1 seconds.
         for method, template, limit, window in DISCORD_ROUTE_LIMITS:
             fake.ratelimits.limit_route(method, template, limit, window)
     work = Path(tempfile.mkdtemp(prefix="nines-load-"))
-    metrics = work / "metrics.json"
     env = {
         **os.environ,
         "DISCORD_TOKEN": fake.token,
@@ -440,26 +513,49 @@ async def main(args: argparse.Namespace) -> None:
         "DATABASE_PATH": str(work / "nines.sqlite3"),
         "COMPUTER_WORKERS": str(args.workers),
         "LOG_LEVEL": "WARNING",
-        "NINES_LOAD_CHILD": str(metrics),
     }
+    if database_url is not None:
+        env["DATABASE_URL"] = database_url
     if args.profile:
         env["NINES_LOAD_PROFILE"] = args.profile
-    log = (work / "bot.log").open("wb")
-    proc = subprocess.Popen(  # noqa: ASYNC220 (returns at once)
-        [sys.executable, __file__, "--child"], cwd=ROOT, env=env, stdout=log, stderr=log
-    )
+    metrics = [work / f"metrics{i}.json" for i in range(args.processes)]
+    procs = []
+    for i in range(args.processes):
+        if args.processes > 1:
+            env = {**env, "SHARD_COUNT": str(args.processes), "SHARD_IDS": str(i)}
+        log = (work / f"bot{i}.log").open("wb")
+        procs.append(
+            subprocess.Popen(  # noqa: ASYNC220 (returns at once)
+                [sys.executable, __file__, "--child"],
+                cwd=ROOT,
+                env={**env, "NINES_LOAD_CHILD": str(metrics[i])},
+                stdout=log,
+                stderr=log,
+            )
+        )
+
+    def signal_bots(number: int) -> None:
+        for proc in procs:
+            proc.send_signal(number)
+
     try:
-        while not (fake.gateway.connected.is_set() and fake.commands.find(fake.guild.id, "nines")):
-            if proc.poll() is not None:
-                raise SystemExit(f"the bot exited: see {work / 'bot.log'}")
+        while not (
+            fake.gateway.connected.is_set()
+            and {shard for _, shard in fake.gateway.identified} == set(range(args.processes))
+            and fake.commands.find(fake.guild.id, "nines")
+        ):
+            if any(proc.poll() is not None for proc in procs):
+                raise SystemExit(f"a bot exited: see the logs in {work}")
             await asyncio.sleep(0.05)
         await fake.settle()
         await asyncio.sleep(1.0)
-        proc.send_signal(signal.SIGUSR1)
+        signal_bots(signal.SIGUSR1)
         await asyncio.sleep(0.5)
 
         rng = random.Random(1)
-        channels = [fake.add_channel(name=f"table-{i}") for i in range(args.games)]
+        channels = [
+            fake.add_channel(guilds[i % len(guilds)], name=f"table-{i}") for i in range(args.games)
+        ]
         await asyncio.sleep(0.5)
         person_moves = 0
         refusals = 0
@@ -572,9 +668,10 @@ async def main(args: argparse.Namespace) -> None:
 
         async def table_loop(i: int, channel: Channel) -> None:
             nonlocal games_started
-            users = [fake.add_user(f"p{i}a"), fake.add_user(f"p{i}b")]
+            guild = guilds[i % len(guilds)]
+            users = [fake.add_user(f"p{i}a", guild=guild), fake.add_user(f"p{i}b", guild=guild)]
             two = i % 5 == 0  # one game in five has two people
-            human = i % 2 == 0
+            human = args.pace == "mixed" and i % 2 == 0
             await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
             while time.monotonic() < stop_at:
                 await go.wait()
@@ -608,13 +705,13 @@ async def main(args: argparse.Namespace) -> None:
         requests_before = len(fake.requests)
         tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
         await asyncio.sleep(min(args.seconds / 2, 20))
-        proc.send_signal(signal.SIGUSR2)
+        signal_bots(signal.SIGUSR2)
         await asyncio.sleep(0.5)
         # Then at rest: no new click for a moment, every click answered and every table
         # edited, the games still live.
         go.clear()
         await asyncio.sleep(3.0)
-        proc.send_signal(signal.SIGHUP)
+        signal_bots(signal.SIGHUP)
         await asyncio.sleep(0.5)
         go.set()
         done, pending = await asyncio.wait(tasks, timeout=args.seconds + 120)
@@ -625,14 +722,16 @@ async def main(args: argparse.Namespace) -> None:
                 print("a table failed:", repr(task.exception()))
         elapsed = time.monotonic() - started
         requests = fake.requests[requests_before:]
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
+        signal_bots(signal.SIGTERM)
+        for proc in procs:
+            proc.wait(30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
         await fake.stop()
 
-    data = json.loads(metrics.read_text())
+    data = merged([json.loads(m.read_text()) for m in metrics])
     lat = [x * 1000 for x in data["latencies"]]
     trips = [x * 1000 for x in data["round_trips"]]
     lags = [x * 1000 for x in data["lags"]]
@@ -654,6 +753,7 @@ async def main(args: argparse.Namespace) -> None:
         f"person moves: {person_moves} (refused as out of date: {refusals}); "
         f"interactions: {len(fake.interactions)}, unanswered: {unanswered}"
     )
+    print(f"person moves per second: {person_moves / elapsed:.1f}")
     print(
         f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
         f"max {max(lat, default=float('nan')):.1f}  (n={len(lat)})"
@@ -765,7 +865,13 @@ async def main(args: argparse.Namespace) -> None:
                 f"{(rest['rss'] - trimmed['rss']) / 2**20:.1f} MB free)"
             )
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
-    print(f"logs and database in {work}")
+    print(f"logs and database in {work}", flush=True)
+    return {
+        "p50": pct(lat, 0.5),
+        "p99": pct(lat, 0.99),
+        "moves_per_s": person_moves / elapsed,
+        "cpu_per_move": 1000 * data["cpu"] / max(person_moves, 1),
+    }
 
 
 if __name__ == "__main__":
@@ -778,6 +884,24 @@ if __name__ == "__main__":
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--ramp", type=float, default=10.0)
         parser.add_argument("--validate-every", type=int, default=50)
+        parser.add_argument(
+            "--database",
+            default="sqlite",
+            help="sqlite, postgresql (a throwaway server started here), or both in turn: "
+            "sqlite,postgresql",
+        )
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help="bot processes, each owning one shard of as many (SQLite: one shared file)",
+        )
+        parser.add_argument(
+            "--pace",
+            choices=("mixed", "machine"),
+            default="mixed",
+            help="mixed: half the people pause 0.5-2 s before a card; machine: none do",
+        )
         parser.add_argument(
             "--no-discord-limits",
             dest="discord_limits",

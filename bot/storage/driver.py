@@ -80,9 +80,11 @@ class Driver(Protocol):
 
     dialect: Dialect
 
-    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+    async def write(self, work: Work[T], *, hot: bool = False, single: bool = False) -> T:
         """Run ``work`` as one transaction: all of it or none. ``hot`` marks the calls a move
-        makes (SQLite runs those on the loop's own thread)."""
+        makes (SQLite runs those on the loop's own thread). ``single``: the work is one
+        statement, atomic by itself, so PostgreSQL runs it without BEGIN and COMMIT (two round
+        trips fewer; a move's writes wait on every round trip)."""
         ...
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T: ...
@@ -104,10 +106,10 @@ class TimedDriver:
         self._inner = inner
         self._observe = observe
 
-    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+    async def write(self, work: Work[T], *, hot: bool = False, single: bool = False) -> T:
         started = time.perf_counter()
         try:
-            return await self._inner.write(work, hot=hot)
+            return await self._inner.write(work, hot=hot, single=single)
         finally:
             self._observe(time.perf_counter() - started)
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .driver import IntegrityViolation, Queries, Row, Tx
+from .driver import POSTGRESQL, IntegrityViolation, Queries, Row, Tx
 from .values import (
     ENDED_STATUSES,
     GAME_KINDS,
@@ -187,6 +187,12 @@ class GameQueries(Queries):
         ]
         now = self._now()
 
+        async def set_columns(tx: Tx) -> Row | None:
+            return await tx.fetchone(
+                f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? RETURNING *",
+                (*values, now, game_id),
+            )
+
         async def update(tx: Tx) -> Row:
             current = await _game_status(tx, game_id)
             if status is not None and current in ENDED_STATUSES:
@@ -195,14 +201,21 @@ class GameQueries(Queries):
                 busy = await _open_game_id(tx, thread_id, None)
                 if busy is not None and busy != game_id:
                     raise ChannelBusy(busy)
-            row = await tx.fetchone(
-                f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? RETURNING *",
-                (*values, now, game_id),
-            )
+            row = await set_columns(tx)
             assert row is not None
             return row
 
+        async def mark(tx: Tx) -> Row:
+            # Neither status nor thread: nothing to check first, one statement (what a move's
+            # delivery marks and message ids need, one round trip on PostgreSQL).
+            row = await set_columns(tx)
+            if row is None:
+                raise GameNotFound(game_id)
+            return row
+
         try:
+            if status is None and thread_id is None:
+                return game_from(await self._driver.write(mark, hot=True, single=True))
             return game_from(await self._driver.write(update, hot=True))
         except IntegrityViolation:
             if thread_id is not None:  # another game took the thread meanwhile
@@ -304,15 +317,12 @@ class GameQueries(Queries):
             raise ValueError("no actions to append")
         now = self._now()
 
-        async def append(tx: Tx) -> int:
-            # One trip for the game's status and its count of actions. The game's row stays
-            # locked to the commit (PostgreSQL), so two writers of one game count its actions
-            # one after the other.
-            found = await tx.fetchone(
-                "SELECT status, (SELECT count(*) FROM actions WHERE game_id = games.id) AS stored"
-                f" FROM games WHERE id = ?{tx.dialect.for_update}",
-                (game_id,),
-            )
+        rows = [
+            (game_id, first_n + i, seat, action, int(by_computer), now)
+            for i, (seat, action, by_computer) in enumerate(actions)
+        ]
+
+        def check(found: Row | None) -> int:
             if found is None:
                 raise GameNotFound(game_id)
             if found["status"] in ENDED_STATUSES:
@@ -320,14 +330,24 @@ class GameQueries(Queries):
             stored = int(found["stored"])
             if first_n != stored:
                 raise ActionConflict(game_id, first_n, stored)
+            return stored
+
+        async def append(tx: Tx) -> int:
+            # One trip for the game's status and its count of actions. The game's row stays
+            # locked to the commit (PostgreSQL), so two writers of one game count its actions
+            # one after the other.
+            stored = check(
+                await tx.fetchone(
+                    "SELECT status, (SELECT count(*) FROM actions WHERE game_id = games.id)"
+                    f" AS stored FROM games WHERE id = ?{tx.dialect.for_update}",
+                    (game_id,),
+                )
+            )
             try:
                 await tx.executemany(
                     "INSERT INTO actions (game_id, n, seat, action, by_computer, at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (game_id, first_n + i, seat, action, int(by_computer), now)
-                        for i, (seat, action, by_computer) in enumerate(actions)
-                    ],
+                    rows,
                 )
             except IntegrityViolation as error:  # the schema's own guard; unreachable here
                 raise ActionConflict(game_id, first_n, stored) from error
@@ -337,6 +357,26 @@ class GameQueries(Queries):
             )
             return first_n + len(actions)
 
+        async def call(tx: Tx) -> int:
+            # PostgreSQL: the same steps in one function call (migration 0007), one round trip.
+            check(
+                await tx.fetchone(
+                    "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        first_n,
+                        [row[2] for row in rows],
+                        [row[3] for row in rows],
+                        [row[4] for row in rows],
+                        now,
+                        turn_deadline,
+                    ),
+                )
+            )
+            return first_n + len(actions)
+
+        if self._driver.dialect is POSTGRESQL:
+            return await self._driver.write(call, hot=True, single=True)
         return await self._driver.write(append, hot=True)
 
     async def actions(self, game_id: int) -> list[ActionRow]:

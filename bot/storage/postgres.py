@@ -91,6 +91,45 @@ class _PostgresTx:
             await self._conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
 
+class _SingleStatementTx(_PostgresTx):
+    """A write of one statement, run without a transaction block: PostgreSQL makes a lone
+    statement atomic. A second statement would commit apart from the first, so it is refused."""
+
+    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+        super().__init__(conn)
+        self._used = False
+
+    def _once(self) -> None:
+        if self._used:
+            raise AssertionError("a single-statement write ran a second statement")
+        self._used = True
+
+    async def fetchone(self, sql: str, params: Sequence[object] = ()) -> Row | None:
+        self._once()
+        return await super().fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        self._once()
+        return await super().fetchall(sql, params)
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        self._once()
+        return await super().execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        raise AssertionError("executemany is several statements: use write()")
+
+    async def lock_keys(self, keys: Iterable[str]) -> None:
+        raise AssertionError("a lock outside a transaction would be released at once")
+
+
+async def _keep_session(conn: asyncpg.Connection[Any]) -> None:
+    """What the pool does to a connection it takes back, instead of asyncpg's reset query: one
+    more round trip after every use, and a move's writes wait on each. Nothing needs it: no
+    LISTEN, no cursors, no session advisory locks (transaction ones only), no SET after
+    connecting. asyncpg still rolls back a transaction left open before calling this."""
+
+
 class PostgresDriver:
     """Runs the storage's work on PostgreSQL. Build with ``await PostgresDriver.open(url)``."""
 
@@ -108,6 +147,7 @@ class PostgresDriver:
             max_size=pool_size,
             command_timeout=60,
             server_settings=SESSION_SETTINGS,
+            reset=_keep_session,
         )
         try:
             async with pool.acquire() as conn:
@@ -118,9 +158,12 @@ class PostgresDriver:
         log.info("opened PostgreSQL at schema v%d", version)
         return cls(pool)
 
-    async def write(self, work: Work[T], *, hot: bool = False) -> T:
-        async with self._pool.acquire() as conn, conn.transaction():
-            return await work(_PostgresTx(conn))
+    async def write(self, work: Work[T], *, hot: bool = False, single: bool = False) -> T:
+        async with self._pool.acquire() as conn:
+            if single:
+                return await work(_SingleStatementTx(conn))
+            async with conn.transaction():
+                return await work(_PostgresTx(conn))
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T:
         async with self._pool.acquire() as conn:

@@ -238,7 +238,7 @@ class SqliteDriver:
                 await asyncio.wait([done])
                 raise
 
-    async def write(self, work: Work[T], *, hot: bool = False) -> T:
+    async def write(self, work: Work[T], *, hot: bool = False, single: bool = False) -> T:
         return await self._run(_transaction, work, hot)
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T:

@@ -1,0 +1,2 @@
+-- PostgreSQL's version 7 adds append_actions, a move's write as one function call (one round
+-- trip). SQLite runs a write in the bot's own process: nothing to change.
