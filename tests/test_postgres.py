@@ -4,7 +4,10 @@ database of its own."""
 from __future__ import annotations
 
 import asyncpg
+import pytest
 
+from bot.storage.driver import Row, Tx
+from bot.storage.postgres import PostgresDriver
 from tests.postgres import SUPERUSER, PostgresServer
 
 
@@ -33,3 +36,35 @@ async def test_each_test_gets_its_own_database(postgres_url: str) -> None:
         assert await conn.fetchval("SELECT to_regclass('scratch') IS NULL")
     finally:
         await conn.close()
+
+
+async def test_the_pool_hands_out_clean_connections_without_a_reset_query(
+    postgres_url: str,
+) -> None:
+    """The driver skips asyncpg's reset query (a round trip a use): a write that failed half
+    way is still rolled back before the one connection is used again, and a single-statement
+    write cannot run a second statement outside a transaction."""
+    driver = await PostgresDriver.open(postgres_url, pool_size=1)
+    try:
+
+        async def half_done(tx: Tx) -> None:
+            await tx.execute("CREATE TABLE scratch (x INTEGER)")
+            raise RuntimeError("failed after its first statement")
+
+        with pytest.raises(RuntimeError):
+            await driver.write(half_done)
+
+        async def two(tx: Tx) -> None:
+            await tx.execute("CREATE TABLE scratch (x INTEGER)")
+            await tx.execute("INSERT INTO scratch VALUES (1)")
+
+        with pytest.raises(AssertionError, match="second statement"):
+            await driver.write(two, single=True)
+
+        async def rows(tx: Tx) -> list[Row]:
+            return await tx.fetchall("SELECT x FROM scratch")
+
+        # The first write left nothing; the single one's first statement stood alone.
+        assert await driver.read(rows) == []
+    finally:
+        await driver.close()
