@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 from engine import Game, Rules, seat_view
 from engine.cards import Card
 from engine.players import RulesPlayer
@@ -11,6 +14,7 @@ from engine.players.nein import (
     JOKER_LOSE_MOVE,
     JOKER_WIN_MOVE,
     NeinHand,
+    NeinPlayer,
     misfits,
     nein_rule_move,
     others_plays,
@@ -18,6 +22,8 @@ from engine.players.nein import (
 from engine.players.omniscient import true_world
 from engine.players.sampling import knowledge
 from engine.players.search import SearchPlayer
+
+from .test_players import _rehide
 
 
 def c(text: str) -> int:
@@ -86,3 +92,41 @@ def test_the_others_plays_fit_the_true_deal_when_they_play_by_the_rule() -> None
                 checked += 1
             game.apply(game.turn, player.choose(view))
     assert checked > 50
+
+
+def test_nein_player_is_legal_and_decides_from_the_view_alone() -> None:
+    """The Nein Nine search with its own settings (``NeinPlayer``, no play inference): legal,
+    and re-dealing the hidden cards consistently with the view never changes a decision."""
+    player = NeinPlayer(3, worlds=32, tries=1, budget_s=math.inf)
+    rng = random.Random(4)
+    compared = 0
+    for deal in range(6):
+        game = Game(Rules.from_settings("nein-nine"), 60 + deal)
+        while game.turn is not None and game.hand_number == 1:
+            seat = game.turn
+            view = seat_view(game, seat)
+            action = player.choose(view)
+            assert action in view.legal
+            if len(view.legal) > 1:
+                other = _rehide(game, seat, rng)
+                if true_world(other) != true_world(game):
+                    assert player.choose(seat_view(other, seat)) == action
+                    compared += 1
+            game.apply(seat, action)
+    assert compared > 20
+
+
+def test_nein_player_spec_matches_hard_with_hard_settings() -> None:
+    # nein:16:4 is the hard level's Nein Nine search: the same decisions (no time limit, so
+    # that a loaded machine cannot cut either short).
+    hard, same = make("hard", 2), make("nein:16:4", 2)
+    assert isinstance(hard, SearchPlayer)
+    assert isinstance(same, NeinPlayer)
+    hard.budget_s = same.budget_s = math.inf
+    for seed in range(4):
+        game = Game(Rules.from_settings("nein-nine"), 80 + seed)
+        while game.turn is not None and game.hand_number == 1:
+            view = seat_view(game, game.turn)
+            action = hard.choose(view)
+            assert same.choose(view) == action
+            game.apply(game.turn, action)
