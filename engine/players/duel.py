@@ -59,7 +59,7 @@ def make(spec: str, seed: int) -> Player:
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], tree:ITERATIONS[:WORLDS],
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
-    nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME]
+    nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
     from . import DIFFICULTIES, make_player
     from .human import HumanLikePlayer
@@ -105,8 +105,10 @@ def make(spec: str, seed: int) -> Player:
     elif name == "partner":  # partnership: WORLDS from voids alone, solved from ENDGAME cards
         from .partnership import ENDGAME, PartnershipPlayer
 
-        worlds, endgame = [*arg.split(":"), "", ""][:2]
-        player = PartnershipPlayer(seed, worlds=int(worlds or 40), endgame=int(endgame or ENDGAME))
+        worlds, endgame, pool = [*arg.split(":"), "", "", ""][:3]
+        player = PartnershipPlayer(
+            seed, worlds=int(worlds or 40), endgame=int(endgame or ENDGAME), pool=int(pool or 1)
+        )
     else:
         raise ValueError(f"Unknown player {spec!r}.")
     player.name = spec

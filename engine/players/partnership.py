@@ -15,6 +15,7 @@ whose partner play (no unblocking, no finesse) is where rule playouts misjudge m
 
 from __future__ import annotations
 
+import bisect
 import random
 import time
 from typing import Final
@@ -129,21 +130,74 @@ class Solver:
         return best
 
 
+def _touching(a: int, b: int, held: int, before: int) -> bool:
+    """Whether cards ``a`` and ``b`` win and lose the same tricks for a seat that holds
+    ``held`` after ``before`` was played: one suit, nothing between them anyone else holds."""
+    if SUIT_OF[a] != SUIT_OF[b]:
+        return False
+    low, high = min(a, b), max(a, b)
+    between = ((1 << high) - 1) & ~((2 << low) - 1)
+    return not between & ~(held | before)
+
+
+def misplays(k: Knowledge, world: list[int], enough: int) -> int:
+    """How many of the others' plays the rule would not have made in ``world``, up to
+    touching cards (a player who takes with the king from king-queen played the rule's
+    card for all that can be told): counting stops at ``enough``."""
+    bad = 0
+    for seat, card, trick, before in k.history:
+        held = world[seat] | (k.played_by[seat] & ~before)
+        rule = rule_play(held, trick, k.n, k.trump, before, k.teams)
+        if rule != card and not _touching(rule, card, held, before):
+            bad += 1
+            if bad >= enough:
+                break
+    return bad
+
+
+def fitting_worlds(k: Knowledge, rng: random.Random, count: int, draws: int) -> list[list[int]]:
+    """The ``count`` of ``draws`` drawn worlds with the fewest ``misplays``, best first;
+    drawing stops once ``count`` worlds fit every play."""
+    ranked: list[tuple[int, int, list[int]]] = []
+    enough = 1 << 30
+    for i in range(max(draws, count)):
+        world = sample_world(k, rng)
+        bad = misplays(k, world, enough) if k.history else 0
+        if bad >= enough:
+            continue
+        bisect.insort(ranked, (bad, i, world))
+        if len(ranked) > count:
+            ranked.pop()
+        if len(ranked) == count:
+            enough = ranked[-1][0]
+            if enough == 0:
+                break
+    return [w for _, _, w in ranked]
+
+
 class PartnershipPlayer(SearchPlayer):
     """``SearchPlayer`` for the partnership game: ``worlds`` worlds drawn from the voids
-    alone (no inference from the plays), solved exactly from ``endgame`` cards in hand."""
+    alone (``pool`` > 1: the best fits of ``pool`` draws a world to the plays seen, up to
+    touching cards), solved exactly from ``endgame`` cards in hand."""
 
     name = "partnership"
 
     def __init__(
-        self, seed: int = 0, worlds: int = 40, budget_s: float = 0.25, endgame: int = ENDGAME
+        self,
+        seed: int = 0,
+        worlds: int = 40,
+        budget_s: float = 0.25,
+        endgame: int = ENDGAME,
+        pool: int = 1,
     ) -> None:
-        super().__init__(seed, worlds=worlds, budget_s=budget_s)
+        super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool)
         self.endgame = endgame
 
     def _worlds(self, k: Knowledge, rng: random.Random) -> list[tuple[list[int], int]]:
         if not k.teams:
             return super()._worlds(k, rng)
+        if self.pool > 1:
+            return [(w, 1) for w in fitting_worlds(k, rng, self.worlds, self.worlds * self.pool)]
         return [(sample_world(k, rng), 1) for _ in range(self.worlds)]
 
     def choose(self, view: SeatView) -> Action:
