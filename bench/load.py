@@ -464,8 +464,10 @@ async def main(args: argparse.Namespace) -> None:
         first = summaries[0][1]
         for database, figures in summaries:
             print(
-                f"{database:<10}: p50 {figures['p50']:.1f} ms  p99 {figures['p99']:.1f} ms "
-                f"({figures['p99'] / first['p99']:.2f}x the first)  "
+                f"{database:<10}: click -> answer, bot side p50 {figures['p50']:.1f} ms  p99 "
+                f"{figures['p99']:.1f} ms ({figures['p99'] / first['p99']:.2f}x the first); "
+                f"as the double saw it p50 {figures['seen_p50']:.1f} ms  p99 "
+                f"{figures['seen_p99']:.1f} ms ({figures['seen_p99'] / first['seen_p99']:.2f}x); "
                 f"person moves {figures['moves_per_s']:.1f}/s  "
                 f"bot CPU per person move {figures['cpu_per_move']:.2f} ms"
             )
@@ -758,6 +760,17 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
         f"max {max(lat, default=float('nan')):.1f}  (n={len(lat)})"
     )
+    # As the person's side (Discord) sees it: from the click sent on the gateway to its answer
+    # received, so also the time the event waited before the bot read it.
+    seen = [
+        (i.acked_at - i.created_at) * 1000
+        for i in fake.interactions.values()
+        if i.acked_at is not None
+    ]
+    print(
+        f"click -> answer as the double saw it (sent to answered, ms): p50 {pct(seen, 0.5):.1f}  "
+        f"p99 {pct(seen, 0.99):.1f}  max {max(seen, default=float('nan')):.1f}"
+    )
     print(
         f"  ... until the double took the answer (its own load included): p50 "
         f"{pct(trips, 0.5):.1f}  p99 {pct(trips, 0.99):.1f}  max {max(trips, default=0):.1f}"
@@ -869,6 +882,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     return {
         "p50": pct(lat, 0.5),
         "p99": pct(lat, 0.99),
+        "seen_p50": pct(seen, 0.5),
+        "seen_p99": pct(seen, 0.99),
         "moves_per_s": person_moves / elapsed,
         "cpu_per_move": 1000 * data["cpu"] / max(person_moves, 1),
     }
