@@ -76,6 +76,10 @@ class Solver:
             left = hands[leader].bit_count()
             if left == 0:
                 return 0
+            if left == 1:  # the last trick plays itself
+                cards = [hands[(leader + i) % 4].bit_length() - 1 for i in range(4)]
+                winner = (leader + best_position(cards, self.trump)) % 4
+                return 1 if winner % 2 == 0 else 0
             key = (hands[0], hands[1], hands[2], hands[3], leader)
             low, high = self.table.get(key, (0, left))
             if low >= beta or low == high:
