@@ -151,16 +151,21 @@ async def child(out: Path) -> None:
 
     AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
 
-    commit = session_module.GameSession._commit
+    store = session_module.GameSession._store
+    finish = session_module.GameSession._finish
 
-    async def counted(self: Any, *args: Any, **kw: Any) -> Any:
-        change = await commit(self, *args, **kw)
-        counts["actions"] += 1
+    async def counted_store(self: Any, first: int, batch: Any) -> None:
+        await store(self, first, batch)
+        counts["actions"] += len(batch)
+
+    async def counted_finish(self: Any) -> Any:
+        change = await finish(self)
         if change.ended == "finished":
             counts["finished"] += 1
         return change
 
-    session_module.GameSession._commit = counted  # type: ignore[method-assign]
+    session_module.GameSession._store = counted_store  # type: ignore[method-assign]
+    session_module.GameSession._finish = counted_finish  # type: ignore[method-assign]
 
     # Where a click's time goes: every storage call (its lock wait included) and every
     # computer decision, summed per name.

@@ -284,8 +284,11 @@ class GameSession:
             raise SessionError("error.not_your_turn")
         return seat
 
-    async def act(self, user_id: int, n: int, action: Action) -> Change:
-        """A person's action, checked, stored, then applied. Call under ``lock``."""
+    async def act(
+        self, user_id: int, n: int, action: Action, *, until: float | None = None
+    ) -> Change:
+        """A person's action, checked and applied, then the computers' turns that follow it (as
+        ``run_computers``), all stored in one write. Call under ``lock``."""
         seat = self._check_turn(user_id, n)
         assert self.game is not None
         try:
@@ -293,57 +296,78 @@ class GameSession:
         except IllegalAction as error:
             raise SessionError("error.illegal", error=error) from None
         self.seats[seat].timeouts = 0
-        return await self._commit(seat, action, by_computer=False)
-
-    async def _commit(self, seat: int, action: Action, *, by_computer: bool) -> Change:
-        """Apply a checked action and store it with the deadline of the decision it leads to
-        (one write a move: a deadline stored on its own was a third of the database's time
-        at 200 games). Not stored, it is undone: nothing acknowledges it before it is."""
-        game = self.game
-        assert game is not None
-        n = len(game.log)
-        change = Change(events=game.apply(seat, action))
-        due = self.person_due()
-        deadline = None if due is None else self.deps.clock() + self.turn_seconds
-        try:
-            await self.deps.storage.append_action(
-                self.id, n, seat, str(action), by_computer, turn_deadline=deadline
-            )
-        except BaseException as error:
-            # The database is the truth: back to what it holds (a cancelled or failed write
-            # rolls back). A mismatch means another writer: refuse, change nothing.
-            self.game = Game.replay(self.rules, self.seed, game.log[:n])
-            if isinstance(error, ActionConflict):
-                raise SessionError("error.stale") from None
-            raise
-        self.deadline = deadline
-        self._stored = (n + 1, due)
-        if game.over:
-            failpoint("last_card_stored")
-            change.extend(await self._finish())
-        return change
+        return await self._play([(seat, action, False)], until=until)
 
     async def run_computers(self, *, until: float | None = None) -> Change:
-        """Play every computer (or absent person's) turn up to the next person's. Under lock.
+        """Play every computer (or absent person's) turn up to the next person's, stored in one
+        write. Under lock.
 
         ``until`` (a ``time.monotonic()`` instant): stop starting new decisions after it, so a
         click can be answered in time; the caller then calls again without it to finish.
         """
-        change = Change()
+        return await self._play([], until=until)
+
+    async def _play(
+        self,
+        moves: list[tuple[int, Action, bool]],
+        *,
+        until: float | None = None,
+        computers: bool = True,
+    ) -> Change:
+        """Apply checked ``(seat, action, by_computer)`` moves, then (``computers``) the
+        computer turns that follow them, and store them all in one write with the deadline of
+        the decision they lead to. A click's moves cost one round trip to the database: on
+        PostgreSQL, a click's writes one after another queued behind every other game's. Not
+        stored, they are undone: nothing acknowledges a move before it is stored."""
         game = self.game
-        while game is not None and not game.over and not self.closed:
-            seat = game.turn
-            assert seat is not None
-            info = self.seats[seat]
-            if not info.played_by_computer:
-                break
-            if until is not None and time.monotonic() >= until:
-                return change  # the caller finishes the run (and arms the timer) later
-            within = None if until is None else until - time.monotonic()
-            action = await self._computer_choice(seat, within=within)
-            change.extend(await self._commit(seat, action, by_computer=True))
-        await self._arm()
+        assert game is not None
+        first = len(game.log)
+        change = Change()
+        batch: list[tuple[int, str, bool]] = []
+        stopped_early = False
+        try:
+            for seat, action, by_computer in moves:
+                change.events.extend(game.apply(seat, action))
+                batch.append((seat, str(action), by_computer))
+            while computers and not game.over and not self.closed:
+                turn = game.turn
+                assert turn is not None
+                if not self.seats[turn].played_by_computer:
+                    break
+                if until is not None and time.monotonic() >= until:
+                    stopped_early = True  # the caller finishes the run (and the timer) later
+                    break
+                within = None if until is None else until - time.monotonic()
+                choice = await self._computer_choice(turn, within=within)
+                change.events.extend(game.apply(turn, choice))
+                batch.append((turn, str(choice), True))
+        finally:
+            # Stored even if a computer's decision failed: the moves before it stand.
+            if batch:
+                await self._store(first, batch)
+        if game.over:
+            failpoint("last_card_stored")
+            change.extend(await self._finish())
+        elif computers and not stopped_early:
+            await self._arm()
         return change
+
+    async def _store(self, first: int, batch: list[tuple[int, str, bool]]) -> None:
+        game = self.game
+        assert game is not None
+        due = self.person_due()
+        deadline = None if due is None else self.deps.clock() + self.turn_seconds
+        try:
+            await self.deps.storage.append_actions(self.id, first, batch, turn_deadline=deadline)
+        except BaseException as error:
+            # The database is the truth: back to what it holds (a cancelled or failed write
+            # rolls back). A mismatch means another writer: refuse, change nothing.
+            self.game = Game.replay(self.rules, self.seed, game.log[:first])
+            if isinstance(error, ActionConflict):
+                raise SessionError("error.stale") from None
+            raise
+        self.deadline = deadline
+        self._stored = (first + len(batch), due)
 
     async def _computer_choice(self, seat: int, *, within: float | None = None) -> Action:
         info = self.seats[seat]
@@ -462,12 +486,15 @@ class GameSession:
             info.away = True
         await self.deps.storage.set_seat_away(self.id, seat, info.away, info.timeouts)
         change = Change(timed_out=[seat])
-        change.extend(await self._commit(seat, await self._computer_choice(seat), by_computer=True))
-        if not game.over and all(s.played_by_computer for s in self.seats):
-            await self.abandon("everyone_away")
-            change.ended = "everyone_away"
+        if all(s.played_by_computer for s in self.seats):
+            # Nobody is left to play: this move is stored, then the game is abandoned.
+            move = (seat, await self._computer_choice(seat), True)
+            change.extend(await self._play([move], computers=False))
+            if not game.over:
+                await self.abandon("everyone_away")
+                change.ended = "everyone_away"
             return change
-        change.extend(await self.run_computers())
+        change.extend(await self._play([(seat, await self._computer_choice(seat), True)]))
         return change
 
     # -- the end ---------------------------------------------------------------------------------

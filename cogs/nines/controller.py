@@ -344,7 +344,12 @@ class Controller:
                     await self.unknown_game(interaction)
                     return
                 try:
-                    change = await session.act(user_id, int(fields["n"]), action)
+                    # Computers that follow at once (they think off the loop, within a budget)
+                    # play before the answer, so the hand comes back current; the move and
+                    # theirs are stored together.
+                    change = await session.act(
+                        user_id, int(fields["n"]), action, until=clicked + ANSWER_WITHIN
+                    )
                 except SessionError as error:
                     if session.game is None:
                         await self.refuse(interaction, error)
@@ -353,13 +358,7 @@ class Controller:
                             interaction, session, seat, notice=self.error_text(interaction, error)
                         )
                     return
-                try:
-                    # The move is stored. Computers that follow at once (they think off the
-                    # loop, within a budget) play before the answer, so the hand comes back
-                    # current.
-                    change.extend(await session.run_computers(until=clicked + ANSWER_WITHIN))
-                finally:
-                    answer = self.hand_answer(interaction, session, seat)
+                answer = self.hand_answer(interaction, session, seat)
                 if computers_due(session):
                     # Past the budget: answer now, then the computers finish under the lock.
                     pending, answer = answer, None

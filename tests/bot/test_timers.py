@@ -236,17 +236,17 @@ async def test_a_move_that_cannot_be_stored_is_undone(
     move = next(b.custom_id for b in hand.message.buttons() if not b.disabled)
     assert move is not None
     before = (session.n, [str(a) for _, a in session.game.log], session.deadline)  # type: ignore[union-attr]
-    append_action = nines.storage.append_action
+    append_actions = nines.storage.append_actions
 
     async def broken(*args: object, **kw: object) -> int:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(nines.storage, "append_action", broken)
+    monkeypatch.setattr(nines.storage, "append_actions", broken)
     res = await fake.click(alice, hand.message, move)
     assert res.message is not None and "went wrong" in text_of(res.message), text_of(res.message)
     assert (session.n, [str(a) for _, a in session.game.log], session.deadline) == before  # type: ignore[union-attr]
     assert len(await nines.storage.actions(game_id)) == before[0]
-    monkeypatch.setattr(nines.storage, "append_action", append_action)
+    monkeypatch.setattr(nines.storage, "append_actions", append_actions)
     again = await fake.click(alice, hand.message, move)
     assert not again.errors and "went wrong" not in text_of(again.message)
     assert len(await nines.storage.actions(game_id)) > before[0]
