@@ -100,7 +100,9 @@ class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries, Shard
             driver = await PostgresDriver.open(str(target))
         else:
             driver = await SqliteDriver.open(Path(target))
-        return cls(driver, now)
+        storage = cls(driver, now)
+        await storage.prepare_moves()
+        return storage
 
     @property
     def dialect(self) -> str:

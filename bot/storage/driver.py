@@ -89,6 +89,10 @@ class Driver(Protocol):
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T: ...
 
+    async def on_each_connection(self, work: Work[None]) -> None:
+        """Run ``work`` once on every connection the driver holds (to prepare statements)."""
+        ...
+
     async def schema_version(self) -> int: ...
 
     async def journal_mode(self) -> str | None:
@@ -115,6 +119,9 @@ class TimedDriver:
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T:
         return await self._inner.read(work, hot=hot)
+
+    async def on_each_connection(self, work: Work[None]) -> None:
+        await self._inner.on_each_connection(work)
 
     async def schema_version(self) -> int:
         return await self._inner.schema_version()

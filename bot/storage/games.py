@@ -57,7 +57,22 @@ async def _game_status(tx: Tx, game_id: int) -> str:
     return str(row["status"])
 
 
+#: A move's write on PostgreSQL (migration 0007).
+APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?)"
+
+
 class GameQueries(Queries):
+    async def prepare_moves(self) -> None:
+        """PostgreSQL: make every pooled connection ready for a move's write before the first
+        click (``Driver.on_each_connection``): a call for no game, which writes nothing."""
+        if self._driver.dialect is not POSTGRESQL:
+            return
+
+        async def call(tx: Tx) -> None:
+            await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None))
+
+        await self._driver.on_each_connection(call)
+
     async def create_game(
         self,
         *,
@@ -361,7 +376,7 @@ class GameQueries(Queries):
             # PostgreSQL: the same steps in one function call (migration 0007), one round trip.
             check(
                 await tx.fetchone(
-                    "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?)",
+                    APPEND_ACTIONS,
                     (
                         game_id,
                         first_n,

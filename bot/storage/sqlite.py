@@ -244,6 +244,9 @@ class SqliteDriver:
     async def read(self, work: Work[T], *, hot: bool = False) -> T:
         return await self._run(_reading, work, hot)
 
+    async def on_each_connection(self, work: Work[None]) -> None:
+        await self.read(work)  # one connection
+
     async def _pragma(self, name: str) -> str:
         async with self._held():
             rows = await self._db.execute_fetchall(f"PRAGMA {name}")
