@@ -462,7 +462,11 @@ async def main(args: argparse.Namespace) -> None:
                 url = server.url(name)
             elif database != "sqlite":
                 raise SystemExit(f"--database {database!r}: sqlite or postgresql")
-            print(f"== {database}, {args.processes} bot process(es) ==", flush=True)
+            print(
+                f"== {database}, {args.processes} bot process(es), computers {args.computers}, "
+                f"pace {args.pace}, {args.workers} worker(s) ==",
+                flush=True,
+            )
             summaries.append((database, await run(args, url)))
     if len(summaries) > 1:
         print("\n== compared (the same run) ==")
@@ -560,6 +564,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         await asyncio.sleep(0.5)
 
         rng = random.Random(1)
+        computers = [level.strip() for level in args.computers.split(",")] * 2
         channels = [
             fake.add_channel(guilds[i % len(guilds)], name=f"table-{i}") for i in range(args.games)
         ]
@@ -625,6 +630,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 return False
             return True
 
+        async def back() -> None:
+            """Wait while people are paused; then come back within 2 s, as people would,
+            not all in the same millisecond."""
+            if not go.is_set():
+                await go.wait()
+                await asyncio.sleep(rng.uniform(0.0, 2.0))
+
         def enabled(hand: Message | None) -> list[str]:
             return [
                 b.custom_id
@@ -636,7 +648,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             nonlocal person_moves, refusals
             event = changed[channel.id]
             while not over(channel, since):
-                await go.wait()  # (set: returns without a trip through the loop)
+                await back()
                 if not notified[user.id]:
                     event.clear()
                     with contextlib.suppress(TimeoutError):
@@ -681,7 +693,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             human = args.pace == "mixed" and i % 2 == 0
             await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
             while time.monotonic() < stop_at:
-                await go.wait()
+                await back()
                 host = users[0]
                 res = await fake.slash(host, channel, "nines start", start=5, wait=False)
                 await answered(res)
@@ -692,9 +704,9 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 gid = lobby.buttons()[0].custom_id.split(":")[3]  # type: ignore[union-attr]
                 if two:
                     await answered(await fake.click(users[1], lobby, "Join", wait=False))
-                    levels = ["normal"]
+                    levels = computers[:1]
                 else:
-                    levels = ["normal", "easy"]
+                    levels = computers[:2]
                 for level in levels:
                     await answered(
                         await fake.click(
@@ -903,6 +915,12 @@ if __name__ == "__main__":
         parser.add_argument("--seconds", type=float, default=60)
         parser.add_argument("--workers", type=int, default=1)
         parser.add_argument("--ramp", type=float, default=10.0)
+        parser.add_argument(
+            "--computers",
+            default="normal,easy",
+            help="levels of the computer seats (a one-person game has the first two, a "
+            "two-person game the first); hard thinks in the bot's --workers (0: a thread)",
+        )
         parser.add_argument("--validate-every", type=int, default=50)
         parser.add_argument(
             "--database",
