@@ -66,6 +66,28 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def own_cpu() -> float:
+    """CPU seconds this process (the double and its people) has used so far."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def database_cpu() -> float:
+    """CPU seconds used so far by the running PostgreSQL server's processes (0 without one)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() != "postgres":
+                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended meanwhile
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def rss_parts() -> dict[str, int]:
     """Resident memory by kind: anonymous (the heap), file-backed (code and libraries paged
     in), shared memory (SQLite's WAL index), in bytes."""
@@ -492,6 +514,9 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     # --validate-every (the test suite checks them all); the rest are served unchecked.
     checked = fake_server.spec.validate
     seen = [0]
+    # The double's and the database's CPU from here: runs of one invocation go in turn.
+    cpu_before = own_cpu(), database_cpu()
+    database_cpu_at_stop = cpu_before[1]
 
     def sampled(*call: Any, **options: Any) -> Any:
         seen[0] += 1
@@ -741,6 +766,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 print("a table failed:", repr(task.exception()))
         elapsed = time.monotonic() - started
         requests = fake.requests[requests_before:]
+        database_cpu_at_stop = database_cpu()  # the bots' connections end with them
         signal_bots(signal.SIGTERM)
         for proc in procs:
             proc.wait(30)
@@ -857,15 +883,22 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
     for where, n in stalls[:6]:
         print(f"   {n:5d}  {where}")
-    mine = resource.getrusage(resource.RUSAGE_SELF)
+    double_cpu = own_cpu() - cpu_before[0]
+    server_cpu = database_cpu_at_stop - cpu_before[1]
     print(
         f"CPU: bot {data['cpu']:.1f} s ({100 * data['cpu'] / elapsed:.0f}% of a core); "
-        f"the double and its people {mine.ru_utime + mine.ru_stime:.1f} s; "
-        f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+        f"the double and its people {double_cpu:.1f} s; "
+        + (f"PostgreSQL {server_cpu:.1f} s; " if database_url else "")
+        + f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
     )
     print(
         f"   bot CPU per person move: {1000 * data['cpu'] / max(person_moves, 1):.2f} ms "
         "(its computers' moves, hands, lobbies and tables included)"
+        + (
+            f"; PostgreSQL's: {1000 * server_cpu / max(person_moves, 1):.2f} ms"
+            if database_url
+            else ""
+        )
     )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
