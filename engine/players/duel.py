@@ -57,7 +57,8 @@ FIELDS = {
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
-    search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], tree:ITERATIONS[:WORLDS],
+    search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
+    tree:ITERATIONS[:WORLDS],
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -90,6 +91,11 @@ def make(spec: str, seed: int) -> Player:
     elif name == "soft":
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(seed, worlds=int(worlds or 32), inference=int(tries or 8), soft=True)
+    elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
+        worlds, tries = [*arg.split(":"), "", ""][:2]
+        player = SearchPlayer(
+            seed, worlds=int(worlds or 32), inference=int(tries or 8), learned=True
+        )
     elif name == "ismctsr":  # rule-based rollouts, worlds the best fit of TRIES draws
         iterations, tries = [*arg.split(":"), "", ""][:2]
         player = IsmctsPlayer(

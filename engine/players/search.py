@@ -108,8 +108,10 @@ class SearchPlayer(Player):
         soft: bool = False,
         tree: int = 0,
         noise: float = 0.0,
+        learned: bool = False,
     ) -> None:
         super().__init__(seed)
+        self.learned = learned  # worlds weighted by the learned play model (learned.py)
         self.pool = pool
         self.soft = soft
         self.tree = tree  # > 0: card play by ISMCTS with this many iterations
@@ -199,6 +201,17 @@ class SearchPlayer(Player):
         """The worlds to judge the cards in, each with its weight."""
         if self.soft:
             return soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
+        if self.learned:
+            from .learned import learned_world
+            from .learned_weights import WEIGHTS
+
+            if k.n == 4 and not k.teams:
+                infer_exclusions(k)
+            cache: dict[tuple[int, int], float] = {}
+            return [
+                (learned_world(k, rng, self.inference, WEIGHTS, cache), 1)
+                for _ in range(self.worlds)
+            ]
         if k.n == 3:
             return [(sample_world(k, rng, self.inference), 1) for _ in range(self.worlds)]
         # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as

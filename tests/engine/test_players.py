@@ -163,6 +163,7 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
         RulesPlayer(3),
         hard,
         SearchPlayer(3, worlds=16, tree=60, budget_s=math.inf),
+        SearchPlayer(3, worlds=16, learned=True, budget_s=math.inf),
         IsmctsPlayer(3, iterations=30),
         HumanLikePlayer(3),
     ]
@@ -190,6 +191,7 @@ def test_every_player_plays_legal_actions(ruleset: str) -> None:
         OmniscientPlayer(1),
         HumanLikePlayer(1),
         SearchPlayer(1, worlds=16, tree=40),
+        SearchPlayer(1, worlds=16, learned=True),
     ]
     rng = random.Random(ruleset)
     game = Game(Rules.from_settings(ruleset), 4)

@@ -1,0 +1,108 @@
+"""The learned play model (engine/players/learned.py) and its shipped weights."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engine.actions import Play
+from engine.game import Game
+from engine.players.duel import deal_rules, make
+from engine.players.learned import (
+    N_FEATURES,
+    Decision,
+    card_features,
+    fit,
+    learned_world,
+    log_likelihood,
+    probabilities,
+    world_log_likelihood,
+)
+from engine.players.learned_weights import WEIGHTS
+from engine.players.sampling import knowledge, sample_world
+from engine.players.simulate import legal_mask
+from engine.views import seat_view
+
+
+def _plays(specs: tuple[str, ...], hands: int, seed: int) -> list[Decision]:
+    """Every card played in ``hands`` hands of classic Nines, as each player saw it."""
+    out: list[Decision] = []
+    for i in range(hands):
+        game = Game(deal_rules("classic", i, {}), seed + i)
+        players = [make(specs[(i + s) % len(specs)], seed + s) for s in range(3)]
+        while game.turn is not None and game.hand_number == 1:
+            seat = game.turn
+            view = seat_view(game, seat)
+            action = players[seat].choose(view)
+            if isinstance(action, Play):
+                k = knowledge(view)
+                out.append(
+                    Decision(k.hand, tuple(k.trick), k.played, k.trump, 3, False, action.card.index)
+                )
+            game.apply(seat, action)
+    return out
+
+
+def _mean_ll(weights: list[float] | tuple[float, ...], plays: list[Decision]) -> float:
+    return sum(log_likelihood(weights, d, share=0.0) for d in plays) / len(plays)
+
+
+def test_the_model_is_a_distribution_over_the_legal_cards() -> None:
+    plays = _plays(("rules", "human"), 6, 100)
+    assert len(plays) > 150
+    for d in plays:
+        rows = card_features(d.hand, d.trick, d.played, d.trump, d.n, d.teams)
+        cards = {c for c, _ in rows}
+        legal = legal_mask(d.hand, list(d.trick))
+        assert cards == {c for c in range(52) if legal >> c & 1}
+        assert all(len(f) == N_FEATURES for _, f in rows)
+        probs = probabilities(WEIGHTS, rows)
+        assert math.isclose(sum(probs), 1.0) and min(probs) > 0
+        assert d.card in cards
+
+
+def test_fitting_learns_a_players_habits() -> None:
+    """Fitted to the rule player's plays, the model predicts held-out plays of that player
+    far better than a uniform choice does."""
+    train = _plays(("rules",), 12, 200)
+    held = [
+        d
+        for d in _plays(("rules",), 6, 900)
+        if bin(legal_mask(d.hand, list(d.trick))).count("1") > 1
+    ]
+    weights = fit(train, epochs=80)
+    uniform = [0.0] * N_FEATURES
+    assert _mean_ll(weights, held) > _mean_ll(uniform, held) + 0.3
+
+
+def test_the_shipped_weights_predict_a_mixed_table_better_than_uniform() -> None:
+    held = [
+        d
+        for d in _plays(("human", "normal", "rules"), 8, 5_000)
+        if bin(legal_mask(d.hand, list(d.trick))).count("1") > 1
+    ]
+    assert len(held) > 100
+    assert _mean_ll(WEIGHTS, held) > _mean_ll([0.0] * N_FEATURES, held) + 0.1
+
+
+def test_worlds_fit_the_view_and_favour_the_plays_seen() -> None:
+    """A world drawn by the learned inference deals the unseen cards consistently with the
+    view; the worlds it keeps are likelier under the model than blind draws."""
+    game = Game(deal_rules("classic", 0, {}), 77)
+    players = [make("rules", s) for s in range(3)]
+    while game.turn is not None and len(game.hands[0]) > 6:
+        seat = game.turn
+        game.apply(seat, players[seat].choose(seat_view(game, seat)))
+    seat = game.turn
+    assert seat is not None
+    k = knowledge(seat_view(game, seat))
+    rng = random.Random(3)
+    kept, blind = 0.0, 0.0
+    for _ in range(40):
+        world = learned_world(k, rng, 8, WEIGHTS)
+        assert world[seat] == k.hand
+        assert sum(m.bit_count() for m in world) + k.played.bit_count() == 52
+        assert not any(world[h] & k.played for h in range(4))
+        kept += world_log_likelihood(k, world, WEIGHTS)
+        blind += world_log_likelihood(k, sample_world(k, rng), WEIGHTS)
+    assert kept > blind
