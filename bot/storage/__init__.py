@@ -101,7 +101,11 @@ class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries, Shard
         else:
             driver = await SqliteDriver.open(Path(target))
         storage = cls(driver, now)
-        await storage.prepare_moves()
+        try:
+            await storage.prepare_moves()
+        except BaseException:
+            await driver.close()
+            raise
         return storage
 
     @property

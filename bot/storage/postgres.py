@@ -178,8 +178,10 @@ class PostgresDriver:
         first use of a statement (prepare, asyncpg's look-up of the array types, compiling a
         plpgsql function: 10-30 ms, measured in bench/load.py's tail) only when a burst of
         clicks needs them all at once: run ``work`` on each of them ahead of that."""
-        held = [await self._pool.acquire() for _ in range(self._pool.get_max_size())]
+        held: list[asyncpg.pool.PoolConnectionProxy[Any]] = []
         try:
+            for _ in range(self._pool.get_max_size()):
+                held.append(await self._pool.acquire())
             await asyncio.gather(*(work(_PostgresTx(conn)) for conn in held))
         finally:
             for conn in held:
