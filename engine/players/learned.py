@@ -63,10 +63,15 @@ class Decision:
     card: int
 
 
+#: A card's features, sparse: (index in ``FEATURES``, value) for the ones not zero.
+Features = list[tuple[int, float]]
+
+
 def card_features(
     hand: int, trick: Sequence[int], played: int, trump: int, n: int, teams: bool
-) -> list[tuple[int, list[float]]]:
-    """Each legal card with its feature vector (``FEATURES``)."""
+) -> list[tuple[int, Features]]:
+    """Each legal card with its features (``FEATURES``), most zeros left out: the search
+    weighs thousands of plays a decision."""
     legal = legal_mask(hand, list(trick))
     out = FULL & ~played & ~hand
     cards: list[int] = []
@@ -76,16 +81,15 @@ def card_features(
         cards.append(low.bit_length() - 1)
         m ^= low
     k = len(trick)
-    rows: list[tuple[int, list[float]]] = []
+    rows: list[tuple[int, Features]] = []
     if k == 0:
         for c in cards:
-            f = [0.0] * N_FEATURES
             s = SUIT_OF[c]
-            above = out & SUIT_MASKS[s] & ~((2 << c) - 1)
-            f[0] = 1.0 if s == trump else 0.0
-            f[1] = 0.0 if above else 1.0
-            f[2] = (c % 13) / 12
-            f[3] = (hand & SUIT_MASKS[s]).bit_count() / 5
+            f = [(2, (c % 13) / 12), (3, (hand & SUIT_MASKS[s]).bit_count() / 5)]
+            if s == trump:
+                f.append((0, 1.0))
+            if not out & SUIT_MASKS[s] & ~((2 << c) - 1):
+                f.append((1, 1.0))
             rows.append((c, f))
         return rows
     led = SUIT_OF[trick[0]]
@@ -97,32 +101,40 @@ def card_features(
     winners = [c for c in cards if beats(c, best, trump)]
     lowest_winner = min(winners, key=lambda c: (SUIT_OF[c] == trump, c)) if winners else -1
     for c in cards:
-        f = [0.0] * N_FEATURES
         s = SUIT_OF[c]
         wins = c in winners
-        master = not (out & SUIT_MASKS[s] & ~((2 << c) - 1))
         if following:
-            f[4] = 1.0 if wins else 0.0
-            f[5] = 1.0 if c == lowest_winner else 0.0
-            f[6] = 1.0 if c == cards[0] else 0.0
-            f[7] = 1.0 if c == cards[-1] else 0.0
-            f[8] = (c % 13) / 12
+            f = [(8, (c % 13) / 12)]
+            if wins:
+                f.append((4, 1.0))
+            if c == lowest_winner:
+                f.append((5, 1.0))
+            if c == cards[0]:
+                f.append((6, 1.0))
+            if c == cards[-1]:
+                f.append((7, 1.0))
         else:
-            f[9] = 1.0 if wins and s == trump else 0.0
-            f[10] = 1.0 if s == trump else 0.0
-            f[11] = 1.0 if (hand & SUIT_MASKS[s] & ((1 << c) - 1)) == 0 else 0.0
-            f[12] = (c % 13) / 12
-            f[13] = (hand & SUIT_MASKS[s]).bit_count() / 5
-        f[14] = 1.0 if last and wins else 0.0
-        f[15] = 1.0 if partner and wins else 0.0
-        f[16] = 1.0 if master and wins else 0.0
+            f = [(12, (c % 13) / 12), (13, (hand & SUIT_MASKS[s]).bit_count() / 5)]
+            if s == trump:
+                f.append((10, 1.0))
+                if wins:
+                    f.append((9, 1.0))
+            if not hand & SUIT_MASKS[s] & ((1 << c) - 1):
+                f.append((11, 1.0))
+        if wins:
+            if last:
+                f.append((14, 1.0))
+            if partner:
+                f.append((15, 1.0))
+            if not out & SUIT_MASKS[s] & ~((2 << c) - 1):
+                f.append((16, 1.0))
         rows.append((c, f))
     return rows
 
 
-def probabilities(weights: Sequence[float], rows: list[tuple[int, list[float]]]) -> list[float]:
+def probabilities(weights: Sequence[float], rows: list[tuple[int, Features]]) -> list[float]:
     """The model's softmax over the rows' cards."""
-    scores = [sum(w * x for w, x in zip(weights, f, strict=True) if x) for _, f in rows]
+    scores = [sum(weights[j] * x for j, x in f) for _, f in rows]
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
@@ -156,24 +168,36 @@ def fit(
     for _ in range(epochs):
         grad = [-l2 * x for x in w]
         for feats, chosen in data:
-            scores = [sum(a * b for a, b in zip(w, f, strict=True)) for f in feats]
+            scores = [sum(w[j] * x for j, x in f) for f in feats]
             top = max(scores)
             exps = [math.exp(s - top) for s in scores]
             total = sum(exps)
             for i, f in enumerate(feats):
-                p = exps[i] / total
-                g = (1.0 if i == chosen else 0.0) - p
-                if g:
-                    for j, x in enumerate(f):
-                        if x:
-                            grad[j] += g * x
+                g = (1.0 if i == chosen else 0.0) - exps[i] / total
+                for j, x in f:
+                    grad[j] += g * x
         scale = rate / max(len(data), 1)
         w = [a + scale * b for a, b in zip(w, grad, strict=True)]
     return w
 
 
-#: Per decision: (play seen, the cards of the hand its likelihood depends on) -> likelihood.
-Cache = dict[tuple[int, int], float]
+#: Per decision: (play seen, suit, the seat's cards of that suit) -> (the sum of the exponent
+#: of the suit's legal cards' scores, how many there are, the played card's score or None).
+Cache = dict[tuple[int, int, int], tuple[float, int, float | None]]
+
+
+def _suit_terms(
+    k: Knowledge, weights: Sequence[float], play: tuple[int, list[int], int], held: int
+) -> tuple[float, int, float | None]:
+    card, trick, before = play
+    total, count, chosen = 0.0, 0, None
+    for c, f in card_features(held, trick, before, k.trump, k.n, k.teams):
+        score = sum(weights[j] * x for j, x in f)
+        total += math.exp(score)
+        count += 1
+        if c == card:
+            chosen = score
+    return total, count, chosen
 
 
 def world_log_likelihood(
@@ -181,22 +205,34 @@ def world_log_likelihood(
 ) -> float:
     """How likely the others' plays and keep-or-swap decisions were in ``world``.
 
-    A card that followed suit depends only on the seat's cards of that suit (its choices,
-    and which of them are masters), so the worlds of one decision share most of the work."""
+    Every feature of a card depends on the seat's cards of that card's suit alone (a
+    following card's choices are its suit; a lead or a discard is weighed against every suit,
+    each suit's share apart), so the softmax is a sum over suits, each cached by the cards the
+    seat held in it, and the worlds of one decision share most of the work."""
     total = 0.0
     if cache is None:
         cache = {}
     for i, (seat, card, trick, before) in enumerate(k.history):
         held = world[seat] | (k.played_by[seat] & ~before)
+        suits: tuple[int, ...] = (0, 1, 2, 3)
         if trick and held & SUIT_MASKS[SUIT_OF[trick[0]]]:
-            key = (i, held & SUIT_MASKS[SUIT_OF[trick[0]]])
-        else:
-            key = (i, held)
-        ll = cache.get(key)
-        if ll is None:
-            d = Decision(held, tuple(trick), before, k.trump, k.n, k.teams, card)
-            ll = cache[key] = log_likelihood(weights, d)
-        total += ll
+            suits = (SUIT_OF[trick[0]],)
+        exps, count, chosen = 0.0, 0, 0.0
+        for suit in suits:
+            mine = held & SUIT_MASKS[suit]
+            if not mine:
+                continue
+            key = (i, suit, mine)
+            terms = cache.get(key)
+            if terms is None:
+                terms = cache[key] = _suit_terms(k, weights, (card, trick, before), mine)
+            exps += terms[0]
+            count += terms[1]
+            if terms[2] is not None:
+                chosen = terms[2]
+        if count > 1:
+            p = math.exp(chosen) / exps
+            total += math.log((1 - UNIFORM_SHARE) * p + UNIFORM_SHARE / count)
     for seat, swapped, discarded in k.decisions:
         holder = k.pile_holder[seat]
         pile = world[holder] | (k.played_by[holder] if holder < k.n else 0)

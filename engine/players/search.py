@@ -202,12 +202,12 @@ class SearchPlayer(Player):
         if self.soft:
             return soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
         if self.learned:
-            from .learned import learned_world
+            from .learned import Cache, learned_world
             from .learned_weights import WEIGHTS
 
             if k.n == 4 and not k.teams:
                 infer_exclusions(k)
-            cache: dict[tuple[int, int], float] = {}
+            cache: Cache = {}
             return [
                 (learned_world(k, rng, self.inference, WEIGHTS, cache), 1)
                 for _ in range(self.worlds)

@@ -55,7 +55,7 @@ def test_the_model_is_a_distribution_over_the_legal_cards() -> None:
         cards = {c for c, _ in rows}
         legal = legal_mask(d.hand, list(d.trick))
         assert cards == {c for c in range(52) if legal >> c & 1}
-        assert all(len(f) == N_FEATURES for _, f in rows)
+        assert all(0 <= j < N_FEATURES for _, f in rows for j, _x in f)
         probs = probabilities(WEIGHTS, rows)
         assert math.isclose(sum(probs), 1.0) and min(probs) > 0
         assert d.card in cards
@@ -106,3 +106,28 @@ def test_worlds_fit_the_view_and_favour_the_plays_seen() -> None:
         kept += world_log_likelihood(k, world, WEIGHTS)
         blind += world_log_likelihood(k, sample_world(k, rng), WEIGHTS)
     assert kept > blind
+
+
+def test_a_worlds_likelihood_is_the_product_of_its_plays() -> None:
+    """``world_log_likelihood`` sums the softmax suit by suit (for speed): it equals each
+    play's likelihood computed over the whole hand."""
+    game = Game(deal_rules("classic", 2, {}), 91)
+    players = [make("human", s) for s in range(3)]
+    while game.turn is not None and len(game.hands[0]) > 4:
+        seat = game.turn
+        game.apply(seat, players[seat].choose(seat_view(game, seat)))
+    seat = game.turn
+    assert seat is not None
+    k = knowledge(seat_view(game, seat))
+    k.decisions = []  # the plays alone
+    rng = random.Random(8)
+    cache: dict[tuple[int, int, int], tuple[float, int, float | None]] = {}
+    for _ in range(20):
+        world = sample_world(k, rng)
+        whole = 0.0
+        for s, card, trick, before in k.history:
+            held = world[s] | (k.played_by[s] & ~before)
+            d = Decision(held, tuple(trick), before, k.trump, 3, False, card)
+            whole += log_likelihood(WEIGHTS, d)
+        assert math.isclose(world_log_likelihood(k, world, WEIGHTS, cache), whole)
+    assert len(k.history) > 15
