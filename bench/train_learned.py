@@ -21,8 +21,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.actions import Play
-from engine.events import HandEnded
 from engine.game import Game
 from engine.players.duel import deal_rules, make
 from engine.players.learned import (
@@ -31,11 +29,10 @@ from engine.players.learned import (
     card_features,
     fit,
     log_likelihood,
+    plays_of_hand,
     probabilities,
 )
-from engine.players.sampling import knowledge
 from engine.players.simulate import rule_play
-from engine.views import seat_view
 
 TABLE = ("rules", "normal", "hard", "human", "human", "ismcts:300")
 WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "engine/players/learned_weights.py"
@@ -43,27 +40,9 @@ WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "engine/players/learned_
 
 def decisions_of_hand(ruleset: str, index: int, seed: int) -> list[Decision]:
     rules = deal_rules(ruleset, index, {})
-    game = Game(rules, seed)
     rng = random.Random(seed)
     seats = [make(rng.choice(TABLE), seed * 10 + s) for s in range(rules.players)]
-    out: list[Decision] = []
-    while not game.over:
-        seat = game.turn
-        assert seat is not None
-        view = seat_view(game, seat)
-        action = seats[seat].choose(view)
-        if isinstance(action, Play) and view.table.phase != "exchange":
-            k = knowledge(view)
-            out.append(
-                Decision(k.hand, tuple(k.trick), k.played, k.trump, k.n, k.teams, action.card.index)
-            )
-        ended = False
-        for event in game.apply(seat, action):
-            if isinstance(event, HandEnded):
-                ended = True
-        if ended:
-            break
-    return out
+    return plays_of_hand(Game(rules, seed), seats)
 
 
 def main() -> None:

@@ -18,7 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .sampling import Knowledge, deal
+from ..actions import Play
+from ..events import HandEnded
+from ..game import Game
+from ..views import seat_view
+from .base import Player
+from .sampling import Knowledge, deal, knowledge
 from .simulate import FULL, SUIT_MASKS, SUIT_OF, beats, best_position, legal_mask, rule_exchange
 
 FEATURES: Final = (
@@ -65,6 +70,23 @@ class Decision:
 
 #: A card's features, sparse: (index in ``FEATURES``, value) for the ones not zero.
 Features = list[tuple[int, float]]
+
+
+def plays_of_hand(game: Game, players: Sequence[Player]) -> list[Decision]:
+    """Play ``game`` to the end of its hand; every card played, as its player saw it (the
+    training data, from our own players)."""
+    out: list[Decision] = []
+    while game.turn is not None:
+        seat = game.turn
+        view = seat_view(game, seat)
+        action = players[seat].choose(view)
+        if isinstance(action, Play):
+            k = knowledge(view)
+            card = action.card.index
+            out.append(Decision(k.hand, tuple(k.trick), k.played, k.trump, k.n, k.teams, card))
+        if any(isinstance(event, HandEnded) for event in game.apply(seat, action)):
+            break
+    return out
 
 
 def card_features(

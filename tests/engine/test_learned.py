@@ -5,21 +5,22 @@ from __future__ import annotations
 import math
 import random
 
-from engine.actions import Play
 from engine.game import Game
 from engine.players.duel import deal_rules, make
 from engine.players.learned import (
     N_FEATURES,
+    Cache,
     Decision,
     card_features,
     fit,
     learned_world,
     log_likelihood,
+    plays_of_hand,
     probabilities,
     world_log_likelihood,
 )
 from engine.players.learned_weights import WEIGHTS
-from engine.players.sampling import knowledge, sample_world
+from engine.players.sampling import Knowledge, knowledge, sample_world
 from engine.players.simulate import legal_mask
 from engine.views import seat_view
 
@@ -28,19 +29,21 @@ def _plays(specs: tuple[str, ...], hands: int, seed: int) -> list[Decision]:
     """Every card played in ``hands`` hands of classic Nines, as each player saw it."""
     out: list[Decision] = []
     for i in range(hands):
-        game = Game(deal_rules("classic", i, {}), seed + i)
         players = [make(specs[(i + s) % len(specs)], seed + s) for s in range(3)]
-        while game.turn is not None and game.hand_number == 1:
-            seat = game.turn
-            view = seat_view(game, seat)
-            action = players[seat].choose(view)
-            if isinstance(action, Play):
-                k = knowledge(view)
-                out.append(
-                    Decision(k.hand, tuple(k.trick), k.played, k.trump, 3, False, action.card.index)
-                )
-            game.apply(seat, action)
+        out += plays_of_hand(Game(deal_rules("classic", i, {}), seed + i), players)
     return out
+
+
+def _knowledge_after(spec: str, deal: int, seed: int, cards_left: int) -> tuple[int, Knowledge]:
+    """The seat to play, and what it knows, once each hand is down to ``cards_left`` cards."""
+    game = Game(deal_rules("classic", deal, {}), seed)
+    players = [make(spec, s) for s in range(3)]
+    while game.turn is not None and len(game.hands[0]) > cards_left:
+        seat = game.turn
+        game.apply(seat, players[seat].choose(seat_view(game, seat)))
+    seat = game.turn
+    assert seat is not None
+    return seat, knowledge(seat_view(game, seat))
 
 
 def _mean_ll(weights: list[float] | tuple[float, ...], plays: list[Decision]) -> float:
@@ -88,14 +91,7 @@ def test_the_shipped_weights_predict_a_mixed_table_better_than_uniform() -> None
 def test_worlds_fit_the_view_and_favour_the_plays_seen() -> None:
     """A world drawn by the learned inference deals the unseen cards consistently with the
     view; the worlds it keeps are likelier under the model than blind draws."""
-    game = Game(deal_rules("classic", 0, {}), 77)
-    players = [make("rules", s) for s in range(3)]
-    while game.turn is not None and len(game.hands[0]) > 6:
-        seat = game.turn
-        game.apply(seat, players[seat].choose(seat_view(game, seat)))
-    seat = game.turn
-    assert seat is not None
-    k = knowledge(seat_view(game, seat))
+    seat, k = _knowledge_after("rules", 0, 77, 6)
     rng = random.Random(3)
     kept, blind = 0.0, 0.0
     for _ in range(40):
@@ -111,17 +107,10 @@ def test_worlds_fit_the_view_and_favour_the_plays_seen() -> None:
 def test_a_worlds_likelihood_is_the_product_of_its_plays() -> None:
     """``world_log_likelihood`` sums the softmax suit by suit (for speed): it equals each
     play's likelihood computed over the whole hand."""
-    game = Game(deal_rules("classic", 2, {}), 91)
-    players = [make("human", s) for s in range(3)]
-    while game.turn is not None and len(game.hands[0]) > 4:
-        seat = game.turn
-        game.apply(seat, players[seat].choose(seat_view(game, seat)))
-    seat = game.turn
-    assert seat is not None
-    k = knowledge(seat_view(game, seat))
+    _, k = _knowledge_after("human", 2, 91, 4)
     k.decisions = []  # the plays alone
     rng = random.Random(8)
-    cache: dict[tuple[int, int, int], tuple[float, int, float | None]] = {}
+    cache: Cache = {}
     for _ in range(20):
         world = sample_world(k, rng)
         whole = 0.0
