@@ -58,8 +58,8 @@ def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
-    tree:ITERATIONS[:WORLDS],
-    noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
+    tree:ITERATIONS[:WORLDS], noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based
+    rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
     from . import DIFFICULTIES, make_player

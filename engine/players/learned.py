@@ -23,7 +23,7 @@ from ..events import HandEnded
 from ..game import Game
 from ..views import seat_view
 from .base import Player
-from .sampling import Knowledge, deal, knowledge
+from .sampling import Knowledge, knowledge, sample_world
 from .simulate import FULL, SUIT_MASKS, SUIT_OF, beats, best_position, legal_mask, rule_exchange
 
 FEATURES: Final = (
@@ -68,7 +68,7 @@ class Decision:
     card: int
 
 
-#: A card's features, sparse: (index in ``FEATURES``, value) for the ones not zero.
+#: A card's features, sparse: (index in ``FEATURES``, value), most zeros left out.
 Features = list[tuple[int, float]]
 
 
@@ -275,12 +275,7 @@ def learned_world(
     worlds: list[list[int]] = []
     logs: list[float] = []
     for _ in range(max(1, tries)):
-        world = [0] * (k.n + 1)
-        for h, m in k.fixed.items():
-            world[h] = m
-        for h, m in deal(k, rng).items():
-            world[h] = m
-        world[k.seat] = k.hand
+        world = sample_world(k, rng)
         worlds.append(world)
         if not (k.history or k.decisions):
             return world

@@ -93,8 +93,9 @@ class SearchPlayer(Player):
       other programs play unlike the rule): 0.2 gave -0.030 (-0.124 .. +0.064, 300) among
       rule players, -0.103 (-0.264 .. +0.057, 300) at a human-like table, +0.110 (-0.109 ..
       +0.329, 100) among ISMCTS-500, in 1.1-1.2 times the time.
-    - ``learned``: each world the likeliest-weighted of ``inference`` draws under a play model
-      learned from a mixed table of our players (``learned.py``) instead of our rule. Against
+    - ``learned``: each world one of ``inference`` draws, chosen in proportion to the others'
+      plays' likelihood under a play model learned from a mixed table of our players
+      (``learned.py``) instead of our rule. Against
       hard with 32 worlds and 8 draws, 1.4 times its time: among ISMCTS-2000 +0.147 (-0.021 ..
       +0.314, 150 deals, seed 1) and -0.060 (-0.224 .. +0.104, 150, seed 2); at a human-like
       table +0.017 (-0.127 .. +0.160, 300); among rule players -0.057 (-0.161 .. +0.048, 300).
