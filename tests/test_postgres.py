@@ -3,6 +3,8 @@ database of its own."""
 
 from __future__ import annotations
 
+import asyncio
+
 import asyncpg
 import pytest
 
@@ -100,3 +102,66 @@ async def test_every_pooled_connection_is_ready_for_a_move_before_the_first_clic
         assert row is not None and (row["games"], row["actions"]) == (0, 0)
     finally:
         await storage.close()
+
+
+async def test_a_write_answers_before_its_connection_goes_back_to_the_pool(
+    postgres_url: str,
+) -> None:
+    """The caller gets its answer first; the connection goes back to the pool in the
+    background (awaited, asyncpg's release cost a move three more turns of a busy loop), is
+    clean for the next user, and closing the storage waits for it."""
+    driver = await PostgresDriver.open(postgres_url, pool_size=1)
+    try:
+
+        async def create(tx: Tx) -> None:
+            await tx.execute("CREATE TABLE scratch (x INTEGER)")
+
+        await driver.write(create)
+
+        async def insert(tx: Tx) -> int:
+            return await tx.execute("INSERT INTO scratch VALUES (1)")
+
+        assert await driver.write(insert, single=True) == 1
+        assert driver._releasing, "the release should still be on its way"
+        assert driver._pool.get_idle_size() == 0
+        await asyncio.gather(*driver._releasing)
+        assert driver._pool.get_idle_size() == 1
+
+        async def fails(tx: Tx) -> None:
+            await tx.execute("INSERT INTO scratch VALUES (2)")
+            raise RuntimeError("failed inside the transaction")
+
+        with pytest.raises(RuntimeError):
+            await driver.write(fails)
+
+        async def rows(tx: Tx) -> list[int]:
+            return [int(row["x"]) for row in await tx.fetchall("SELECT x FROM scratch")]
+
+        # The one connection came back with the failed transaction rolled back.
+        assert await driver.read(rows) == [1]
+        assert await driver.write(insert, single=True) == 1
+    finally:
+        await driver.close()  # with a release still pending
+    assert not driver._releasing
+
+
+async def test_a_cancelled_write_gives_its_connection_back(postgres_url: str) -> None:
+    driver = await PostgresDriver.open(postgres_url, pool_size=1)
+    try:
+
+        async def slow(tx: Tx) -> None:
+            await tx.execute("SELECT pg_sleep(5)")
+
+        task = asyncio.create_task(driver.write(slow))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+        async def one(tx: Tx) -> Row | None:
+            return await tx.fetchone("SELECT 1 AS x")
+
+        row = await asyncio.wait_for(driver.read(one), 5)
+        assert row is not None and row["x"] == 1
+    finally:
+        await driver.close()

@@ -139,6 +139,7 @@ class PostgresDriver:
 
     def __init__(self, pool: asyncpg.Pool[Any]) -> None:
         self._pool = pool
+        self._releasing: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresDriver:
@@ -163,15 +164,36 @@ class PostgresDriver:
         return cls(pool)
 
     async def write(self, work: Work[T], *, hot: bool = False, single: bool = False) -> T:
-        async with self._pool.acquire() as conn:
+        conn = await self._pool.acquire()
+        try:
             if single:
                 return await work(_SingleStatementTx(conn))
             async with conn.transaction():
                 return await work(_PostgresTx(conn))
+        finally:
+            self._release(conn)
 
     async def read(self, work: Work[T], *, hot: bool = False) -> T:
-        async with self._pool.acquire() as conn:
+        conn = await self._pool.acquire()
+        try:
             return await work(_PostgresTx(conn))
+        finally:
+            self._release(conn)
+
+    def _release(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
+        """Give ``conn`` back to the pool after the caller has its answer. Awaited, asyncpg's
+        release costs three turns of the event loop, and on a busy loop each turn is every
+        other game's work (bench/load.py: a move's write took 6 turns, the statement itself 3).
+        A transaction is over by now (committed, or rolled back by its context); the pool
+        rolls back anything left open all the same."""
+        task = asyncio.get_running_loop().create_task(self._pool.release(conn))
+        self._releasing.add(task)
+        task.add_done_callback(self._released)
+
+    def _released(self, task: asyncio.Task[None]) -> None:
+        self._releasing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("a connection could not go back to the pool", exc_info=task.exception())
 
     async def on_each_connection(self, work: Work[None]) -> None:
         """The pool hands out its most recently used connection first, so the rest see their
@@ -195,6 +217,8 @@ class PostgresDriver:
         return None
 
     async def close(self) -> None:
+        if self._releasing:
+            await asyncio.gather(*self._releasing, return_exceptions=True)
         await self._pool.close()
 
 
