@@ -149,8 +149,18 @@ async def child(out: Path) -> None:
     parsers = bot._connection.parsers
     parse_interaction = parsers["INTERACTION_CREATE"]
 
+    # What each interaction was (a card, a lobby button, a command): the lobby's and start's
+    # answers wait on a transaction of several statements, a card's on one.
+    kind_of: dict[int, str] = {}
+    by_kind: defaultdict[str, array[float]] = defaultdict(samples)
+
     def stamped(data: Any) -> None:
         arrived[int(data["id"])] = time.perf_counter()
+        fields = data.get("data") or {}
+        custom_id = str(fields.get("custom_id") or "")
+        kind_of[int(data["id"])] = (
+            custom_id.split(":")[2] if custom_id.count(":") >= 3 else f"/{fields.get('name')}"
+        )
         parse_interaction(data)
 
     parsers["INTERACTION_CREATE"] = stamped
@@ -159,8 +169,10 @@ async def child(out: Path) -> None:
 
     def create_interaction_response(self: Any, interaction_id: int, *args: Any, **kw: Any) -> Any:
         start = arrived.pop(int(interaction_id), None)
+        kind = kind_of.pop(int(interaction_id), "?")
         if start is not None:  # the bot's own time: from the event to sending its answer
             latencies.append(time.perf_counter() - start)
+            by_kind[kind].append(latencies[-1])
         coro = original(self, interaction_id, *args, **kw)
 
         async def timed() -> Any:
@@ -382,6 +394,7 @@ async def child(out: Path) -> None:
             json.dumps(
                 {
                     "latencies": latencies.tolist(),
+                    "by_kind": {kind: values.tolist() for kind, values in by_kind.items()},
                     "round_trips": round_trips.tolist(),
                     "lags": lags.tolist(),
                     "hops": hops.tolist(),
@@ -441,6 +454,10 @@ def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
         key: [x for part in parts for x in part[key]]
         for key in ("latencies", "round_trips", "lags", "hops", "queued")
     }
+    out["by_kind"] = {}
+    for part in parts:
+        for kind, values in part["by_kind"].items():
+            out["by_kind"].setdefault(kind, []).extend(values)
     out["counts"] = {k: sum(part["counts"][k] for part in parts) for k in parts[0]["counts"]}
     out["cpu"] = sum(part["cpu"] for part in parts)
     out["memory"] = {}
@@ -499,6 +516,8 @@ async def main(args: argparse.Namespace) -> None:
                 f"{figures['p99']:.1f} ms ({figures['p99'] / first['p99']:.2f}x the first); "
                 f"as the double saw it p50 {figures['seen_p50']:.1f} ms  p99 "
                 f"{figures['seen_p99']:.1f} ms ({figures['seen_p99'] / first['seen_p99']:.2f}x); "
+                f"cards and exchanges alone, bot side p99 {figures['move_p99']:.1f} ms "
+                f"({figures['move_p99'] / first['move_p99']:.2f}x); "
                 f"person moves {figures['moves_per_s']:.1f}/s  "
                 f"bot CPU per person move {figures['cpu_per_move']:.2f} ms"
             )
@@ -803,6 +822,15 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
         f"max {max(lat, default=float('nan')):.1f}  (n={len(lat)})"
     )
+    kinds_seen = sorted(data["by_kind"].items(), key=lambda kv: -len(kv[1]))
+    print(
+        "   bot side by kind (ms): "
+        + "; ".join(
+            f"{kind} p50 {pct([x * 1000 for x in values], 0.5):.1f} p99 "
+            f"{pct([x * 1000 for x in values], 0.99):.1f} (n={len(values)})"
+            for kind, values in kinds_seen
+        )
+    )
     # As the person's side (Discord) sees it: from the click sent on the gateway to its answer
     # received, so also the time the event waited before the bot read it.
     seen = [
@@ -934,6 +962,10 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         "p99": pct(lat, 0.99),
         "seen_p50": pct(seen, 0.5),
         "seen_p99": pct(seen, 0.99),
+        # A card or an exchange (not a lobby button or a command): what a player clicks most.
+        "move_p99": pct(
+            [x * 1000 for kind in ("play", "xchg") for x in data["by_kind"].get(kind, [])], 0.99
+        ),
         "moves_per_s": person_moves / elapsed,
         "cpu_per_move": 1000 * data["cpu"] / max(person_moves, 1),
     }
