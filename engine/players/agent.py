@@ -21,6 +21,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import TracebackType
@@ -54,6 +57,22 @@ def _ready() -> bool:
     return True
 
 
+def _end_with_parent(parent: int) -> None:
+    """In each worker: end when the bot's process does. A bot killed with SIGKILL (or by the
+    out-of-memory killer) left its workers waiting on their queue for ever, since each holds
+    that queue's pipe open itself; a bot restarted in a loop piled them up. Linux sends the
+    worker SIGTERM when its parent dies (the pool starts workers from the loop's thread, which
+    lives as long as the process)."""
+    if sys.platform != "linux":
+        return
+    import ctypes
+
+    pr_set_pdeathsig = 1
+    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() != parent:  # the bot died before the line above
+        os._exit(0)
+
+
 class ComputerSeat:
     """A small pool of worker processes deciding for every computer seat of the bot."""
 
@@ -68,7 +87,10 @@ class ComputerSeat:
         if self._pool is None:
             # "spawn": a fresh interpreter, safe beside the bot's threads and event loop.
             self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_end_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
