@@ -183,7 +183,7 @@ class PostgresDriver:
     def _release(self, conn: asyncpg.pool.PoolConnectionProxy[Any]) -> None:
         """Give ``conn`` back to the pool after the caller has its answer. Awaited, asyncpg's
         release costs three turns of the event loop, and on a busy loop each turn is every
-        other game's work (bench/load.py: a move's write took 6 turns, the statement itself 3).
+        other game's work (bench/loop_turns.py: a move's write took 6 turns, the statement 3).
         A transaction is over by now (committed, or rolled back by its context); the pool
         rolls back anything left open all the same."""
         task = asyncio.get_running_loop().create_task(self._pool.release(conn))
