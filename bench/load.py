@@ -57,6 +57,12 @@ DISCORD_ROUTE_LIMITS = (
 )  # a loop that has not ticked for this long is stalled: say where it is
 
 
+def interaction_kind(custom_id: str, command: object) -> str:
+    """A button's kind from its custom_id (``nines:...:play:...`` gives "play"), else the
+    command's name ("/nines")."""
+    return custom_id.split(":")[2] if custom_id.count(":") >= 3 else f"/{command}"
+
+
 def samples() -> array[float]:
     return array("d")
 
@@ -157,9 +163,8 @@ async def child(out: Path) -> None:
     def stamped(data: Any) -> None:
         arrived[int(data["id"])] = time.perf_counter()
         fields = data.get("data") or {}
-        custom_id = str(fields.get("custom_id") or "")
-        kind_of[int(data["id"])] = (
-            custom_id.split(":")[2] if custom_id.count(":") >= 3 else f"/{fields.get('name')}"
+        kind_of[int(data["id"])] = interaction_kind(
+            str(fields.get("custom_id") or ""), fields.get("name")
         )
         parse_interaction(data)
 
@@ -868,7 +873,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     kinds: dict[str, int] = {}
     for inter in fake.interactions.values():
         custom_id = str((inter.payload.get("data") or {}).get("custom_id") or "")
-        kind = custom_id.split(":")[2] if custom_id.count(":") >= 3 else f"/{inter.command_name}"
+        kind = interaction_kind(custom_id, inter.command_name)
         kinds[kind] = kinds.get(kind, 0) + 1
     print("   interactions by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     moves = kinds.get("play", 0) + kinds.get("xchg", 0)
