@@ -17,121 +17,14 @@ from __future__ import annotations
 
 import bisect
 import random
-import time
 from typing import Final
 
-from ..actions import PLAYS, Action, Play
-from ..views import SeatView
-from .rules_player import rule_action
-from .sampling import Knowledge, equivalent_groups, knowledge, play_actions, sample_world
-from .search import SearchPlayer, nines_state
-from .simulate import SUIT_OF, best_position, legal_mask, rule_play
+from .sampling import Knowledge, sample_world
+from .search import SearchPlayer
+from .simulate import SUIT_OF, rule_play
 
 #: Cards in hand at or below which the worlds are solved exactly (4: about 1 ms a world).
 ENDGAME: Final = 4
-
-
-def _moves(hand: int, trick: list[int], live: int, first: int) -> list[int]:
-    """One legal card per run of touching cards (no live card between them), ``first``
-    (the rule's card, a good guess) tried first."""
-    mask = legal_mask(hand, trick)
-    out: list[int] = []
-    prev = -2
-    while mask:
-        low = mask & -mask
-        c = low.bit_length() - 1
-        mask ^= low
-        if prev >= 0 and SUIT_OF[c] == SUIT_OF[prev]:
-            between = ((1 << c) - 1) & ~((2 << prev) - 1)
-            if not between & live:
-                prev = c
-                if first == c:
-                    out[-1] = c
-                continue
-        out.append(c)
-        prev = c
-    if first in out:
-        out.remove(first)
-        out.insert(0, first)
-    return out
-
-
-class Solver:
-    """Double-dummy team tricks for partnership Nines: seats 0 and 2 against 1 and 3."""
-
-    def __init__(self, trump: int) -> None:
-        self.trump = trump
-        self.table: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
-        self.nodes = 0
-
-    def tricks(self, hands: list[int], leader: int, trick: list[int], played: int) -> int:
-        """Tricks still to come that seats 0 and 2 take, the trick in progress included."""
-        return self._search(hands, leader, trick, played, -1, 14)
-
-    def _search(
-        self, hands: list[int], leader: int, trick: list[int], played: int, alpha: int, beta: int
-    ) -> int:
-        self.nodes += 1
-        if not trick:
-            left = hands[leader].bit_count()
-            if left == 0:
-                return 0
-            if left == 1:  # the last trick plays itself
-                cards = [hands[(leader + i) % 4].bit_length() - 1 for i in range(4)]
-                winner = (leader + best_position(cards, self.trump)) % 4
-                return 1 if winner % 2 == 0 else 0
-            key = (hands[0], hands[1], hands[2], hands[3], leader)
-            low, high = self.table.get(key, (0, left))
-            if low >= beta or low == high:
-                return low
-            if high <= alpha:
-                return high
-            a, b = max(alpha, low), min(beta, high)
-            value = self._node(hands, leader, trick, played, a, b)
-            if value <= a:  # an upper bound (fail-soft)
-                high = max(low, min(high, value))
-            elif value >= b:  # a lower bound
-                low = min(high, max(low, value))
-            else:
-                low = high = value
-            self.table[key] = (low, high)
-            return value
-        return self._node(hands, leader, trick, played, alpha, beta)
-
-    def _node(
-        self, hands: list[int], leader: int, trick: list[int], played: int, alpha: int, beta: int
-    ) -> int:
-        seat = (leader + len(trick)) % 4
-        hand = hands[seat]
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        for c in trick:
-            live |= 1 << c
-        first = rule_play(hand, trick, 4, self.trump, played, True)
-        ours = seat % 2 == 0
-        best = -1 if ours else 99
-        for card in _moves(hand, trick, live, first):
-            hands[seat] = hand & ~(1 << card)
-            trick.append(card)
-            if len(trick) == 4:
-                winner = (leader + best_position(trick, self.trump)) % 4
-                won = 1 if winner % 2 == 0 else 0
-                v = won + self._search(
-                    hands, winner, [], played | (1 << card), alpha - won, beta - won
-                )
-            else:
-                v = self._search(hands, leader, trick, played | (1 << card), alpha, beta)
-            trick.pop()
-            hands[seat] = hand
-            if ours:
-                if v > best:
-                    best = v
-                    alpha = max(alpha, v)
-            elif v < best:
-                best = v
-                beta = min(beta, v)
-            if alpha >= beta:
-                break
-        return best
 
 
 def _touching(a: int, b: int, held: int, before: int) -> bool:
@@ -194,8 +87,7 @@ class PartnershipPlayer(SearchPlayer):
         endgame: int = ENDGAME,
         pool: int = 1,
     ) -> None:
-        super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool)
-        self.endgame = endgame
+        super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool, endgame=endgame)
 
     def _worlds(self, k: Knowledge, rng: random.Random) -> list[tuple[list[int], int]]:
         if not k.teams:
@@ -203,45 +95,3 @@ class PartnershipPlayer(SearchPlayer):
         if self.pool > 1:
             return [(w, 1) for w in fitting_worlds(k, rng, self.worlds, self.worlds * self.pool)]
         return [(sample_world(k, rng), 1) for _ in range(self.worlds)]
-
-    def choose(self, view: SeatView) -> Action:
-        rules = view.table.rules
-        if (
-            rules.teams is None
-            or rules.instant_win
-            or len(view.legal) == 1
-            or len(view.hand) > self.endgame
-        ):
-            return super().choose(view)
-        return self._solve(view)
-
-    def _solve(self, view: SeatView) -> Action:
-        """Each candidate's mean double-dummy team tricks over the worlds."""
-        k = knowledge(view)
-        legal = [p.card.index for p in play_actions(view)]
-        candidates = equivalent_groups(legal, k)
-        if len(candidates) == 1:
-            return PLAYS[candidates[0]]
-        rng = self.rng_for(view)
-        deadline = time.perf_counter() + self.budget_s
-        totals = [0] * len(candidates)
-        sign = 1 if k.seat % 2 == 0 else -1
-        for world, _ in self._worlds(k, rng):
-            base = nines_state(k, world, None)
-            solver = Solver(k.trump)
-            for i, card in enumerate(candidates):
-                st = base.copy()
-                st.play(card)
-                ours = st.tricks[0] + st.tricks[2]
-                value = ours + solver.tricks(st.hands, st.leader, st.trick, st.played)
-                totals[i] += sign * value
-            if time.perf_counter() > deadline:
-                break
-        best = max(totals)
-        rule = rule_action(view)
-        assert isinstance(rule, Play)
-        rc = rule.card.index
-        rep = max((c for c in candidates if SUIT_OF[c] == SUIT_OF[rc] and c <= rc), default=-1)
-        if rep >= 0 and totals[candidates.index(rep)] == best:
-            return rule
-        return PLAYS[candidates[totals.index(best)]]

@@ -1,5 +1,5 @@
-"""The partnership search (issue 19): the double-dummy solver is exact, the player plays
-legal cards from its view alone, and it beats the rules on seeded deals."""
+"""The partnership search (issue 19): the player plays legal cards from its view alone and
+beats the rules on seeded deals (its solver: test_players_endgame.py)."""
 
 from __future__ import annotations
 
@@ -9,58 +9,9 @@ import random
 from engine import Game, Rules, seat_view
 from engine.players.duel import make, match
 from engine.players.omniscient import true_world
-from engine.players.partnership import PartnershipPlayer, Solver
-from engine.players.random_player import RandomPlayer
-from engine.players.sampling import knowledge
-from engine.players.search import nines_state
-from engine.players.simulate import NinesHand
+from engine.players.partnership import PartnershipPlayer
 
 from .test_players import _rehide
-
-
-def minimax(state: NinesHand) -> int:
-    """Seats 0 and 2's tricks under perfect play by both sides, every card tried."""
-    if state.over:
-        return state.tricks[0] + state.tricks[2]
-    values = []
-    for move in state.legal_moves():
-        after = state.copy()
-        after.play(move)
-        values.append(minimax(after))
-    return max(values) if state.turn % 2 == 0 else min(values)
-
-
-def endgames(count: int, cards: int) -> list[tuple[Game, int]]:
-    """Partnership positions with at most ``cards`` cards in the hand to play, from random
-    play on seeded deals (every trump of the rotation)."""
-    rng = random.Random(f"endgames:{cards}")
-    out = []
-    for i in range(count):
-        rules = Rules.from_settings("partnership", {"trumps": ("H", "D", "C", "S", "NT")[i % 5]})
-        game = Game(rules, 500 + i)
-        player = RandomPlayer(i)
-        stop = 4 * (13 - cards) + rng.randrange(4)
-        for _ in range(stop):
-            seat = game.turn
-            assert seat is not None
-            game.apply(seat, player.choose(seat_view(game, seat)))
-        seat = game.turn
-        assert seat is not None
-        out.append((game, seat))
-    return out
-
-
-def test_solver_matches_full_minimax() -> None:
-    checked = 0
-    for game, seat in endgames(40, 4):
-        k = knowledge(seat_view(game, seat))
-        state = nines_state(k, true_world(game), None)
-        done = state.tricks[0] + state.tricks[2]
-        solver = Solver(k.trump)
-        value = solver.tricks(list(state.hands), state.leader, list(state.trick), state.played)
-        assert done + value == minimax(state.copy())
-        checked += 1
-    assert checked == 40
 
 
 def test_plays_legal_cards_from_the_view_alone() -> None:
