@@ -51,6 +51,22 @@ def _moves(hand: int, trick: list[int], live: int, first: int) -> list[int]:
     return out
 
 
+def _to_try(
+    hands: list[int], leader: int, trick: list[int], played: int, trump: int, teams: bool
+) -> tuple[int, list[int]]:
+    """The seat to play and the cards it tries, one per run of touching cards (no card still
+    held or in the trick between them), the rule's card first."""
+    seat = (leader + len(trick)) % len(hands)
+    hand = hands[seat]
+    live = 0
+    for h in hands:
+        live |= h
+    for c in trick:
+        live |= 1 << c
+    first = rule_play(hand, trick, len(hands), trump, played, teams)
+    return seat, _moves(hand, trick, live, first)
+
+
 class Solver:
     """Tricks the seats of ``ours`` (a bit per seat) take under perfect play by all, for one
     world: the teams' seats 0 and 2 (``0b0101``) in the partnership game, the deciding seat
@@ -104,21 +120,14 @@ class Solver:
     def _node(
         self, hands: list[int], leader: int, trick: list[int], played: int, alpha: int, beta: int
     ) -> int:
-        n = self.n
-        seat = (leader + len(trick)) % n
+        seat, moves = _to_try(hands, leader, trick, played, self.trump, self.teams)
         hand = hands[seat]
-        live = 0
-        for h in hands:
-            live |= h
-        for c in trick:
-            live |= 1 << c
-        first = rule_play(hand, trick, n, self.trump, played, self.teams)
         ours = (self.ours >> seat) & 1
         best = -1 if ours else 99
-        for card in _moves(hand, trick, live, first):
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append(card)
-            if len(trick) == n:
+            if len(trick) == self.n:
                 winner, won = self._won(leader, trick)
                 v = won + self._search(
                     hands, winner, [], played | (1 << card), alpha - won, beta - won
@@ -162,17 +171,11 @@ class MaxnSolver:
             known = self.table.get(key)
             if known is not None:
                 return known
-        seat = (leader + len(trick)) % n
+        seat, moves = _to_try(hands, leader, trick, played, self.trump, False)
         hand = hands[seat]
-        live = 0
-        for h in hands:
-            live |= h
-        for c in trick:
-            live |= 1 << c
-        first = rule_play(hand, trick, n, self.trump, played, False)
         best: tuple[int, ...] = ()
         most = hands[leader].bit_count() + (1 if trick else 0)  # tricks still to come
-        for card in _moves(hand, trick, live, first):
+        for card in moves:
             hands[seat] = hand & ~(1 << card)
             trick.append(card)
             if len(trick) == n:
