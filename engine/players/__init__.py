@@ -31,11 +31,11 @@ def make_player(difficulty: str, seed: int = 0) -> Player:
     elif difficulty == "normal":
         player = RulesPlayer(seed)
     elif difficulty == "hard":
-        # 32 worlds take ~15 ms; the budget caps the rare slow position (anytime). From 5
-        # cards in hand, 16 of the worlds (32 from 4 cards) are solved exactly instead of
-        # played out by the rule (``endgame.py``): among ISMCTS-500, +0.033 tricks/hand (95%
-        # CI -0.003 .. +0.070, classic, 300 deals) and +0.105 (+0.028 .. +0.182, partnership,
-        # 200 deals) over playouts alone.
+        # 32 worlds take ~15 ms; the budget caps the rare slow position (anytime). In the
+        # partnership game, from 5 cards in hand 16 of the worlds (32 from 4 cards) are
+        # solved double dummy instead of played out by the rule (``endgame.py``): +0.105
+        # tricks/hand (95% CI +0.028 .. +0.182, 200 deals) among ISMCTS-500 and +0.087
+        # (-0.029 .. +0.204, 80) among ISMCTS-2000 over playouts alone.
         player = SearchPlayer(seed, worlds=32, budget_s=0.25, endgame=5, solved_worlds=16)
     else:
         raise ValueError(f"Unknown difficulty {difficulty!r}: choose one of {DIFFICULTIES}.")

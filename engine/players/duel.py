@@ -59,7 +59,8 @@ def make(spec: str, seed: int) -> Player:
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
     tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
-    in hand, SOLVED of them from CARDS and twice as many a card fewer),
+    in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
+    (the same, three players too),
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -87,10 +88,15 @@ def make(spec: str, seed: int) -> Player:
     elif name == "tree":  # hard's exchange and worlds, card play by ISMCTS over them
         iterations, worlds = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(seed, worlds=int(worlds or 32), tree=int(iterations or 200))
-    elif name == "endgame":  # hard, worlds solved exactly from CARDS in hand
+    elif name in ("endgame", "maxn"):  # hard, worlds solved exactly from CARDS in hand
         cards, solved = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(
-            seed, worlds=32, budget_s=0.25, endgame=int(cards or 5), solved_worlds=int(solved or 0)
+            seed,
+            worlds=32,
+            budget_s=0.25,
+            endgame=int(cards or 5),
+            solved_worlds=int(solved or 0),
+            maxn=name == "maxn",
         )
     elif name == "noisy":  # playouts: the others play a random card this often
         player = SearchPlayer(seed, worlds=32, budget_s=0.25, noise=float(arg or 0.2))

@@ -79,8 +79,8 @@ class SearchPlayer(Player):
     then decide. Four players each for themselves: the others' follows and discards rule out
     cards, and near the end of a game playouts count the chance to win it (``race``).
     ``endgame`` > 0: from that many cards in hand the worlds are solved exactly instead of
-    played out (``endgame.py``; three players or two teams), ``solved_worlds`` of them from
-    ``endgame`` cards and twice as many a card fewer.
+    played out (``endgame.py``; two teams, and three players with ``maxn``), ``solved_worlds``
+    of them from ``endgame`` cards and twice as many a card fewer.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
     deals, ``duel --rotate``, the same cards, classic unless named):
@@ -127,11 +127,13 @@ class SearchPlayer(Player):
         learned: bool = False,
         endgame: int = 0,
         solved_worlds: int = 0,
+        maxn: bool = False,
     ) -> None:
         super().__init__(seed)
         self.learned = learned  # worlds weighted by the learned play model (learned.py)
         self.endgame = endgame  # cards in hand from which worlds are solved exactly
         self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
+        self.maxn = maxn  # three players each for themselves solved too (max^n)
         self.pool = pool
         self.soft = soft
         self.tree = tree  # > 0: card play by ISMCTS with this many iterations
@@ -195,9 +197,13 @@ class SearchPlayer(Player):
         totals = [0.0] * len(candidates)
         me = k.seat
         cards = len(view.hand)
-        # Four players each for themselves: max^n over 20 cards is too slow, and from 5
-        # cards it gained +0.010 tricks/hand (-0.029 .. +0.049, 200 deals among ISMCTS-500).
-        solve = cards <= self.endgame and (k.teams or k.n == 3) and sheet is None and start is None
+        # Each for themselves, max^n from 5 cards against playouts, 16 worlds there (duel
+        # --rotate): three players among ISMCTS-500 +0.033 tricks/hand (-0.003 .. +0.070, 300
+        # deals), among ISMCTS-2000 +0.037 (-0.070 .. +0.145) and -0.050 (-0.109 .. +0.009),
+        # 80 deals each, in 1.7-1.8 times the time; four players +0.010 (-0.029 .. +0.049,
+        # 200 among ISMCTS-500), max 805 ms. Not worth its time: an option with three.
+        alone = self.maxn and k.n == 3
+        solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
         if solve and self.solved_worlds:
             # A card fewer to solve, twice the worlds in about the same time.
             worlds = worlds[: self.solved_worlds << (self.endgame - cards)]
