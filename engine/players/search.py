@@ -104,11 +104,11 @@ class SearchPlayer(Player):
       +0.314, 150 deals, seed 1) and -0.060 (-0.224 .. +0.104, 150, seed 2); at a human-like
       table +0.017 (-0.127 .. +0.160, 300); among rule players -0.057 (-0.161 .. +0.048, 300).
     - ``inference=1`` (card-play worlds from the voids alone, exchange inference too), 80
-      worlds (``search:80:1``), against hard before its endgame, classic, 300 deals each:
-      +0.177 (+0.026 .. +0.328) at a human-like table, +0.083 (-0.066 .. +0.233) among
-      ISMCTS-500, -0.077 (-0.202 .. +0.049) among rule players. With the endgame solved from 5
-      cards (16 worlds there) it gave +0.090 (-0.057 .. +0.237) at the human-like table: not
-      kept yet; the lead to follow for tables unlike our rule.
+      worlds (``search:80:1``), against hard, classic, 300 deals each: +0.177 (+0.026 ..
+      +0.328) at a human-like table, +0.083 (-0.066 .. +0.233) among ISMCTS-500, -0.077
+      (-0.202 .. +0.049) among rule players. With ``maxn`` from 5 cards (16 worlds there) it
+      gave +0.090 (-0.057 .. +0.237) at the human-like table: not kept yet; the lead to
+      follow for tables unlike our rule (with the exchange's inference kept).
     """
 
     name = "search"
