@@ -60,7 +60,8 @@ def make(spec: str, seed: int) -> Player:
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
     tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
     in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
-    (the same, three players too),
+    (the same, three players too), evidence:KIND[:WORLDS] (hard, card-play worlds fitted to
+    KIND: plays, decisions or voids; ``search.EVIDENCE``),
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -97,6 +98,16 @@ def make(spec: str, seed: int) -> Player:
             endgame=int(cards or 5),
             solved_worlds=int(solved or 0),
             maxn=name == "maxn",
+        )
+    elif name == "evidence":  # hard, card-play worlds fitted to KIND only, WORLDS of them
+        kind, worlds = [*arg.split(":"), "", ""][:2]
+        player = SearchPlayer(
+            seed,
+            worlds=int(worlds or 32),
+            budget_s=0.25,
+            endgame=5,
+            solved_worlds=16,
+            play_evidence=kind or "decisions",
         )
     elif name == "noisy":  # playouts: the others play a random card this often
         player = SearchPlayer(seed, worlds=32, budget_s=0.25, noise=float(arg or 0.2))

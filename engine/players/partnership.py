@@ -89,9 +89,9 @@ class PartnershipPlayer(SearchPlayer):
     ) -> None:
         super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool, endgame=endgame)
 
-    def _worlds(self, k: Knowledge, rng: random.Random) -> list[tuple[list[int], int]]:
+    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
         if not k.teams:
-            return super()._worlds(k, rng)
+            return super()._worlds(k, rng, count)
         if self.pool > 1:
-            return [(w, 1) for w in fitting_worlds(k, rng, self.worlds, self.worlds * self.pool)]
-        return [(sample_world(k, rng), 1) for _ in range(self.worlds)]
+            return [(w, 1) for w in fitting_worlds(k, rng, count, self.worlds * self.pool)]
+        return [(sample_world(k, rng), 1) for _ in range(count)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import random
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..actions import Exchange, Play
 from ..cards import JOKER, Card
@@ -30,6 +31,14 @@ from .simulate import (
 
 SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
 NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
+
+
+#: What the worlds for card play are fitted to, besides the voids the view makes certain:
+#: "plays", the others' exchange decisions and plays as the rule would have made them;
+#: "trusted", the same but only the plays of seats that never provably left the rule
+#: (``rule_breakers``; every seat's with partners); "decisions", the exchange decisions
+#: alone; "voids", nothing more. The exchange always fits the decisions before it.
+EVIDENCE: Final = ("plays", "trusted", "decisions", "voids")
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
@@ -390,14 +399,15 @@ def _between(low: int, high: int) -> int:
     return ((1 << high) - 1) & ~((2 << low) - 1)
 
 
-def rule_exclusions(card: int, trick: list[int], trump: int) -> int:
-    """Cards a rule-based player (``rule_play``, no partner) cannot have held when it played
-    ``card`` to ``trick`` (not as the leader): it follows with its lowest card unless it
-    plays to win, ruffs with its lowest winning trump, and discards its lowest side card."""
+def rule_exclusions(card: int, trick: list[int], trump: int, n: int = 4) -> int:
+    """Cards a rule-based player (``rule_play``, no partner, ``n`` at the table) cannot have
+    held when it played ``card`` to ``trick`` (not as the leader): it follows with its lowest
+    card unless it plays to win, ruffs with its lowest winning trump, and discards its lowest
+    side card."""
     led = SUIT_OF[trick[0]]
     best = trick[best_position(trick, trump)]
     suit = SUIT_OF[card]
-    last = len(trick) == 3
+    last = len(trick) == n - 1
     if suit == led:
         if SUIT_OF[best] != led:  # trumped: the lowest card of the suit
             return _below(card)
@@ -420,6 +430,29 @@ def rule_exclusions(card: int, trick: list[int], trump: int) -> int:
     return out
 
 
+def rule_breakers(k: Knowledge) -> set[int]:
+    """The other seats that provably left the rule this hand (no partners): each later played
+    a card the rule would not have let it hold at one of its follows."""
+    broken: set[int] = set()
+    for seat, card, trick, before in k.history:
+        if trick and seat not in broken:  # a lead tells little for sure
+            ex = rule_exclusions(card, trick, k.trump, k.n) & ~before
+            if ex & k.played_by[seat]:
+                broken.add(seat)
+    return broken
+
+
+def keep_evidence(k: Knowledge, kind: str) -> None:
+    """Drop from ``k`` the evidence that ``kind`` (one of ``EVIDENCE``) leaves out."""
+    if kind == "trusted" and not k.teams:
+        broken = rule_breakers(k)
+        k.history = [h for h in k.history if h[0] not in broken]
+    elif kind in ("decisions", "voids"):
+        k.history = []
+        if kind == "voids":
+            k.decisions = []
+
+
 def infer_exclusions(k: Knowledge) -> None:
     """Add to ``k.excluded`` the cards the others cannot hold if they play by the rule (four
     players each for themselves), so more drawn worlds fit their plays: 18% of the kept
@@ -428,17 +461,10 @@ def infer_exclusions(k: Knowledge) -> None:
     if k.teams or k.n != 4 or not k.history:
         return
     extra = [0] * (k.n + 1)
-    broken: set[int] = set()
+    broken = rule_breakers(k)
     for seat, card, trick, before in k.history:
-        if not trick or seat in broken:
-            continue  # a lead tells little for sure: the rule leads masters, else low
-        ex = rule_exclusions(card, trick, k.trump) & ~before
-        if ex & k.played_by[seat]:  # it held one of them: not playing by the rule
-            broken.add(seat)
-            continue
-        extra[seat] |= ex
-    for seat in broken:
-        extra[seat] = 0
+        if trick and seat not in broken:  # a lead tells little for sure: the rule leads
+            extra[seat] |= rule_exclusions(card, trick, k.trump) & ~before  # masters, else low
     excluded = [e | x for e, x in zip(k.excluded, extra, strict=True)]
     if _fits(k, excluded):
         k.excluded = excluded

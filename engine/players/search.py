@@ -19,9 +19,11 @@ from .endgame import solved_tricks
 from .race import game_value
 from .rules_player import rule_action
 from .sampling import (
+    EVIDENCE,
     Knowledge,
     equivalent_groups,
     infer_exclusions,
+    keep_evidence,
     knowledge,
     play_actions,
     sample_world,
@@ -128,8 +130,12 @@ class SearchPlayer(Player):
         endgame: int = 0,
         solved_worlds: int = 0,
         maxn: bool = False,
+        play_evidence: str = "plays",
     ) -> None:
         super().__init__(seed)
+        if play_evidence not in EVIDENCE:
+            raise ValueError(f"play_evidence must be one of {EVIDENCE}, not {play_evidence!r}")
+        self.play_evidence = play_evidence  # what card-play worlds must fit (``EVIDENCE``)
         self.learned = learned  # worlds weighted by the learned play model (learned.py)
         self.endgame = endgame  # cards in hand from which worlds are solved exactly
         self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
@@ -191,22 +197,24 @@ class SearchPlayer(Player):
         start = view.table.scores if rules.instant_win else None
         sheet = race_sheet(view)
         deadline = time.perf_counter() + self.budget_s
-        worlds = self._worlds(k, rng)
+        me = k.seat
+        cards = len(view.hand)
+        alone = self.maxn and k.n == 3
+        solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
+        count = self.worlds
+        if solve and self.solved_worlds:
+            # A card fewer to solve, twice the worlds in about the same time.
+            count = min(count, self.solved_worlds << (self.endgame - cards))
+        keep_evidence(k, self.play_evidence)
+        worlds = self._worlds(k, rng, count)
         if self.tree and sheet is None:
             return self._tree(k, rng, [w for w, _ in worlds], start, deadline)
         totals = [0.0] * len(candidates)
-        me = k.seat
-        cards = len(view.hand)
         # Each for themselves, max^n from 5 cards against playouts, 16 worlds there (duel
         # --rotate): three players among ISMCTS-500 +0.033 tricks/hand (-0.003 .. +0.070, 300
         # deals), among ISMCTS-2000 +0.037 (-0.070 .. +0.145) and -0.050 (-0.109 .. +0.009),
         # 80 deals each, in 1.7-1.8 times the time; four players +0.010 (-0.029 .. +0.049,
         # 200 among ISMCTS-500), max 805 ms. Not worth its time: an option with three.
-        alone = self.maxn and k.n == 3
-        solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
-        if solve and self.solved_worlds:
-            # A card fewer to solve, twice the worlds in about the same time.
-            worlds = worlds[: self.solved_worlds << (self.endgame - cards)]
         for world, times in worlds:
             base = nines_state(k, world, start)
             solved = solved_tricks(k.trump, k.n, k.teams, me) if solve else None
@@ -234,10 +242,10 @@ class SearchPlayer(Player):
             return rule
         return PLAYS[candidates[totals.index(best)]]
 
-    def _worlds(self, k: Knowledge, rng: random.Random) -> list[tuple[list[int], int]]:
-        """The worlds to judge the cards in, each with its weight."""
+    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
+        """Up to ``count`` worlds to judge the cards in, each with its weight."""
         if self.soft:
-            return soft_worlds(k, rng, self.worlds, self.worlds * self.inference)
+            return soft_worlds(k, rng, count, count * self.inference)
         if self.learned:
             from .learned import Cache, learned_world
             from .learned_weights import WEIGHTS
@@ -246,22 +254,24 @@ class SearchPlayer(Player):
                 infer_exclusions(k)
             cache: Cache = {}
             return [
-                (learned_world(k, rng, self.inference, WEIGHTS, cache), 1)
-                for _ in range(self.worlds)
+                (learned_world(k, rng, self.inference, WEIGHTS, cache), 1) for _ in range(count)
             ]
         if k.n == 3:
-            return [(sample_world(k, rng, self.inference), 1) for _ in range(self.worlds)]
+            return [(sample_world(k, rng, self.inference), 1) for _ in range(count)]
         # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
         # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
         # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
         # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
         # players each for themselves (24 from the pool there).
-        worlds = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
+        sized = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
         if not k.teams:
             # Cards the others' follows and discards rule out: +0.361 tricks/hand against
             # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
             infer_exclusions(k)
-        return [(w, 1) for w in sample_worlds(k, rng, worlds, worlds * self.pool)]
+        # The pool is sized by the full count, so the fewer worlds solved near the end are
+        # its best fits.
+        worlds = sample_worlds(k, rng, min(sized, count), sized * self.pool)
+        return [(w, 1) for w in worlds]
 
     def _tree(
         self,

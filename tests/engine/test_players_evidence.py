@@ -1,0 +1,114 @@
+"""What the search's card-play worlds are fitted to (issue 19): the others' plays as the rule
+would have made them, only those of seats that never provably left the rule, their exchange
+decisions alone, or nothing but the voids."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine import Game, Rules, seat_view
+from engine.players import RulesPlayer, SearchPlayer
+from engine.players.base import Player
+from engine.players.duel import make
+from engine.players.human import HumanLikePlayer
+from engine.players.omniscient import true_world
+from engine.players.sampling import EVIDENCE, Knowledge, keep_evidence, knowledge, rule_breakers
+from engine.players.simulate import rule_play
+
+
+def _positions(ruleset: str, players: list[Player], count: int) -> list[tuple[Game, int]]:
+    """Card-play positions after 1 to 11 tricks of seeded games of ``players``."""
+    out = []
+    for i in range(count):
+        game = Game(Rules.from_settings(ruleset), 60 + i)
+        turns = 0
+        stop = 6 + (i * 7) % 30
+        while game.turn is not None and turns < stop:
+            seat = game.turn
+            view = seat_view(game, seat)
+            game.apply(seat, players[seat].choose(view))
+            turns += 0 if view.table.phase == "exchange" else 1
+        if game.turn is not None:
+            out.append((game, game.turn))
+    return out
+
+
+def _left_the_rule(k: Knowledge, world: list[int], seat: int) -> bool:
+    """Whether one of ``seat``'s plays this hand was not the rule's card in the true deal."""
+    for s, card, trick, before in k.history:
+        held = world[s] | (k.played_by[s] & ~before)
+        if s == seat and rule_play(held, trick, k.n, k.trump, before, k.teams) != card:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-player"])
+def test_rule_players_never_break_the_rule(ruleset: str) -> None:
+    n = 3 if ruleset == "classic" else 4
+    rules = [RulesPlayer(s) for s in range(n)]
+    for game, seat in _positions(ruleset, rules, 40):
+        k = knowledge(seat_view(game, seat))
+        assert k.history
+        assert rule_breakers(k) == set()
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-player"])
+def test_a_breaker_provably_left_the_rule(ruleset: str) -> None:
+    n = 3 if ruleset == "classic" else 4
+    people: list[Player] = [HumanLikePlayer(s) for s in range(n)]
+    flagged = 0
+    for game, seat in _positions(ruleset, people, 60):
+        k = knowledge(seat_view(game, seat))
+        world = true_world(game)
+        for breaker in rule_breakers(k):
+            assert breaker != seat
+            assert _left_the_rule(k, world, breaker)
+            flagged += 1
+    assert flagged >= 20
+
+
+def test_each_kind_keeps_its_evidence() -> None:
+    people: list[Player] = [HumanLikePlayer(s) for s in range(3)]
+    trusted_dropped = 0
+    for game, seat in _positions("classic", people, 40):
+        view = seat_view(game, seat)
+        kept = {}
+        for kind in EVIDENCE:
+            k = knowledge(view)
+            keep_evidence(k, kind)
+            kept[kind] = k
+        full = knowledge(view)
+        assert kept["plays"].history == full.history
+        assert kept["plays"].decisions == full.decisions
+        broken = rule_breakers(full)
+        assert kept["trusted"].history == [h for h in full.history if h[0] not in broken]
+        assert kept["trusted"].decisions == full.decisions
+        trusted_dropped += len(full.history) - len(kept["trusted"].history)
+        assert kept["decisions"].history == []
+        assert kept["decisions"].decisions == full.decisions
+        assert kept["voids"].history == [] and kept["voids"].decisions == []
+        # The voids stay: they are certain.
+        assert all(kept[kind].excluded == full.excluded for kind in EVIDENCE)
+    assert trusted_dropped > 0
+
+
+def test_unknown_evidence_is_refused_and_the_spec_sets_it() -> None:
+    with pytest.raises(ValueError, match="play_evidence"):
+        SearchPlayer(1, play_evidence="hunches")
+    player = make("evidence:voids:80", 1)
+    assert isinstance(player, SearchPlayer)
+    assert (player.play_evidence, player.worlds) == ("voids", 80)
+
+
+@pytest.mark.parametrize("kind", EVIDENCE)
+def test_every_kind_plays_legal_cards_the_same_each_time(kind: str) -> None:
+    """(That a decision depends on the seat's view alone: ``test_players``.)"""
+    player = SearchPlayer(2, worlds=12, play_evidence=kind, budget_s=math.inf)
+    people: list[Player] = [HumanLikePlayer(s) for s in range(3)]
+    for game, seat in _positions("classic", people, 12):
+        view = seat_view(game, seat)
+        action = player.choose(view)
+        assert action in view.legal
+        assert player.choose(seat_view(game, seat)) == action
