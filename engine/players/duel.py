@@ -6,6 +6,9 @@ rest unchanged; the per-hand edge is the candidate's tricks (Nein Nine: points) 
 baseline's in the same position on the same cards. Every player seeds each decision from the
 view, so both arms see the same random numbers wherever they reach the same position.
 Games: whole games with the candidate in one position (rotating) against baselines.
+Later hands (``--later``): every deal is a game's second hand, the first played by the
+baseline's arm, so the players have seen a whole hand of each seat's plays (``sampling.
+rule_shares``), as at a real table from the second hand on.
 Race (four players each for themselves): every deal starts from a score sheet on which the
 search counts the chance to win (someone at 5 or below), and a hand scores the chance to win
 the game after it (``race.game_value``): decisions near the end of a game, paired, far less
@@ -22,6 +25,7 @@ seat in turn. The report names the field.
 from __future__ import annotations
 
 import argparse
+import copy
 import math
 import statistics
 import sys
@@ -248,7 +252,7 @@ def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...], race: bool
     return float(sum(result.tricks_won[s] for s in seats))
 
 
-Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool, bool]
+Job = tuple[str, str, str, str, dict[str, object], int, list[int], bool, bool, bool]
 
 
 def seat_player(spec: str, field: list[str], seat: int, pos: tuple[int, ...], seed: int) -> Player:
@@ -256,8 +260,34 @@ def seat_player(spec: str, field: list[str], seat: int, pos: tuple[int, ...], se
     return make(spec if seat in pos else field[seat % len(field)], seed + seat)
 
 
+@dataclass
+class Openings:
+    """The game at the hand a deal measures: its first, or with ``later`` its second, once
+    the seats' players (specs, seeded as in the match) played the first, whose tricks every
+    seat then sees. Each arm gets its own copy of the one opening for its first-hand seats."""
+
+    rules: Rules
+    seed: int  # the game's
+    sheet: tuple[int, ...] | None
+    later: bool
+    player_seed: int
+    games: dict[tuple[str, ...], Game] = field(default_factory=dict)
+
+    def start(self, specs: list[str]) -> Game:
+        key = tuple(specs)
+        if key not in self.games:
+            game = new_game(self.rules, self.seed, self.sheet)
+            if self.later:
+                first = [make(spec, self.player_seed + s) for s, spec in enumerate(specs)]
+                play(game, first, set(), Tally(), True)
+                if game.over:  # the first hand ended the game: measure a first hand instead
+                    game = new_game(self.rules, self.seed, self.sheet)
+            self.games[key] = game
+        return copy.deepcopy(self.games[key])
+
+
 def run_deals(args: Job) -> Tally:
-    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate, race = args
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, rotate, race, later = args
     tally = Tally()
     for i in indices:
         rules = deal_rules(ruleset, i, settings)
@@ -269,17 +299,20 @@ def run_deals(args: Job) -> Tally:
         if rotate:  # one position a deal (for slow baselines): still paired, half the cost
             places = [places[i % len(places)]]
         field = field_specs(b_spec, opp_spec)
+        # With ``later`` the baseline's arm plays the first hand, and both arms the second.
+        openings = Openings(rules, game_seed, sheet, later, seed)
         if field == [b_spec]:
             others = [make(b_spec, seed + s) for s in range(n)]
             tb = Tally()
-            result = play(new_game(rules, game_seed, sheet), others, set(range(n)), tb, True)
+            result = play(openings.start([b_spec] * n), others, set(range(n)), tb, True)
             tally.b_times.extend(tb.play_times)
             assert result is not None
             shared = {pos: score_of(result, rules, pos, race) for pos in positions(rules)}
         edge = 0.0
         for pos in places:
+            specs_b = [b_spec if s in pos else field[s % len(field)] for s in range(n)]
             seats_a = [seat_player(a_spec, field, s, pos, seed) for s in range(n)]
-            res_a = play(new_game(rules, game_seed, sheet), seats_a, set(pos), tally, True)
+            res_a = play(openings.start(specs_b), seats_a, set(pos), tally, True)
             assert res_a is not None
             a = score_of(res_a, rules, pos, race)
             if pos in shared:
@@ -287,7 +320,7 @@ def run_deals(args: Job) -> Tally:
             else:
                 seats_b = [seat_player(b_spec, field, s, pos, seed) for s in range(n)]
                 tb = Tally()
-                res_b = play(new_game(rules, game_seed, sheet), seats_b, set(pos), tb, True)
+                res_b = play(openings.start(specs_b), seats_b, set(pos), tb, True)
                 tally.b_times.extend(tb.play_times)
                 assert res_b is not None
                 b = score_of(res_b, rules, pos, race)
@@ -299,7 +332,7 @@ def run_deals(args: Job) -> Tally:
 
 
 def run_games(args: Job) -> Tally:
-    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, _rotate, _race = args
+    a_spec, b_spec, opp_spec, ruleset, settings, seed, indices, _rotate, _race, _later = args
     tally = Tally()
     for i in indices:
         rules = Rules.from_settings(ruleset, settings)
@@ -355,19 +388,24 @@ def match(
     workers: int = 1,
     rotate: bool = False,
     race: bool = False,
+    later: bool = False,
 ) -> Tally:
-    """Run a duplicate match; ``workers`` > 1 spreads it over processes."""
+    """Run a duplicate match; ``workers`` > 1 spreads it over processes. ``later``: each
+    deal is a game's second hand (the first played by the baseline's arm), so the players
+    have seen how each seat played a whole hand."""
     if race and ruleset != "four-player":
         raise ValueError("Race deals are for the four-player game (its score model).")
+    if race and later:
+        raise ValueError("Race deals start from a late score sheet: not a second hand.")
     opp = opponents or b
     cfg = settings or {}
     tally = Tally()
     parts = max(1, workers) * 4
     jobs_d: list[Job] = [
-        (a, b, opp, ruleset, cfg, seed, c, rotate, race) for c in _chunks(deals, parts)
+        (a, b, opp, ruleset, cfg, seed, c, rotate, race, later) for c in _chunks(deals, parts)
     ]
     jobs_g: list[Job] = [
-        (a, b, opp, ruleset, cfg, seed, c, rotate, race) for c in _chunks(games, parts)
+        (a, b, opp, ruleset, cfg, seed, c, rotate, race, later) for c in _chunks(games, parts)
     ]
     if workers <= 1:
         for job in jobs_d:
@@ -384,17 +422,24 @@ def match(
 
 
 def report(
-    tally: Tally, a: str, b: str, ruleset: str, opponents: str | None, race: bool = False
+    tally: Tally,
+    a: str,
+    b: str,
+    ruleset: str,
+    opponents: str | None,
+    race: bool = False,
+    later: bool = False,
 ) -> str:
     unit = "win chance" if race else "points" if ruleset == "nein-nine" else "tricks"
     fmt = ".4f" if race else ".3f"
     players = Rules.from_settings(ruleset).players
     lines = [f"{ruleset}: {a} vs {b}; {field_text(b, opponents, players)}"]
     if tally.edges:
+        which = " (each a game's second hand)" if later else ""
         m, h = mean_ci(tally.edges)
         mean_a, mean_b = statistics.fmean(tally.a_scores), statistics.fmean(tally.b_scores)
         lines.append(
-            f"  hands: {len(tally.edges)} duplicate deals, edge {m:+{fmt}} {unit}/hand "
+            f"  hands: {len(tally.edges)} duplicate deals{which}, edge {m:+{fmt}} {unit}/hand "
             f"(95% CI {m - h:+{fmt}} .. {m + h:+{fmt}}); {a} {mean_a:{fmt}}"
             f", {b} {mean_b:{fmt}} {unit}/hand in the same positions"
         )
@@ -446,6 +491,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="four-player: deals start from late score sheets and score the chance to win",
     )
+    parser.add_argument(
+        "--later",
+        action="store_true",
+        help="each deal is a game's second hand, the first played by the baseline's arm",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--set",
@@ -472,8 +522,9 @@ def main(argv: list[str] | None = None) -> int:
                 workers=args.workers,
                 rotate=args.rotate,
                 race=args.race,
+                later=args.later,
             )
-            print(report(tally, args.a, args.b, ruleset, table, args.race))
+            print(report(tally, args.a, args.b, ruleset, table, args.race, args.later))
             seconds = time.perf_counter() - started
             print(f"  ({seconds:.0f} s wall, {args.workers} workers)", flush=True)
     return 0

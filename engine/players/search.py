@@ -26,6 +26,7 @@ from .sampling import (
     keep_evidence,
     knowledge,
     play_actions,
+    rule_shares,
     sample_world,
     sample_worlds,
     soft_worlds,
@@ -205,7 +206,8 @@ class SearchPlayer(Player):
         if solve and self.solved_worlds:
             # A card fewer to solve, twice the worlds in about the same time.
             count = min(count, self.solved_worlds << (self.endgame - cards))
-        keep_evidence(k, self.play_evidence)
+        shares = rule_shares(view) if self.play_evidence == "table" else None
+        keep_evidence(k, self.play_evidence, shares)
         worlds = self._worlds(k, rng, count)
         if self.tree and sheet is None:
             return self._tree(k, rng, [w for w, _ in worlds], start, deadline)

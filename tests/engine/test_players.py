@@ -165,7 +165,7 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
         SearchPlayer(3, worlds=16, tree=60, budget_s=math.inf),
         SearchPlayer(3, worlds=16, learned=True, budget_s=math.inf),
         SearchPlayer(3, worlds=16, endgame=5, maxn=True, budget_s=math.inf),
-        SearchPlayer(3, worlds=16, play_evidence="trusted", budget_s=math.inf),
+        SearchPlayer(3, worlds=16, play_evidence="table", budget_s=math.inf),
         IsmctsPlayer(3, iterations=30),
         HumanLikePlayer(3),
     ]

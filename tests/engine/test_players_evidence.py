@@ -11,10 +11,18 @@ import pytest
 from engine import Game, Rules, seat_view
 from engine.players import RulesPlayer, SearchPlayer
 from engine.players.base import Player
-from engine.players.duel import make
+from engine.players.duel import Openings, make
 from engine.players.human import HumanLikePlayer
 from engine.players.omniscient import true_world
-from engine.players.sampling import EVIDENCE, Knowledge, keep_evidence, knowledge, rule_breakers
+from engine.players.sampling import (
+    EVIDENCE,
+    RULE_LIKE,
+    Knowledge,
+    keep_evidence,
+    knowledge,
+    rule_breakers,
+    rule_shares,
+)
 from engine.players.simulate import rule_play
 
 
@@ -112,3 +120,63 @@ def test_every_kind_plays_legal_cards_the_same_each_time(kind: str) -> None:
         action = player.choose(view)
         assert action in view.legal
         assert player.choose(seat_view(game, seat)) == action
+
+
+def _second_hand(ruleset: str, first: list[Player], seed: int) -> Game:
+    """A game at its second hand, the first played by ``first``."""
+    specs = [p.name for p in first]
+    openings = Openings(Rules.from_settings(ruleset), seed, None, True, 0)
+    game = openings.start(specs)
+    assert seat_view(game, 0).table.last_hand_tricks
+    return game
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "partnership", "four-player"])
+def test_rule_shares_are_exact_for_rule_players_and_low_for_random_ones(ruleset: str) -> None:
+    n = Rules.from_settings(ruleset).players
+    for seed in range(4):
+        first: list[Player] = [RulesPlayer(s) for s in range(n)]
+        first[1] = make("random", 1)
+        game = _second_hand(ruleset, first, seed)
+        for seat in range(n):
+            shares = rule_shares(seat_view(game, seat))
+            assert shares is not None
+            assert [s for i, s in enumerate(shares) if i != 1] == [1.0] * (n - 1)
+            assert shares[1] < RULE_LIKE
+    game = Game(Rules.from_settings("classic"), 1)
+    assert rule_shares(seat_view(game, 0)) is None  # the first hand: nothing seen yet
+
+
+def test_the_table_kind_drops_the_seats_unlike_the_rule() -> None:
+    first: list[Player] = [RulesPlayer(0), make("random", 1), RulesPlayer(2)]
+    checked = 0
+    for seed in range(6):
+        game = _second_hand("classic", first, seed)
+        players: list[Player] = [RulesPlayer(0), HumanLikePlayer(1), RulesPlayer(2)]
+        while game.turn is not None and len(seat_view(game, 0).played) < 6:
+            seat = game.turn
+            game.apply(seat, players[seat].choose(seat_view(game, seat)))
+        view = seat_view(game, 0)
+        shares = rule_shares(view)
+        assert shares is not None
+        k = knowledge(view)
+        full = (list(k.history), list(k.decisions))
+        keep_evidence(k, "table", shares)
+        assert k.history == [h for h in full[0] if h[0] == 2]
+        assert k.decisions == [d for d in full[1] if d[0] == 2]
+        checked += len(full[0]) - len(k.history)
+    assert checked > 0
+
+
+def test_later_deals_start_both_arms_from_one_second_hand() -> None:
+    openings = Openings(Rules.from_settings("classic"), 3, None, True, 0)
+    one, two = openings.start(["rules"] * 3), openings.start(["rules"] * 3)
+    assert one is not two
+    assert seat_view(one, 0) == seat_view(two, 0)
+    assert len(seat_view(one, 0).table.sheet) == 1
+    seat = one.turn
+    assert seat is not None
+    one.apply(seat, seat_view(one, seat).legal[0])
+    assert seat_view(one, 0) != seat_view(two, 0)  # copies: one arm's play leaves the other
+    first = Openings(Rules.from_settings("classic"), 3, None, False, 0).start(["rules"] * 3)
+    assert seat_view(first, 0).table.sheet == ()
