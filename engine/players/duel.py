@@ -64,8 +64,8 @@ def make(spec: str, seed: int) -> Player:
     search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
     tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
     in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
-    (the same, three players too), evidence:KIND[:WORLDS] (hard, card-play worlds fitted to
-    KIND: plays, decisions or voids; ``search.EVIDENCE``),
+    (the same, three players too), evidence:KIND[:WORLDS[:PRUNE]] (hard, card-play worlds
+    fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped),
     noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -104,7 +104,7 @@ def make(spec: str, seed: int) -> Player:
             maxn=name == "maxn",
         )
     elif name == "evidence":  # hard, card-play worlds fitted to KIND only, WORLDS of them
-        kind, worlds = [*arg.split(":"), "", ""][:2]
+        kind, worlds, prune = [*arg.split(":"), "", "", ""][:3]
         player = SearchPlayer(
             seed,
             worlds=int(worlds or 32),
@@ -112,6 +112,7 @@ def make(spec: str, seed: int) -> Player:
             endgame=5,
             solved_worlds=16,
             play_evidence=kind or "decisions",
+            prune=float(prune or 0),
         )
     elif name == "noisy":  # playouts: the others play a random card this often
         player = SearchPlayer(seed, worlds=32, budget_s=0.25, noise=float(arg or 0.2))
