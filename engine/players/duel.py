@@ -61,12 +61,12 @@ FIELDS = {
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
-    search's experiments (see ``SearchPlayer``): soft:WORLDS[:DRAWS], learned:WORLDS[:TRIES],
+    search's experiments (see ``SearchPlayer``): learned:WORLDS[:TRIES],
     tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
     in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
     (the same, three players too), evidence:KIND[:WORLDS[:PRUNE]] (hard, card-play worlds
     fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped),
-    noisy:SHARE, ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
+    ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
     from . import DIFFICULTIES, make_player
@@ -114,11 +114,6 @@ def make(spec: str, seed: int) -> Player:
             play_evidence=kind or "decisions",
             prune=float(prune or 0),
         )
-    elif name == "noisy":  # playouts: the others play a random card this often
-        player = SearchPlayer(seed, worlds=32, budget_s=0.25, noise=float(arg or 0.2))
-    elif name == "soft":
-        worlds, tries = [*arg.split(":"), "", ""][:2]
-        player = SearchPlayer(seed, worlds=int(worlds or 32), inference=int(tries or 8), soft=True)
     elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(
@@ -469,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
         "--a",
         default="hard",
         help="candidate (random, rules, easy, normal, hard, omniscient, human, "
-        "search:WORLDS, ismcts:ITERATIONS, soft:, tree:, noisy:, ismctsr:)",
+        "search:WORLDS, ismcts:ITERATIONS, evidence:, endgame:, maxn:, learned:, tree:, ismctsr:)",
     )
     parser.add_argument("--b", default="rules", help="baseline, same choices")
     parser.add_argument(

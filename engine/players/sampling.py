@@ -355,47 +355,6 @@ def _contradictions(k: Knowledge, world: list[int], enough: int) -> int:
     return bad
 
 
-def misfit_counts(k: Knowledge, world: list[int]) -> list[int]:
-    """Per seat, how many of its plays the rule would not have made in ``world``; the last
-    entry counts the exchange decisions the rule would not have made."""
-    counts = [0] * (k.n + 1)
-    n, trump, teams = k.n, k.trump, k.teams
-    for seat, card, trick, before in k.history:
-        held = world[seat] | (k.played_by[seat] & ~before)
-        if rule_play(held, trick, n, trump, before, teams) != card:
-            counts[seat] += 1
-    for seat, swapped, discarded in k.decisions:
-        holder = k.pile_holder[seat]
-        pile = world[holder] | (k.played_by[holder] if holder < n else 0)
-        if rule_exchange(pile, trump, discarded) != swapped:
-            counts[n] += 1
-    return counts
-
-
-#: How often a keep-or-swap decision goes against the rule, for anyone: decisions are few,
-#: too few to fit a rate per seat.
-EXCHANGE_EPS = 0.25
-
-
-def soft_worlds(
-    k: Knowledge, rng: random.Random, count: int, draws: int
-) -> list[tuple[list[int], int]]:
-    """The ``count`` worlds of ``draws`` drawn in which the others' plays were likeliest,
-    every seat judged by its own fitted rate of plays off the rule (``inference``), with a
-    weight each (how many times to count it)."""
-    from .inference import posterior_worlds
-
-    if not (k.decisions or k.history):
-        return [(sample_world(k, rng), 1) for _ in range(count)]
-    pool = [sample_world(k, rng) for _ in range(max(draws, count))]
-    counts = [misfit_counts(k, w) for w in pool]
-    plays = [0] * (k.n + 1)
-    for seat, *_ in k.history:
-        plays[seat] += 1
-    plays[k.n] = len(k.decisions)
-    return posterior_worlds(pool, counts, plays, count, {k.n: EXCHANGE_EPS})
-
-
 def _below(card: int) -> int:
     """The cards of ``card``'s suit lower than it."""
     return ((1 << card) - 1) & SUIT_MASKS[SUIT_OF[card]]

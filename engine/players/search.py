@@ -29,7 +29,6 @@ from .sampling import (
     rule_shares,
     sample_world,
     sample_worlds,
-    soft_worlds,
 )
 from .simulate import SUIT_OF, NinesHand, rule_exchange
 
@@ -89,32 +88,33 @@ class SearchPlayer(Player):
     of them from ``endgame`` cards and twice as many a card fewer.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
-    deals, ``duel --rotate``, the same cards, classic unless named):
-    - ``soft``: worlds by a noisy-rule model fitted per seat (``inference``), instead of
-      assuming that every seat plays by the rule: -0.017 (CI -0.107 .. +0.073, 300 deals) at
-      a table of rule players, -0.087 (-0.209 .. +0.035, 300) at a human-like table, +0.067
-      (-0.099 .. +0.232, 150; an earlier version that drew worlds by weight) among ISMCTS-500.
+    deals, ``duel --rotate``, the same cards, classic unless named). Two more lost at every
+    table and were removed (see git history before session 12): worlds by a noisy-rule model
+    fitted per seat (-0.017 among rule players, -0.087 at a human-like table, 300 deals
+    each) and playouts in which the others play a random card a fifth of the time (-0.030
+    among rule players, -0.103 at a human-like table).
     - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
       1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
       ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
       Nein Nine (100 iterations) +0.040 points (-0.133 .. +0.213, 200); among ISMCTS-2000
       -0.120 (-0.275 .. +0.035, 200).
-    - ``noise`` > 0: in playouts the other side plays a random card this often (people and
-      other programs play unlike the rule): 0.2 gave -0.030 (-0.124 .. +0.064, 300) among
-      rule players, -0.103 (-0.264 .. +0.057, 300) at a human-like table, +0.110 (-0.109 ..
-      +0.329, 100) among ISMCTS-500, in 1.1-1.2 times the time.
     - ``learned``: each world one of ``inference`` draws, chosen in proportion to the others'
       plays' likelihood under a play model learned from a mixed table of our players
       (``learned.py``) instead of our rule. Against
       hard with 32 worlds and 8 draws, 1.4 times its time: among ISMCTS-2000 +0.147 (-0.021 ..
       +0.314, 150 deals, seed 1) and -0.060 (-0.224 .. +0.104, 150, seed 2); at a human-like
       table +0.017 (-0.127 .. +0.160, 300); among rule players -0.057 (-0.161 .. +0.048, 300).
-    - ``inference=1`` (card-play worlds from the voids alone, exchange inference too), 80
-      worlds (``search:80:1``), against hard, classic, 300 deals each: +0.177 (+0.026 ..
-      +0.328) at a human-like table, +0.083 (-0.066 .. +0.233) among ISMCTS-500, -0.077
-      (-0.202 .. +0.049) among rule players. With ``maxn`` from 5 cards (16 worlds there) it
-      gave +0.090 (-0.057 .. +0.237) at the human-like table: not kept yet; the lead to
-      follow for tables unlike our rule (with the exchange's inference kept).
+    - ``play_evidence`` (``sampling.EVIDENCE``), duel spec ``evidence:KIND:WORLDS[:PRUNE]``,
+      exchange inference kept. Voids alone, 80 worlds: +0.130 (-0.015 .. +0.275, 300) at a
+      human-like table, +0.110 (-0.028 .. +0.248, 300) among ISMCTS-500, -0.080 (-0.202 ..
+      +0.042, 300) among rule players, but **-0.020 (-0.144 .. +0.104, 300) among
+      ISMCTS-2000**; partnership among ISMCTS-500 +0.035 (-0.185 .. +0.255, 200). At 32
+      worlds voids +0.013 and decisions -0.013 at the human-like table; 160 worlds +0.113;
+      the others' plays with 80 worlds +0.077; "trusted" with 80 +0.050. "table" with 80
+      worlds and ``prune`` 0.2, on games' second hands (``duel --later``): +0.070 (-0.026 ..
+      +0.166, 300) among rule players, -0.050 (-0.192 .. +0.092, 300) at the human-like
+      table. More or other worlds do not close the gap to ISMCTS-2000's card play.
+    - ``prune`` 0.2: 0.64 of the playouts, 98% of the decisions unchanged (test).
     """
 
     name = "search"
@@ -127,9 +127,7 @@ class SearchPlayer(Player):
         inference: int = 8,
         budget_s: float = 0.8,
         pool: int = 12,
-        soft: bool = False,
         tree: int = 0,
-        noise: float = 0.0,
         learned: bool = False,
         endgame: int = 0,
         solved_worlds: int = 0,
@@ -149,9 +147,7 @@ class SearchPlayer(Player):
         self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
         self.maxn = maxn  # three players each for themselves solved too (max^n)
         self.pool = pool
-        self.soft = soft
         self.tree = tree  # > 0: card play by ISMCTS with this many iterations
-        self.noise = noise  # playouts: the others' share of random cards
         self.worlds = worlds
         self.exchange_worlds = exchange_worlds
         self.inference = inference
@@ -236,9 +232,7 @@ class SearchPlayer(Player):
                 if solved is not None:
                     totals[i] += times * solved(state)
                     continue
-                if self.noise:
-                    state.noisy_playout(me, self.noise, rng)
-                elif not state.stopped:
+                if not state.stopped:
                     state.playout()
                 value = state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
                 totals[i] += times * value
@@ -260,8 +254,6 @@ class SearchPlayer(Player):
 
     def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
         """Up to ``count`` worlds to judge the cards in, each with its weight."""
-        if self.soft:
-            return soft_worlds(k, rng, count, count * self.inference)
         if self.learned:
             from .learned import Cache, learned_world
             from .learned_weights import WEIGHTS

@@ -9,7 +9,6 @@ random positions (same legal moves, same trick winners).
 
 from __future__ import annotations
 
-import random
 from typing import Final
 
 FULL: Final = (1 << 52) - 1
@@ -284,17 +283,6 @@ class NinesHand:
     def rule_move(self) -> int:
         seat = (self.leader + len(self.trick)) % self.n
         return rule_play(self.hands[seat], self.trick, self.n, self.trump, self.played, self.teams)
-
-    def noisy_playout(self, me: int, noise: float, rng: random.Random) -> None:
-        """Finish the hand: the other side's seats play a random legal card with probability
-        ``noise``, else the rule's; ``me`` (and a partner) the rule's."""
-        side = 2 if self.teams else self.n
-        while not self.over:
-            seat = (self.leader + len(self.trick)) % self.n
-            if seat % side != me % side and rng.random() < noise:
-                self.play(rng.choice(self.legal_moves()))
-            else:
-                self.play(self.rule_move())
 
     def playout(self) -> None:
         """Finish the hand with every seat playing the rule-based card."""
