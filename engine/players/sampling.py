@@ -43,8 +43,9 @@ NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
 #: fits the decisions before it.
 EVIDENCE: Final = ("plays", "trusted", "table", "decisions", "voids")
 
-#: The share of rule's cards last hand from which a seat is taken to play by the rule: a
-#: rule-based player plays it every time, ISMCTS-2000 about 70% of the time.
+#: The share of rule's cards last hand from which a seat is taken to play by the rule. In
+#: classic first hands a rule-based player played it every time; ISMCTS-500 0.23 to 0.69 of
+#: the time, the human-like players 0.31 to 0.69, hard 0.54 to 1.0 (12-18 seats each).
 RULE_LIKE: Final = 0.9
 
 
