@@ -35,7 +35,8 @@ def make_player(difficulty: str, seed: int = 0) -> Player:
         # partnership game, from 5 cards in hand 16 of the worlds (32 from 4 cards) are
         # solved double dummy instead of played out by the rule (``endgame.py``): +0.105
         # tricks/hand (95% CI +0.028 .. +0.182, 200 deals) among ISMCTS-500 and +0.087
-        # (-0.029 .. +0.204, 80) among ISMCTS-2000 over playouts alone.
+        # (-0.029 .. +0.204, 80) among ISMCTS-2000 over playouts alone; against ISMCTS-2000
+        # itself -0.120 (-0.279 .. +0.039, 300 deals; was -0.300 over 100 before).
         player = SearchPlayer(seed, worlds=32, budget_s=0.25, endgame=5, solved_worlds=16)
     else:
         raise ValueError(f"Unknown difficulty {difficulty!r}: choose one of {DIFFICULTIES}.")
