@@ -88,11 +88,13 @@ class SearchPlayer(Player):
     of them from ``endgame`` cards and twice as many a card fewer.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
-    deals, ``duel --rotate``, the same cards, classic unless named). Two more lost at every
-    table and were removed (see git history before session 12): worlds by a noisy-rule model
-    fitted per seat (-0.017 among rule players, -0.087 at a human-like table, 300 deals
-    each) and playouts in which the others play a random card a fifth of the time (-0.030
-    among rule players, -0.103 at a human-like table).
+    deals, ``duel --rotate``, the same cards, classic unless named). Two more were removed
+    (their code is in commit c2cc645 and before): below hard at the rule and human-like
+    tables and never measurably above it anywhere. Worlds by a noisy-rule model fitted per
+    seat: -0.017 among rule players, -0.087 at a human-like table (300 deals each), +0.067
+    (-0.099 .. +0.232, 150) among ISMCTS-500. Playouts in which the others play a random card
+    a fifth of the time: -0.030 among rule players, -0.103 at a human-like table (300 each),
+    +0.110 and -0.030 (100 each) among ISMCTS-500.
     - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
       1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
       ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
