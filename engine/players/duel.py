@@ -114,6 +114,17 @@ def make(spec: str, seed: int) -> Player:
             play_evidence=kind or "decisions",
             prune=float(prune or 0),
         )
+    elif name == "sighted":  # hard, playouts with sight of the world: WORLDS, EVIDENCE
+        worlds, kind = [*arg.split(":"), "", ""][:2]
+        player = SearchPlayer(
+            seed,
+            worlds=int(worlds or 32),
+            budget_s=0.25,
+            endgame=5,
+            solved_worlds=16,
+            sighted=True,
+            play_evidence=kind or "plays",
+        )
     elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(

@@ -136,6 +136,7 @@ class SearchPlayer(Player):
         maxn: bool = False,
         play_evidence: str = "plays",
         prune: float = 0.0,
+        sighted: bool = False,
     ) -> None:
         super().__init__(seed)
         if play_evidence not in EVIDENCE:
@@ -144,6 +145,7 @@ class SearchPlayer(Player):
         # > 0: from ``PRUNE_FROM`` worlds on, every 8 worlds, cards trailing the best by more
         # than this many tricks a world are no longer played out.
         self.prune = prune
+        self.sighted = sighted  # playouts by the rule judged against the world's hands
         self.learned = learned  # worlds weighted by the learned play model (learned.py)
         self.endgame = endgame  # cards in hand from which worlds are solved exactly
         self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
@@ -235,7 +237,7 @@ class SearchPlayer(Player):
                     totals[i] += times * solved(state)
                     continue
                 if not state.stopped:
-                    state.playout()
+                    state.playout(self.sighted)
                 value = state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
                 totals[i] += times * value
             if time.perf_counter() > deadline:

@@ -122,6 +122,72 @@ def rule_play(hand: int, trick: list[int], n: int, trump: int, played: int, team
     return _discard(hand, trump)
 
 
+def sighted_play(
+    hands: list[int], seat: int, trick: list[int], n: int, trump: int, teams: bool
+) -> int:
+    """The rule-based card played with sight of every hand in this world: "the card holds",
+    "a sure winner" and "a safe lead" are judged against the real holdings of the opponents
+    still to play instead of every card not yet seen (the spare's and the partner's too)."""
+    hand = hands[seat]
+    k = len(trick)
+    if k == 0:
+        return _sighted_lead(hands, seat, n, trump, teams)
+    led = SUIT_OF[trick[0]]
+    led_mask = SUIT_MASKS[led]
+    trump_mask = SUIT_MASKS[trump] if trump != NO_TRUMP else 0
+    # The cards the opponents after me could beat with: their cards of the suit led, and the
+    # trumps of those who have none.
+    follows = ruffs = 0
+    for j in range(1, n - k):
+        if teams and j == 2:
+            continue  # my partner
+        h = hands[(seat + j) % n]
+        if h & led_mask:
+            follows |= h & led_mask
+        else:
+            ruffs |= h & trump_mask
+    follow = hand & led_mask
+    bi = best_position(trick, trump)
+    best = trick[bi]
+    if teams and k >= 2 and bi == k - 2:
+        if SUIT_OF[best] == led:
+            holds = not ruffs and not follows & ~((2 << best) - 1)
+        else:
+            holds = not ruffs & ~((2 << best) - 1)
+        if holds:
+            return lowest(follow) if follow else _discard(hand, trump)
+    if follow:
+        if SUIT_OF[best] != led:
+            return lowest(follow)
+        above = follow & ~((2 << best) - 1)
+        if not above or ruffs:
+            return lowest(follow)
+        sure = above & ~((2 << highest(follows)) - 1) if follows else above
+        return lowest(sure) if sure else lowest(follow)
+    if trump_mask:
+        trumps = hand & trump_mask
+        if trumps:
+            over = trumps & ~((2 << best) - 1) if SUIT_OF[best] == trump else trumps
+            if over:
+                sure = over & ~((2 << highest(ruffs)) - 1) if ruffs else over
+                return lowest(sure) if sure else lowest(over)
+    return _discard(hand, trump)
+
+
+def _sighted_lead(hands: list[int], seat: int, n: int, trump: int, teams: bool) -> int:
+    out = ruffable = 0  # the opponents' cards; the side suits one of them could ruff
+    for j in range(1, n):
+        if teams and j == 2:
+            continue  # my partner
+        h = hands[(seat + j) % n]
+        out |= h
+        if trump != NO_TRUMP and h & SUIT_MASKS[trump]:
+            for s in range(4):
+                if not h & SUIT_MASKS[s]:
+                    ruffable |= 1 << s
+    return _lead(hands[seat], trump, out, n, ruffable)
+
+
 def _is_master(card: int, out: int, trump: int) -> bool:
     s = SUIT_OF[card]
     higher = out & SUIT_MASKS[s] & ~((2 << card) - 1)
@@ -146,9 +212,11 @@ def _discard(hand: int, trump: int) -> int:
     return card if card >= 0 else lowest(hand)
 
 
-def _lead(hand: int, trump: int, out: int, n: int) -> int:
+def _lead(hand: int, trump: int, out: int, n: int, ruffable: int | None = None) -> int:
+    """``ruffable``: the side suits (bits) someone could ruff, when known (``sighted_play``)."""
     trumps_out = out & SUIT_MASKS[trump] if trump != NO_TRUMP else 0
-    # A master in a side suit wins if nobody can ruff it: no trumps out, or they can follow.
+    # A master in a side suit wins if nobody can ruff it: no trumps out, or they can follow
+    # (guessed from how many cards of the suit are out, unless ``ruffable`` says).
     pick, pick_key = -1, -1
     for s in range(4):
         if s == trump:
@@ -161,7 +229,10 @@ def _lead(hand: int, trump: int, out: int, n: int) -> int:
         if o and top < highest(o):
             continue
         length = o.bit_count()
-        if trumps_out and length < n - 1:
+        if ruffable is None:
+            if trumps_out and length < n - 1:
+                continue
+        elif ruffable >> s & 1:
             continue
         if length > pick_key:
             pick, pick_key = top, length
@@ -284,8 +355,9 @@ class NinesHand:
         seat = (self.leader + len(self.trick)) % self.n
         return rule_play(self.hands[seat], self.trick, self.n, self.trump, self.played, self.teams)
 
-    def playout(self) -> None:
-        """Finish the hand with every seat playing the rule-based card."""
+    def playout(self, sighted: bool = False) -> None:
+        """Finish the hand with every seat playing the rule-based card (``sighted``: the rule
+        judged against the world's hands, ``sighted_play``)."""
         n, trump, teams = self.n, self.trump, self.teams
         hands, tricks = self.hands, self.tricks
         trick, leader, played = self.trick, self.leader, self.played
@@ -293,7 +365,10 @@ class NinesHand:
         while hands[leader] or trick:
             seat = (leader + len(trick)) % n
             hand = hands[seat]
-            card = rule_play(hand, trick, n, trump, played, teams)
+            if sighted:
+                card = sighted_play(hands, seat, trick, n, trump, teams)
+            else:
+                card = rule_play(hand, trick, n, trump, played, teams)
             hands[seat] = hand & ~(1 << card)
             played |= 1 << card
             trick.append(card)

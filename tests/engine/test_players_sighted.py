@@ -1,0 +1,148 @@
+"""Playouts with sight of the world (``simulate.sighted_play``): always a legal card, and the
+rule's "sure winner" judged against the seats' real holdings, not every unseen card."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import Card
+from engine.players.simulate import (
+    FULL,
+    NO_TRUMP,
+    SUIT_MASKS,
+    SUIT_OF,
+    NinesHand,
+    _discard,
+    _lead,
+    best_position,
+    highest,
+    legal_mask,
+    lowest,
+    rule_play,
+    sighted_play,
+)
+
+
+def bits(text: str) -> int:
+    mask = 0
+    for code in text.split():
+        mask |= 1 << Card.parse(code).index
+    return mask
+
+
+def card(code: str) -> int:
+    return Card.parse(code).index
+
+
+def can_beat(hand: int, card: int, led: int, trump: int) -> bool:
+    """Whether a seat with ``hand``, still to play, could beat ``card`` (the trick's best)."""
+    follow = hand & SUIT_MASKS[led]
+    if follow:
+        return SUIT_OF[card] == led and highest(follow) > card
+    trumps = hand & SUIT_MASKS[trump] if trump != NO_TRUMP else 0
+    return bool(trumps) and (SUIT_OF[card] != trump or highest(trumps) > card)
+
+
+def reference(
+    hands: list[int], seat: int, trick: list[int], n: int, trump: int, teams: bool
+) -> int:
+    """``sighted_play`` spelled out card by card, seat by seat."""
+    hand = hands[seat]
+    k = len(trick)
+    # The opponents, in turn after me (a partner sits two seats on).
+    others = [hands[(seat + j) % n] if not (teams and j == 2) else 0 for j in range(1, n)]
+    later = others[: n - 1 - k]
+    if k == 0:
+        out = 0
+        for h in others:
+            out |= h
+        ruffable = sum(
+            1 << s
+            for s in range(4)
+            if any(
+                not h & SUIT_MASKS[s] and trump != NO_TRUMP and h & SUIT_MASKS[trump]
+                for h in others
+            )
+        )
+        return _lead(hand, trump, out, n, ruffable)
+    led = SUIT_OF[trick[0]]
+    bi = best_position(trick, trump)
+    best = trick[bi]
+    follow = hand & SUIT_MASKS[led]
+    if teams and k >= 2 and bi == k - 2 and not any(can_beat(h, best, led, trump) for h in later):
+        return lowest(follow) if follow else _discard(hand, trump)
+    if follow:
+        candidates = follow if SUIT_OF[best] == led else 0
+    else:
+        trumps = hand & SUIT_MASKS[trump] if trump != NO_TRUMP else 0
+        candidates = trumps & ~((2 << best) - 1) if SUIT_OF[best] == trump else trumps
+        if not candidates:
+            return _discard(hand, trump)
+    winners = [
+        c for c in range(52) if candidates >> c & 1 and (SUIT_OF[c] != SUIT_OF[best] or c > best)
+    ]
+    for c in winners:
+        if not any(can_beat(h, c, led, trump) for h in later):
+            return c
+    if follow:
+        return lowest(follow) if not winners or k < n - 1 else winners[0]
+    return lowest(candidates)
+
+
+@pytest.mark.parametrize(("n", "teams"), [(3, False), (4, False), (4, True)])
+def test_sighted_play_is_the_rule_judged_against_the_real_holdings(n: int, teams: bool) -> None:
+    rng = random.Random(n * 7 + teams)
+    for _ in range(3000):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        size = rng.randint(1, 13)
+        hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
+        trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
+        state = NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
+        for _ in range(rng.randrange(n)):  # some cards of the trick already down
+            state.play(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
+        seat = state.turn
+        expected = reference(state.hands, seat, state.trick, n, trump, teams)
+        assert sighted_play(state.hands, seat, state.trick, n, trump, teams) == expected
+
+
+@pytest.mark.parametrize(("n", "teams"), [(3, False), (4, False), (4, True)])
+def test_sighted_playouts_play_only_legal_cards_to_the_end(n: int, teams: bool) -> None:
+    rng = random.Random(n * 10 + teams)
+    for _ in range(200):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        size = 13 if n == 4 else rng.randint(1, 13)
+        hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
+        trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
+        state = NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
+        while not state.over:
+            seat = state.turn
+            chosen = sighted_play(state.hands, seat, state.trick, n, trump, teams)
+            assert legal_mask(state.hands[seat], state.trick) >> chosen & 1
+            state.play(chosen)
+        assert sum(state.tricks) == size
+
+
+def test_a_card_only_the_spare_could_beat_is_a_sure_winner() -> None:
+    # Spades led; seat 0 holds K and 3, seat 1 (last to play) only the 4; the ace is in the
+    # spare. The rule cannot see that and keeps the king; with sight the king wins the trick.
+    hands = [bits("KS 3S 2H"), bits("4S 5H 6H"), bits("5S 7H 8H")]
+    trick = [card("5S")]
+    played = 1 << card("5S")
+    seen = hands[0] | played
+    assert (FULL & ~seen) >> card("AS") & 1  # the ace is among the cards the rule fears
+    assert rule_play(hands[0], trick, 3, 1, played, False) == card("3S")
+    assert sighted_play(hands, 0, trick, 3, 1, False) == card("KS")
+
+
+def test_a_sighted_ruff_is_the_lowest_trump_nobody_after_can_overruff() -> None:
+    # Clubs led, seat 0 void in clubs with the 2 and 9 of hearts (trump); seat 1 is void too
+    # and holds the 5 of hearts: the 2 would be overruffed, the 9 holds.
+    hands = [bits("2H 9H 3D"), bits("5H 4D 5D"), bits("3C 7C 8C")]
+    trick = [card("AC")]
+    assert sighted_play(hands, 0, trick, 3, 1, False) == card("9H")
+    hands[1] = bits("4C 4D 5D")  # seat 1 must follow clubs: the 2 holds
+    assert sighted_play(hands, 0, trick, 3, 1, False) == card("2H")
