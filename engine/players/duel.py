@@ -44,6 +44,7 @@ from .omniscient import OmniscientPlayer
 from .race import game_value
 from .random_player import RandomPlayer
 from .rules_player import RulesPlayer
+from .sampling import EVIDENCE
 from .search import RACE_BELOW, SearchPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
@@ -58,6 +59,19 @@ FIELDS = {
 }
 
 
+def hard_with(seed: int, **changes: object) -> SearchPlayer:
+    """The hardest level with some of its settings changed (``SearchPlayer``'s options)."""
+    from . import make_player
+
+    player = make_player("hard", seed)
+    assert isinstance(player, SearchPlayer)
+    for key, value in changes.items():
+        if not hasattr(player, key):
+            raise ValueError(f"SearchPlayer has no setting {key!r}.")
+        setattr(player, key, value)
+    return player
+
+
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
@@ -65,7 +79,8 @@ def make(spec: str, seed: int) -> Player:
     tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
     in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
     (the same, three players too), evidence:KIND[:WORLDS[:PRUNE]] (hard, card-play worlds
-    fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped),
+    fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped), blind
+    (hard with its playouts by the rule alone, as before ``sighted``),
     ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -95,36 +110,21 @@ def make(spec: str, seed: int) -> Player:
         player = SearchPlayer(seed, worlds=int(worlds or 32), tree=int(iterations or 200))
     elif name in ("endgame", "maxn"):  # hard, worlds solved exactly from CARDS in hand
         cards, solved = [*arg.split(":"), "", ""][:2]
-        player = SearchPlayer(
-            seed,
-            worlds=32,
-            budget_s=0.25,
-            endgame=int(cards or 5),
-            solved_worlds=int(solved or 0),
-            maxn=name == "maxn",
+        player = hard_with(
+            seed, endgame=int(cards or 5), solved_worlds=int(solved or 0), maxn=name == "maxn"
         )
     elif name == "evidence":  # hard, card-play worlds fitted to KIND only, WORLDS of them
         kind, worlds, prune = [*arg.split(":"), "", "", ""][:3]
-        player = SearchPlayer(
+        if (kind or "decisions") not in EVIDENCE:
+            raise ValueError(f"Unknown evidence {kind!r}: one of {EVIDENCE}.")
+        player = hard_with(
             seed,
             worlds=int(worlds or 32),
-            budget_s=0.25,
-            endgame=5,
-            solved_worlds=16,
             play_evidence=kind or "decisions",
             prune=float(prune or 0),
         )
-    elif name == "sighted":  # hard, playouts with sight of the world: WORLDS, EVIDENCE
-        worlds, kind = [*arg.split(":"), "", ""][:2]
-        player = SearchPlayer(
-            seed,
-            worlds=int(worlds or 32),
-            budget_s=0.25,
-            endgame=5,
-            solved_worlds=16,
-            sighted=True,
-            play_evidence=kind or "plays",
-        )
+    elif name == "blind":  # hard, its playouts by the rule alone, not judged by the world
+        player = hard_with(seed, sighted=False)
     elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(
@@ -475,7 +475,8 @@ def main(argv: list[str] | None = None) -> int:
         "--a",
         default="hard",
         help="candidate (random, rules, easy, normal, hard, omniscient, human, "
-        "search:WORLDS, ismcts:ITERATIONS, evidence:, endgame:, maxn:, learned:, tree:, ismctsr:)",
+        "search:WORLDS, ismcts:ITERATIONS, evidence:, endgame:, maxn:, blind, learned:, tree:, "
+        "ismctsr:)",
     )
     parser.add_argument("--b", default="rules", help="baseline, same choices")
     parser.add_argument(

@@ -1,5 +1,6 @@
 """Determinized Monte Carlo: sample worlds consistent with the view, try each distinct legal
-action in every world, finish the hand with the rule-based policy, keep the best mean.
+action in every world, finish the hand with the rule-based policy (optionally judged against
+the world's hands, ``simulate.sighted_play``), keep the best mean.
 
 The same worlds judge every candidate (paired comparison), so a few dozen are enough; this was
 as strong as ISMCTS with 300 iterations at a tenth of the CPU in the prototype.
@@ -85,10 +86,17 @@ class SearchPlayer(Player):
     cards, and near the end of a game playouts count the chance to win it (``race``).
     ``endgame`` > 0: from that many cards in hand the worlds are solved exactly instead of
     played out (``endgame.py``; two teams, and three players with ``maxn``), ``solved_worlds``
-    of them from ``endgame`` cards and twice as many a card fewer.
+    of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: card play's
+    playouts judge "a sure winner", "a safe lead" and "my partner's card holds" against the
+    world's hands of the opponents still to play, not against every card the seat has not
+    seen (in classic, the spare's 13 dead cards among them); hard's setting (figures in
+    ``make_player``). Not for the exchange (-0.013, 300 deals, human-like table) nor Nein Nine
+    (-0.030 points, 300); the rule told only the spare's cards: +0.127 (-0.025 .. +0.278,
+    300, human-like), less than sight.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
-    deals, ``duel --rotate``, the same cards, classic unless named). Two more were removed
+    deals, ``duel --rotate``, the same cards, classic unless named; against hard before
+    ``sighted``). Two more were removed
     (their code is in commit c2cc645 and before): below hard at the rule and human-like
     tables and never measurably above it anywhere. Worlds by a noisy-rule model fitted per
     seat: -0.017 among rule players, -0.087 at a human-like table (300 deals each), +0.067
