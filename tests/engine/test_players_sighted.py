@@ -86,21 +86,24 @@ def reference(
     for c in winners:
         if not any(can_beat(h, c, led, trump) for h in later):
             return c
-    if follow:
-        return lowest(follow) if not winners or k < n - 1 else winners[0]
-    return lowest(candidates)
+    return lowest(follow) if follow else lowest(candidates)
+
+
+def random_hand(rng: random.Random, n: int, teams: bool, size: int) -> NinesHand:
+    """A fresh hand of ``size`` cards a seat, a random trump (or none) and leader."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
+    trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
+    return NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
 
 
 @pytest.mark.parametrize(("n", "teams"), [(3, False), (4, False), (4, True)])
 def test_sighted_play_is_the_rule_judged_against_the_real_holdings(n: int, teams: bool) -> None:
     rng = random.Random(n * 7 + teams)
     for _ in range(3000):
-        deck = list(range(52))
-        rng.shuffle(deck)
-        size = rng.randint(1, 13)
-        hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
-        trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
-        state = NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
+        state = random_hand(rng, n, teams, rng.randint(1, 13))
+        trump = state.trump
         for _ in range(rng.randrange(n)):  # some cards of the trick already down
             state.play(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
         seat = state.turn
@@ -112,12 +115,9 @@ def test_sighted_play_is_the_rule_judged_against_the_real_holdings(n: int, teams
 def test_sighted_playouts_play_only_legal_cards_to_the_end(n: int, teams: bool) -> None:
     rng = random.Random(n * 10 + teams)
     for _ in range(200):
-        deck = list(range(52))
-        rng.shuffle(deck)
         size = 13 if n == 4 else rng.randint(1, 13)
-        hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
-        trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
-        state = NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
+        state = random_hand(rng, n, teams, size)
+        trump = state.trump
         while not state.over:
             seat = state.turn
             chosen = sighted_play(state.hands, seat, state.trick, n, trump, teams)
