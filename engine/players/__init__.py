@@ -37,12 +37,11 @@ def make_player(difficulty: str, seed: int = 0) -> Player:
         # tricks/hand (95% CI +0.028 .. +0.182, 200 deals) among ISMCTS-500 and +0.087
         # (-0.029 .. +0.204, 80) among ISMCTS-2000 over playouts alone; against ISMCTS-2000
         # itself -0.120 (-0.279 .. +0.039, 300 deals; was -0.300 over 100 before).
-        # Without teams, playouts judge sure winners against the world's hands
-        # (``sighted``), measured against the same settings without (duel --rotate, 300
-        # deals): classic +0.217 (+0.059 .. +0.375) at a human-like table, +0.153 (+0.007 ..
-        # +0.300) among ISMCTS-500, +0.057 (-0.076 .. +0.190) among ISMCTS-2000, -0.003 among
-        # rule players, in 1.08 to 1.23 times the time; four-player +0.103 (-0.033 .. +0.240)
-        # at a human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500.
+        # In classic, playouts judge sure winners against the world's hands (``sighted``),
+        # measured against the same settings without (duel --rotate, 300 deals): +0.217
+        # (+0.059 .. +0.375) at a human-like table, +0.153 (+0.007 .. +0.300) among
+        # ISMCTS-500, +0.057 (-0.076 .. +0.190) among ISMCTS-2000, -0.003 among rule players,
+        # in 1.08 to 1.23 times the time.
         player = SearchPlayer(
             seed, worlds=32, budget_s=0.25, endgame=5, solved_worlds=16, sighted=True
         )

@@ -86,13 +86,13 @@ class SearchPlayer(Player):
     cards, and near the end of a game playouts count the chance to win it (``race``).
     ``endgame`` > 0: from that many cards in hand the worlds are solved exactly instead of
     played out (``endgame.py``; two teams, and three players with ``maxn``), ``solved_worlds``
-    of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: without
-    teams, card play's playouts judge "a sure winner" and "a safe lead" against the world's
-    hands of the opponents still to play, not against every card the seat has not seen (in
-    classic, the spare's 13 dead cards among them); hard's setting (figures in
-    ``make_player``). Not for the exchange (-0.013, 300 deals, human-like table) nor Nein Nine
-    (-0.030 points, 300); the rule told only the spare's cards: +0.127 (-0.025 .. +0.278,
-    300, human-like), less than sight.
+    of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: in a game
+    with a spare (classic), card play's playouts judge "a sure winner" and "a safe lead"
+    against the world's hands of the opponents still to play, not against every card the
+    seat has not seen, the spare's 13 dead cards among them; hard's setting (figures in
+    ``make_player`` and ``_play``). Not for the exchange (-0.013, 300 deals, human-like
+    table) nor Nein Nine (-0.030 points, 300); the rule told only the spare's cards: +0.127
+    (-0.025 .. +0.278, 300, human-like), less than sight.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
     deals, ``duel --rotate``, the same cards, classic unless named; against hard before
@@ -153,7 +153,7 @@ class SearchPlayer(Player):
         # > 0: from ``PRUNE_FROM`` worlds on, every 8 worlds, cards trailing the best by more
         # than this many tricks a world are no longer played out.
         self.prune = prune
-        self.sighted = sighted  # playouts judged against the world's hands, without teams
+        self.sighted = sighted  # playouts judged against the world's hands, with a spare
         self.learned = learned  # worlds weighted by the learned play model (learned.py)
         self.endgame = endgame  # cards in hand from which worlds are solved exactly
         self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
@@ -217,9 +217,12 @@ class SearchPlayer(Player):
         cards = len(view.hand)
         alone = self.maxn and k.n == 3
         solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
-        # Not with a partner: partnership -0.080 (-0.298 .. +0.138, 200 deals) among
-        # ISMCTS-500, +0.017 (-0.158 .. +0.191, 300) at a human-like table.
-        sighted = self.sighted and not k.teams
+        # Only with a spare, whose dead cards are most of what sight corrects. Without one it
+        # gained nothing measurable and lost among rule players: four-player -0.213 (-0.317
+        # .. -0.110, 300 deals) there, +0.103 (-0.033 .. +0.240, 300) at a human-like table,
+        # +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500; partnership +0.017 (-0.158 ..
+        # +0.191, 300) at a human-like table, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
+        sighted = self.sighted and rules.has_spare
         count = self.worlds
         if solve and self.solved_worlds:
             # A card fewer to solve, twice the worlds in about the same time.
