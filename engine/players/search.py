@@ -96,13 +96,12 @@ class SearchPlayer(Player):
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
     deals, ``duel --rotate``, the same cards, classic unless named; against hard before
-    ``sighted``). Two more were removed
-    (their code is in commit c2cc645 and before): below hard at the rule and human-like
-    tables and never measurably above it anywhere. Worlds by a noisy-rule model fitted per
-    seat: -0.017 among rule players, -0.087 at a human-like table (300 deals each), +0.067
-    (-0.099 .. +0.232, 150) among ISMCTS-500. Playouts in which the others play a random card
-    a fifth of the time: -0.030 among rule players, -0.103 at a human-like table (300 each),
-    +0.110 and -0.030 (100 each) among ISMCTS-500.
+    ``sighted``). Two more were removed (their code is in commit c2cc645 and before): below
+    hard at the rule and human-like tables and never measurably above it anywhere. Worlds by
+    a noisy-rule model fitted per seat: -0.017 among rule players, -0.087 at a human-like
+    table (300 deals each), +0.067 (-0.099 .. +0.232, 150) among ISMCTS-500. Playouts in
+    which the others play a random card a fifth of the time: -0.030 among rule players,
+    -0.103 at a human-like table (300 each), +0.110 and -0.030 (100 each) among ISMCTS-500.
     - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
       1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
       ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
@@ -218,10 +217,11 @@ class SearchPlayer(Player):
         alone = self.maxn and k.n == 3
         solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
         # Only with a spare, whose dead cards are most of what sight corrects. Without one it
-        # gained nothing measurable and lost among rule players: four-player -0.213 (-0.317
-        # .. -0.110, 300 deals) there, +0.103 (-0.033 .. +0.240, 300) at a human-like table,
-        # +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500; partnership +0.017 (-0.158 ..
-        # +0.191, 300) at a human-like table, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
+        # gained nothing measurable and lost among rule players. Four-player: -0.213 (-0.317
+        # .. -0.110, 300 deals) among rule players, +0.103 (-0.033 .. +0.240, 300) at a
+        # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership:
+        # +0.017 (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among
+        # ISMCTS-500.
         sighted = self.sighted and rules.has_spare
         count = self.worlds
         if solve and self.solved_worlds:

@@ -3,11 +3,14 @@ rule's "sure winner" judged against the seats' real holdings, not every unseen c
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
+from engine import seat_view
 from engine.cards import Card
+from engine.players.duel import hard_with
 from engine.players.simulate import (
     FULL,
     NO_TRUMP,
@@ -23,6 +26,8 @@ from engine.players.simulate import (
     rule_play,
     sighted_play,
 )
+
+from .test_players import positions_of
 
 
 def bits(text: str) -> int:
@@ -146,3 +151,19 @@ def test_a_sighted_ruff_is_the_lowest_trump_nobody_after_can_overruff() -> None:
     assert sighted_play(hands, 0, trick, 3, 1, False) == card("9H")
     hands[1] = bits("4C 4D 5D")  # seat 1 must follow clubs: the 2 holds
     assert sighted_play(hands, 0, trick, 3, 1, False) == card("2H")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "four-player", "partnership"])
+def test_hard_sees_its_worlds_only_with_a_spare(ruleset: str) -> None:
+    """Sight is hard's setting where a spare holds dead cards (classic); elsewhere it lost
+    among rule players or gained nothing, and hard plays as without it."""
+    hard = hard_with(3, budget_s=math.inf)
+    blind = hard_with(3, budget_s=math.inf, sighted=False)
+    differ = 0
+    for game, seat in positions_of(ruleset, 40, seed=5):
+        view = seat_view(game, seat)
+        differ += hard.choose(view) != blind.choose(view)
+    if ruleset == "classic":
+        assert differ >= 4
+    else:
+        assert differ == 0
