@@ -219,9 +219,9 @@ class SearchPlayer(Player):
         # Only with a spare, whose dead cards are most of what sight corrects. Without one it
         # gained nothing measurable and lost among rule players. Four-player: -0.213 (-0.317
         # .. -0.110, 300 deals) among rule players, +0.103 (-0.033 .. +0.240, 300) at a
-        # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership:
-        # +0.017 (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among
-        # ISMCTS-500.
+        # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership,
+        # with a version that let the partner's card hold (commit b527fb8 and before): +0.017
+        # (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
         sighted = self.sighted and rules.has_spare
         count = self.worlds
         if solve and self.solved_worlds:

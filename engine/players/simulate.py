@@ -122,40 +122,28 @@ def rule_play(hand: int, trick: list[int], n: int, trump: int, played: int, team
     return _discard(hand, trump)
 
 
-def sighted_play(
-    hands: list[int], seat: int, trick: list[int], n: int, trump: int, teams: bool
-) -> int:
-    """The rule-based card played with sight of every hand in this world: "the card holds",
-    "a sure winner" and "a safe lead" are judged against the real holdings of the opponents
-    still to play instead of every card not yet seen (the spare's and the partner's too)."""
+def sighted_play(hands: list[int], seat: int, trick: list[int], n: int, trump: int) -> int:
+    """The rule-based card played with sight of every hand in this world, players each for
+    themselves: "a sure winner" and "a safe lead" are judged against the real holdings of the
+    others still to play instead of every card not yet seen (the spare's too)."""
     hand = hands[seat]
     k = len(trick)
     if k == 0:
-        return _sighted_lead(hands, seat, n, trump, teams)
+        return _sighted_lead(hands, seat, n, trump)
     led = SUIT_OF[trick[0]]
     led_mask = SUIT_MASKS[led]
     trump_mask = SUIT_MASKS[trump] if trump != NO_TRUMP else 0
-    # The cards the opponents after me could beat with: their cards of the suit led, and the
+    # The cards the seats after me could beat with: their cards of the suit led, and the
     # trumps of those who have none.
     follows = ruffs = 0
     for j in range(1, n - k):
-        if teams and j == 2:
-            continue  # my partner
         h = hands[(seat + j) % n]
         if h & led_mask:
             follows |= h & led_mask
         else:
             ruffs |= h & trump_mask
     follow = hand & led_mask
-    bi = best_position(trick, trump)
-    best = trick[bi]
-    if teams and k >= 2 and bi == k - 2:
-        if SUIT_OF[best] == led:
-            holds = not ruffs and not follows & ~((2 << best) - 1)
-        else:
-            holds = not ruffs & ~((2 << best) - 1)
-        if holds:
-            return lowest(follow) if follow else _discard(hand, trump)
+    best = trick[best_position(trick, trump)]
     if follow:
         if SUIT_OF[best] != led:
             return lowest(follow)
@@ -174,11 +162,9 @@ def sighted_play(
     return _discard(hand, trump)
 
 
-def _sighted_lead(hands: list[int], seat: int, n: int, trump: int, teams: bool) -> int:
-    out = ruffable = 0  # the opponents' cards; the side suits one of them could ruff
+def _sighted_lead(hands: list[int], seat: int, n: int, trump: int) -> int:
+    out = ruffable = 0  # the others' cards; the side suits one of them could ruff
     for j in range(1, n):
-        if teams and j == 2:
-            continue  # my partner
         h = hands[(seat + j) % n]
         out |= h
         if trump != NO_TRUMP and h & SUIT_MASKS[trump]:
@@ -357,7 +343,7 @@ class NinesHand:
 
     def playout(self, sighted: bool = False) -> None:
         """Finish the hand with every seat playing the rule-based card (``sighted``: the rule
-        judged against the world's hands, ``sighted_play``)."""
+        judged against the world's hands, ``sighted_play``; not with teams)."""
         n, trump, teams = self.n, self.trump, self.teams
         hands, tricks = self.hands, self.tricks
         trick, leader, played = self.trick, self.leader, self.played
@@ -366,7 +352,7 @@ class NinesHand:
             seat = (leader + len(trick)) % n
             hand = hands[seat]
             if sighted:
-                card = sighted_play(hands, seat, trick, n, trump, teams)
+                card = sighted_play(hands, seat, trick, n, trump)
             else:
                 card = rule_play(hand, trick, n, trump, played, teams)
             hands[seat] = hand & ~(1 << card)

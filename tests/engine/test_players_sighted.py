@@ -50,14 +50,11 @@ def can_beat(hand: int, card: int, led: int, trump: int) -> bool:
     return bool(trumps) and (SUIT_OF[card] != trump or highest(trumps) > card)
 
 
-def reference(
-    hands: list[int], seat: int, trick: list[int], n: int, trump: int, teams: bool
-) -> int:
+def reference(hands: list[int], seat: int, trick: list[int], n: int, trump: int) -> int:
     """``sighted_play`` spelled out card by card, seat by seat."""
     hand = hands[seat]
     k = len(trick)
-    # The opponents, in turn after me (a partner sits two seats on).
-    others = [hands[(seat + j) % n] if not (teams and j == 2) else 0 for j in range(1, n)]
+    others = [hands[(seat + j) % n] for j in range(1, n)]  # in turn after me
     later = others[: n - 1 - k]
     if k == 0:
         out = 0
@@ -76,8 +73,6 @@ def reference(
     bi = best_position(trick, trump)
     best = trick[bi]
     follow = hand & SUIT_MASKS[led]
-    if teams and k >= 2 and bi == k - 2 and not any(can_beat(h, best, led, trump) for h in later):
-        return lowest(follow) if follow else _discard(hand, trump)
     if follow:
         candidates = follow if SUIT_OF[best] == led else 0
     else:
@@ -94,38 +89,38 @@ def reference(
     return lowest(follow) if follow else lowest(candidates)
 
 
-def random_hand(rng: random.Random, n: int, teams: bool, size: int) -> NinesHand:
+def random_hand(rng: random.Random, n: int, size: int) -> NinesHand:
     """A fresh hand of ``size`` cards a seat, a random trump (or none) and leader."""
     deck = list(range(52))
     rng.shuffle(deck)
     hands = [sum(1 << c for c in deck[s * size : (s + 1) * size]) for s in range(n)]
     trump = rng.choice([0, 1, 2, 3, NO_TRUMP])
-    return NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, teams, 4, None)
+    return NinesHand(hands, trump, rng.randrange(n), [], [0] * n, 0, False, 4, None)
 
 
-@pytest.mark.parametrize(("n", "teams"), [(3, False), (4, False), (4, True)])
-def test_sighted_play_is_the_rule_judged_against_the_real_holdings(n: int, teams: bool) -> None:
-    rng = random.Random(n * 7 + teams)
+@pytest.mark.parametrize("n", [3, 4])
+def test_sighted_play_is_the_rule_judged_against_the_real_holdings(n: int) -> None:
+    rng = random.Random(n * 7)
     for _ in range(3000):
-        state = random_hand(rng, n, teams, rng.randint(1, 13))
+        state = random_hand(rng, n, rng.randint(1, 13))
         trump = state.trump
         for _ in range(rng.randrange(n)):  # some cards of the trick already down
             state.play(state.legal_moves()[rng.randrange(len(state.legal_moves()))])
         seat = state.turn
-        expected = reference(state.hands, seat, state.trick, n, trump, teams)
-        assert sighted_play(state.hands, seat, state.trick, n, trump, teams) == expected
+        expected = reference(state.hands, seat, state.trick, n, trump)
+        assert sighted_play(state.hands, seat, state.trick, n, trump) == expected
 
 
-@pytest.mark.parametrize(("n", "teams"), [(3, False), (4, False), (4, True)])
-def test_sighted_playouts_play_only_legal_cards_to_the_end(n: int, teams: bool) -> None:
-    rng = random.Random(n * 10 + teams)
+@pytest.mark.parametrize("n", [3, 4])
+def test_sighted_playouts_play_only_legal_cards_to_the_end(n: int) -> None:
+    rng = random.Random(n * 10)
     for _ in range(200):
         size = 13 if n == 4 else rng.randint(1, 13)
-        state = random_hand(rng, n, teams, size)
+        state = random_hand(rng, n, size)
         trump = state.trump
         while not state.over:
             seat = state.turn
-            chosen = sighted_play(state.hands, seat, state.trick, n, trump, teams)
+            chosen = sighted_play(state.hands, seat, state.trick, n, trump)
             assert legal_mask(state.hands[seat], state.trick) >> chosen & 1
             state.play(chosen)
         assert sum(state.tricks) == size
@@ -140,7 +135,7 @@ def test_a_card_only_the_spare_could_beat_is_a_sure_winner() -> None:
     seen = hands[0] | played
     assert (FULL & ~seen) >> card("AS") & 1  # the ace is among the cards the rule fears
     assert rule_play(hands[0], trick, 3, 1, played, False) == card("3S")
-    assert sighted_play(hands, 0, trick, 3, 1, False) == card("KS")
+    assert sighted_play(hands, 0, trick, 3, 1) == card("KS")
 
 
 def test_a_sighted_ruff_is_the_lowest_trump_nobody_after_can_overruff() -> None:
@@ -148,9 +143,9 @@ def test_a_sighted_ruff_is_the_lowest_trump_nobody_after_can_overruff() -> None:
     # and holds the 5 of hearts: the 2 would be overruffed, the 9 holds.
     hands = [bits("2H 9H 3D"), bits("5H 4D 5D"), bits("3C 7C 8C")]
     trick = [card("AC")]
-    assert sighted_play(hands, 0, trick, 3, 1, False) == card("9H")
+    assert sighted_play(hands, 0, trick, 3, 1) == card("9H")
     hands[1] = bits("4C 4D 5D")  # seat 1 must follow clubs: the 2 holds
-    assert sighted_play(hands, 0, trick, 3, 1, False) == card("2H")
+    assert sighted_play(hands, 0, trick, 3, 1) == card("2H")
 
 
 @pytest.mark.parametrize("ruleset", ["classic", "four-player", "partnership"])
