@@ -193,9 +193,9 @@ def test_pruning_plays_out_fewer_cards_and_keeps_the_decisions(
     calls = [0]
     playout = simulate.NinesHand.playout
 
-    def counted(self: simulate.NinesHand) -> None:
+    def counted(self: simulate.NinesHand, sighted: bool = False) -> None:
         calls[0] += 1
-        playout(self)
+        playout(self, sighted)
 
     monkeypatch.setattr(simulate.NinesHand, "playout", counted)
     people: list[Player] = [HumanLikePlayer(s) for s in range(3)]
