@@ -88,11 +88,11 @@ class SearchPlayer(Player):
     played out (``endgame.py``; two teams, and three players with ``maxn``), ``solved_worlds``
     of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: in a game
     with a spare (classic), card play's playouts judge "a sure winner" and "a safe lead"
-    against the world's hands of the opponents still to play, not against every card the
-    seat has not seen, the spare's 13 dead cards among them; hard's setting (figures in
-    ``make_player`` and ``_play``). Not for the exchange (-0.013, 300 deals, human-like
-    table) nor Nein Nine (-0.030 points, 300); the rule told only the spare's cards: +0.127
-    (-0.025 .. +0.278, 300, human-like), less than sight.
+    against the world's hands of the seats still to play (for a lead, all the others), not
+    against every card the seat has not seen, the spare's 13 dead cards among them; hard's
+    setting (figures in ``make_player`` and ``_play``). Not for the exchange (-0.013, 300
+    deals, human-like table) nor Nein Nine (-0.030 points, 300); the rule told only the
+    spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like), less than sight.
 
     Options measured for issue 19 and left off, as none beat the default (duplicate
     deals, ``duel --rotate``, the same cards, classic unless named; against hard before

@@ -348,6 +348,7 @@ class NinesHand:
         hands, tricks = self.hands, self.tricks
         trick, leader, played = self.trick, self.leader, self.played
         stop = self.start_scores is not None
+        assert not (sighted and teams), "sighted_play knows no partners"
         while hands[leader] or trick:
             seat = (leader + len(trick)) % n
             hand = hands[seat]
