@@ -80,7 +80,8 @@ def make(spec: str, seed: int) -> Player:
     in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
     (the same, three players too), evidence:KIND[:WORLDS[:PRUNE]] (hard, card-play worlds
     fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped), blind
-    (hard with its playouts by the rule alone, as before ``sighted``),
+    (hard with its playouts by the rule alone, as before ``sighted``), with:KEY=VALUE[+...]
+    (hard with any of ``SearchPlayer``'s settings changed),
     ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
@@ -125,6 +126,8 @@ def make(spec: str, seed: int) -> Player:
         )
     elif name == "blind":  # hard, its playouts by the rule alone, not judged by the world
         player = hard_with(seed, sighted=False)
+    elif name == "with":  # hard with settings changed: with:prune=0.2+worlds=40
+        player = hard_with(seed, **dict(setting(item) for item in arg.split("+") if item))
     elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = SearchPlayer(
@@ -153,6 +156,22 @@ def make(spec: str, seed: int) -> Player:
         raise ValueError(f"Unknown player {spec!r}.")
     player.name = spec
     return player
+
+
+def setting(item: str) -> tuple[str, object]:
+    """``key=value`` of a ``with:`` spec: an int, a float, true/false or text."""
+    key, sep, text = item.partition("=")
+    if not sep:
+        raise ValueError(f"A setting is key=value, not {item!r}.")
+    value: object = text
+    for kind in (int, float):
+        try:
+            return key, kind(text)
+        except ValueError:
+            pass
+    if text in ("true", "false"):
+        value = text == "true"
+    return key, value
 
 
 @dataclass

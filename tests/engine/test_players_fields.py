@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import Game, Rules, seat_view
-from engine.players.duel import fair_fields, field_specs, field_text, match, report
+from engine.players import SearchPlayer, make_player
+from engine.players.duel import fair_fields, field_specs, field_text, make, match, report
 from engine.players.human import Habits, HumanLikePlayer, softmax_pick
 from engine.players.rules_player import rule_action
 
@@ -24,6 +27,19 @@ def test_field_names_and_specs() -> None:
 def test_fair_fields_leave_out_the_candidate_and_the_baseline() -> None:
     assert fair_fields("hard", "ismcts:2000") == [None, "mixed", "human"]
     assert fair_fields("rules", "random") == [None, "ismcts", "hard", "mixed", "human"]
+
+
+def test_a_with_spec_is_hard_with_those_settings_changed() -> None:
+    player = make("with:worlds=40+prune=0.2+sighted=false+play_evidence=voids", 1)
+    hard = make_player("hard", 1)
+    assert isinstance(player, SearchPlayer) and isinstance(hard, SearchPlayer)
+    assert (player.worlds, player.prune, player.sighted) == (40, 0.2, False)
+    assert player.play_evidence == "voids"
+    assert (player.endgame, player.budget_s) == (hard.endgame, hard.budget_s)
+    with pytest.raises(ValueError, match="no setting"):
+        make("with:wolds=40", 1)
+    with pytest.raises(ValueError, match="key=value"):
+        make("with:worlds", 1)
 
 
 def test_the_report_names_the_field() -> None:
