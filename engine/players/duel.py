@@ -163,15 +163,14 @@ def setting(item: str) -> tuple[str, object]:
     key, sep, text = item.partition("=")
     if not sep:
         raise ValueError(f"A setting is key=value, not {item!r}.")
-    value: object = text
     for kind in (int, float):
         try:
             return key, kind(text)
         except ValueError:
             pass
     if text in ("true", "false"):
-        value = text == "true"
-    return key, value
+        return key, text == "true"
+    return key, text
 
 
 @dataclass

@@ -128,10 +128,10 @@ class SearchPlayer(Player):
     - Against hard with 32 worlds, at a human-like table (300 deals each): 144
       exchange worlds instead of 48, -0.007 (-0.045 .. +0.031); 24 worlds and twice as many
       from 6 cards in hand, +0.017 (-0.077 .. +0.110) in 1.06 of the time, against +0.070
-      for 24 throughout (hard's setting now). Playouts nearer double dummy, each seat
-      at each turn playing the card whose sighted playout gives it most (a probe, 12 worlds,
-      12.6 times the time): **-0.305 (-0.501 .. -0.109, 200)**. Sharper sight in the worlds
-      misleads more (strategy fusion): the gap is not the playouts' skill.
+      for 24 throughout (hard's setting now). Playouts nearer double dummy, each seat at
+      each turn playing the card whose sighted playout gives it most (a probe, not kept;
+      12 worlds, 12.6 times the time): **-0.305 (-0.501 .. -0.109, 200)**. Sharper sight
+      in the worlds misleads more (strategy fusion): the gap is not the playouts' skill.
     """
 
     name = "search"
