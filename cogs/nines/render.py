@@ -297,6 +297,9 @@ def table_embed(
         if session.seats[table.turn].away:
             turn += " " + tr(lang, "table.away")
         elif deadline is not None and not session.seats[table.turn].is_computer:
+            # Discord writes <t:…:R> ("in 2 minutes") in each reader's client language
+            # (Discord API docs, Reference > Message Formatting > Timestamp Styles): alone
+            # after an icon, so no sentence of ours mixes two languages.
             turn += " " + tr(lang, "table.deadline", when=f"<t:{int(deadline)}:R>")
         lines.append(turn)
     embed.description = "\n".join(lines)
