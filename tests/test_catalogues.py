@@ -104,6 +104,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "summary.title_{}": ("hand", "round"),
     "table.title_{}": ("hand", "round"),
     "chart.axis_{}": ("hand", "round"),
+    "chart.title_{}": ("hand", "round"),
     "rules.cards.{}": ("classic", "partnership", "four-player", "nein-nine"),
     "rules.exchange.{}": ("left", "dealer"),
     "rules.ties.{}": ("play-on", "joint"),

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.chart import score_chart
+from bot.chart import drawable, legend_name, score_chart
 from bot.i18n import (
     card_label,
     face_key,
@@ -726,14 +726,27 @@ def score_chart_png(lang: str, session: GameSession) -> bytes | None:
     if game is None or not game.sheet:
         return None
     rules = game.rules
-    names = [" & ".join(name(session, s) for s in rules.seats_of(u)) for u in range(rules.units)]
+    seat_codes = short_codes(lang, [name(session, s) for s in range(rules.players)])
+    # The sheet's codes; one in a script the chart's font lacks becomes the seat's number code.
+    seat_codes = [
+        c if drawable(c) == c else tr(lang, "sheet.player_code", n=s + 1)
+        for s, c in enumerate(seat_codes)
+    ]
+    shown = [legend_name(name(session, s), seat_codes[s]) for s in range(rules.players)]
+    names = [" & ".join(shown[s] for s in rules.seats_of(u)) for u in range(rules.units)]
+    codes = ["&".join(seat_codes[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     unit = "round" if rules.game == "nein-nine" else "hand"
+    nein = rules.game == "nein-nine"
     return score_chart(
         names,
         list(game.start_scores),
         [list(row.scores) for row in game.sheet],
-        title=tr(lang, "chart.title", game=game_title(lang, rules)),
+        title=tr(lang, f"chart.title_{unit}", game=game_title(lang, rules)),
         axis_label=tr(lang, f"chart.axis_{unit}"),
+        codes=codes,
+        winners={rules.unit_of(s) for s in game.winners or ()},
+        better=tr(lang, "chart.higher_better" if nein else "chart.lower_better"),
+        winner_label=tr(lang, "chart.winner"),
     )
 
 
