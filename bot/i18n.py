@@ -241,14 +241,14 @@ def card_label(card: Card, language: str = DEFAULT) -> str:
     return text
 
 
-def face_key(reader: str, notation: str) -> str:
-    """The face cards' letters in ``notation`` with their names in ``reader``'s words: the
-    key for someone reading cards in the other language's notation.
+def face_key(reader: str, notation: str, ranks: str = "KQJ") -> str:
+    """The letters in ``notation`` of the face cards ``ranks`` (the deck's), with their names
+    in ``reader``'s words: the key for someone reading the other language's notation.
 
-    >>> face_key("en", "fr"), face_key("fr", "en")
-    ('R king · D queen · V jack', 'K roi · Q dame · J valet')
+    >>> face_key("en", "fr"), face_key("fr", "en"), face_key("en", "fr", "J")
+    ('R king · D queen · V jack', 'K roi · Q dame · J valet', 'V jack')
     """
-    faces = (Card.parse(f"{rank}S") for rank in "KQJ")
+    faces = (Card.parse(f"{rank}S") for rank in ranks)
     return " · ".join(
         f"{card_label(c, notation)[:-1]} {tr(reader, f'rank.{c.rank}').lower()}" for c in faces
     )

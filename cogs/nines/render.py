@@ -363,7 +363,8 @@ def hand_content(
         put_down = cards_text(sort_hand(view.put_down[-1]), notation)
         lines.append(tr(lang, "hand.put_down", cards=put_down))
     if notation != lang:  # the table's letters, for a reader of the other language
-        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation)))
+        faces = "J" if table.rules.game == "nein-nine" else "KQJ"  # G1: no king or queen
+        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, faces)))
     return "\n".join(lines)
 
 
