@@ -332,13 +332,20 @@ def rules_help() -> str:
 def main(argv: Sequence[str]) -> int:
     from .players import DIFFICULTIES
 
-    listed = {"epilog": rules_help(), "formatter_class": argparse.RawDescriptionHelpFormatter}
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__, **listed)
+    epilog, raw = rules_help(), argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description=__doc__, epilog=epilog, formatter_class=raw
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser(
-        "simulate", help="play random games and write their records", **listed
+        "simulate",
+        help="play random games and write their records",
+        epilog=epilog,
+        formatter_class=raw,
     )
-    play = commands.add_parser("play", help="play a game in the terminal", **listed)
+    play = commands.add_parser(
+        "play", help="play a game in the terminal", epilog=epilog, formatter_class=raw
+    )
     for sub in (sim, play):
         sub.add_argument("--rules", default="classic", help="ruleset name (default classic)")
         sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
