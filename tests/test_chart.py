@@ -199,3 +199,12 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
         assert seen["winners"] == set(game.winners or ())
         assert str(seen["better"]).startswith(better)
         assert "#" not in " ".join(seen["names"])  # type: ignore[arg-type]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import bot.chart
+
+    result = doctest.testmod(bot.chart)
+    assert result.attempted >= 4 and result.failed == 0
