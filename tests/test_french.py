@@ -216,6 +216,7 @@ TYPOGRAPHY = (
     (re.compile(r"(?<!\u00a0)[:%](?!//)"), "U+00A0 before : or %"),
     (re.compile(r"(?<!\u202f)[;!?]"), "U+202F before ; ! ?"),
     (re.compile(r"«(?!\u00a0)|(?<!\u00a0)»"), "U+00A0 inside guillemets"),
+    (re.compile(r"n°(?!\u00a0)"), "U+00A0 after n° (its number never alone on a line)"),
 )
 
 
