@@ -172,7 +172,6 @@ def score_chart(
     *,
     title: str,
     axis_label: str,
-    codes: Sequence[str] | None = None,
     winners: Collection[int] = (),
     better: str = "",
     winner_label: str = "",
@@ -180,9 +179,9 @@ def score_chart(
     """A line chart of cumulative scores: ``scores[k][u]`` is unit ``u``'s total after hand
     ``k + 1``; ``start`` the totals before the first hand. Returns PNG bytes.
 
-    ``codes`` are the score sheet's short codes, shown for a name the font cannot draw;
-    ``winners`` the units marked with a star (in the legend, with ``winner_label``, and at
-    the end of their line); ``better`` says which way is better ("lower is better").
+    ``names`` as the legend shows them (see ``legend_name``); ``winners`` the units marked
+    with a star (in the legend, with ``winner_label``, and at the end of their line);
+    ``better`` says which way is better ("lower is better").
 
     >>> png = score_chart(["Ann", "Bob"], [9, 9], [[8, 10], [6, 11]], title="t", axis_label="h")
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
@@ -190,9 +189,6 @@ def score_chart(
     """
     if len(names) != len(start) or any(len(row) != len(start) for row in scores):
         raise ValueError("one name, one start and one score per hand for every player")
-    codes = list(codes) if codes is not None else [str(u + 1) for u in range(len(names))]
-    if len(codes) != len(names):
-        raise ValueError("one code for every name")
     series = [[start[u], *(row[u] for row in scores)] for u in range(len(start))]
     values = [v for line in series for v in line]
     low, high = min([*values, 0]), max([*values, 0])
@@ -247,7 +243,7 @@ def score_chart(
             _marker(draw, MARKERS[u % len(MARKERS)], x, y, colour)
         # The legend: marker, name (one or two lines), the final score and the winner's star.
         _marker(draw, MARKERS[u % len(MARKERS)], legend_x, legend_y, colour)
-        for part in _legend_lines(draw, legend_name(names[u], codes[u]), text):
+        for part in _legend_lines(draw, drawable(names[u]), text):
             draw.text((legend_x + 24, legend_y), part, fill=TEXT, font=text, anchor="lm")
             legend_y += LINE
         draw.text((legend_x + 24, legend_y), signed(line[-1]), fill=TEXT, font=text, anchor="lm")

@@ -735,7 +735,6 @@ def score_chart_png(lang: str, session: GameSession) -> bytes | None:
     ]
     shown = [legend_name(name(session, s), seat_codes[s]) for s in range(rules.players)]
     names = [" & ".join(shown[s] for s in rules.seats_of(u)) for u in range(rules.units)]
-    codes = ["&".join(seat_codes[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     unit = "round" if rules.game == "nein-nine" else "hand"
     nein = rules.game == "nein-nine"
     return score_chart(
@@ -744,7 +743,6 @@ def score_chart_png(lang: str, session: GameSession) -> bytes | None:
         [list(row.scores) for row in game.sheet],
         title=tr(lang, f"chart.title_{unit}", game=game_title(lang, rules)),
         axis_label=tr(lang, f"chart.axis_{unit}"),
-        codes=codes,
         winners={rules.unit_of(s) for s in game.winners or ()},
         better=tr(lang, "chart.higher_better" if nein else "chart.lower_better"),
         winner_label=tr(lang, "chart.winner"),
