@@ -241,6 +241,19 @@ def card_label(card: Card, language: str = DEFAULT) -> str:
     return text
 
 
+def face_key(reader: str, notation: str, ranks: str = "KQJ") -> str:
+    """The letters in ``notation`` of the face cards ``ranks`` (the deck's), with their names
+    in ``reader``'s words: the key for someone reading the other language's notation.
+
+    >>> face_key("en", "fr"), face_key("fr", "en"), face_key("en", "fr", "J")
+    ('R king · D queen · V jack', 'K roi · Q dame · J valet', 'V jack')
+    """
+    faces = (Card.parse(f"{rank}S") for rank in ranks)
+    return " · ".join(
+        f"{card_label(c, notation)[:-1]} {tr(reader, f'rank.{c.rank}').lower()}" for c in faces
+    )
+
+
 def card_name(language: str, card: Card) -> str:
     """A card in words, e.g. "Valet de cœur"."""
     if card.suit is None:

@@ -31,7 +31,7 @@ from .events import (
 )
 from .game import Game
 from .record import game_record
-from .rules import Rules, Trump
+from .rules import DEFAULTS, RULESETS, TRUMP_PRESETS, Rules, Trump
 from .views import SeatView, public_view, seat_view
 
 
@@ -86,6 +86,7 @@ def simulate(rules: Rules, games: int, seed: int, out: TextIO) -> dict[str, floa
 
 #: The computer players' level when the person picks none: the bot's default too.
 DEFAULT_LEVEL: Final = "normal"
+GOODBYE: Final = "Goodbye: the game is abandoned."
 
 _SUITS: Final = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 _JOKER_WORDS: Final = ("jk", "joker", "🃏")
@@ -94,6 +95,11 @@ _CALLS: Final = {"win": "win", "w": "win", "lose": "lose", "l": "lose"}
 
 def trump_text(trump: Trump) -> str:
     return "no trump" if trump is None else f"{trump.name.lower()} {trump.symbol}"
+
+
+def unit_word(rules: Rules) -> str:
+    """What a deal is called: a Nines "hand", a Nein Nine "round" (as the bot says)."""
+    return "Round" if rules.game == "nein-nine" else "Hand"
 
 
 def cards_pretty(cards: Sequence[Card]) -> str:
@@ -107,8 +113,11 @@ def action_pretty(action: Action) -> str:
     return str(action)
 
 
-def describe(event: Event, names: Sequence[str]) -> str | None:
-    """One line for the table, or None for events the table shows otherwise."""
+def describe(event: Event, names: Sequence[str], rules: Rules | None = None) -> str | None:
+    """One line for the table, or None for events the table shows otherwise. With ``rules``,
+    a Nein Nine round is called a round, and has no trump until the first 8 (G5)."""
+    unit = unit_word(rules) if rules is not None else "Hand"
+    nein = rules is not None and rules.game == "nein-nine"
     match event:
         case DealerChosen(rounds=rounds, dealer=dealer):
             draws = "; ".join(
@@ -116,7 +125,8 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
             )
             return f"Draw for first dealer: {draws}. {names[dealer]} deals first."
         case HandStarted(number=number, dealer=dealer, trump=trump):
-            return f"\n== Hand {number}: {names[dealer]} deals, trump: {trump_text(trump)} =="
+            shown = "no trump yet (the first 8 sets it)" if nein else trump_text(trump)
+            return f"\n== {unit} {number}: {names[dealer]} deals, trump: {shown} =="
         case ExchangeDecided(seat=seat, swap=swap):
             return f"{names[seat]} {'swaps for the spare' if swap else 'keeps'}."
         case CardPlayed(seat=seat, card=card, joker=joker):
@@ -128,7 +138,7 @@ def describe(event: Event, names: Sequence[str]) -> str | None:
             return f"Trick {number} to {names[winner]} with {event.winning_card.pretty}."
         case HandEnded(tricks_won=tricks, spare=spare):
             won = ", ".join(f"{names[s]} {t}" for s, t in enumerate(tricks))
-            line = f"Hand over. Tricks: {won}."
+            line = f"{unit} over. Tricks: {won}."
             if spare is not None:
                 line += f" The spare was: {cards_pretty(sort_hand(spare))}."
             return line
@@ -189,20 +199,30 @@ def help_text(rules: Rules) -> str:
 
 
 def sheet_text(game: Game, names: Sequence[str]) -> str:
-    """The score sheet (N12): hand, trump, dealer, every score, total."""
+    """The score sheet (N12): hand (a Nein Nine round), trump, dealer, every score, and in
+    Nines their total (Nein Nine's scores add up to nothing telling)."""
     rules = game.rules
+    nein = rules.game == "nein-nine"
     units = [" & ".join(names[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     width = max(8, *(len(u) for u in units))
     dealer_w = max(6, *(len(n) for n in names))
-    head = f"hand trump {'dealer':<{dealer_w}} " + " ".join(u.rjust(width) for u in units)
-    lines = [head + "  total"]
-    start = " ".join(str(s).rjust(width) for s in game.start_scores)
-    lines.append(f"{'start':<{11 + dealer_w}} {start}  {sum(game.start_scores):>5}")
+    word = unit_word(rules).lower()
+    num_w = len(word)
+
+    def line(lead: str, scores: Sequence[int], total: int) -> str:
+        cells = " ".join(str(s).rjust(width) for s in scores)
+        return f"{lead} {cells}" + ("" if nein else f"  {total:>5}")
+
+    head = f"{word} trump {'dealer':<{dealer_w}} " + " ".join(u.rjust(width) for u in units)
+    lines = [head + ("" if nein else "  total")]
+    start = game.start_scores
+    lines.append(line("start".ljust(num_w + 7 + dealer_w), start, sum(start)))
     for row in game.sheet:
         trump = "NT" if row.trump is None else row.trump.value
-        scores = " ".join(str(s).rjust(width) for s in row.scores)
-        dealer = names[row.dealer]
-        lines.append(f"{row.number:>4} {trump:>5} {dealer:<{dealer_w}} {scores}  {row.total:>5}")
+        if row.trump is None and nein:
+            trump = "-"  # no 8 was played: no trump at all
+        lead = f"{row.number:>{num_w}} {trump:>5} {names[row.dealer]:<{dealer_w}}"
+        lines.append(line(lead, row.scores, row.total))
     return "\n".join(lines)
 
 
@@ -236,7 +256,7 @@ def play_terminal(
     pending: list[Event] = list(game.opening)
     while True:
         for event in pending:
-            line = describe(event, names)
+            line = describe(event, names, rules)
             if line:
                 write(line)
             if isinstance(event, HandEnded):
@@ -249,7 +269,13 @@ def play_terminal(
             pending = game.apply(seat, computers[seat].choose(seat_view(game, seat)))
             continue
         write(hand_prompt(seat_view(game, 0), names))
-        text = read("> ").strip()
+        try:
+            text = read("> ").strip()
+        except EOFError:  # Ctrl-D, or the end of piped moves
+            write(GOODBYE)
+            return game
+        if not text:  # nothing typed: the prompt again, with the moves it takes now
+            continue
         if text.lower() in ("quit", "exit"):
             write("Game abandoned.")
             return game
@@ -279,13 +305,47 @@ def pick_level(
         write(f"Choose one of: {', '.join(levels)}.")
 
 
+#: What each setting takes, for ``--help`` (a test checks every example value is accepted).
+SETTING_HELP: Final = {
+    "trumps": "a preset (" + ", ".join(TRUMP_PRESETS) + ") or letters such as H,S,D,C,NT",
+    "exchange": "left or dealer: who decides first whether to swap for the spare",
+    "ties": "play-on or joint: a tie for the lowest score plays on, or shares the win",
+    "instant_win": "on or off: win as soon as a score reaches 0, mid-hand",
+    "start": "the starting score, 3 to 21",
+    "rounds": "Nein Nine: the number of rounds, 1 to 30",
+    "limit": "Nein Nine: the game ends at + or - this score, 1 to 30",
+}
+
+
+def rules_help() -> str:
+    """The rulesets and settings ``--rules`` and ``--set`` take, for ``--help``."""
+    lines = ["rulesets (--rules NAME):"]
+    for name, ruleset in RULESETS.items():
+        lines.append(f"  {name:<12} {ruleset.summary}")
+        lines.append(f"  {'':<12} settings: {', '.join(ruleset.settings)}")
+    lines.append("settings (--set KEY=VALUE, repeatable; default in brackets):")
+    for key, text in SETTING_HELP.items():
+        lines.append(f"  {key:<12} {text} [{DEFAULTS[key]}]")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str]) -> int:
     from .players import DIFFICULTIES
 
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    epilog, raw = rules_help(), argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description=__doc__, epilog=epilog, formatter_class=raw
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    sim = commands.add_parser("simulate", help="play random games and write their records")
-    play = commands.add_parser("play", help="play a game in the terminal")
+    sim = commands.add_parser(
+        "simulate",
+        help="play random games and write their records",
+        epilog=epilog,
+        formatter_class=raw,
+    )
+    play = commands.add_parser(
+        "play", help="play a game in the terminal", epilog=epilog, formatter_class=raw
+    )
     for sub in (sim, play):
         sub.add_argument("--rules", default="classic", help="ruleset name (default classic)")
         sub.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
@@ -319,8 +379,8 @@ def main(argv: Sequence[str]) -> int:
             asked = sys.stdin.isatty() and args.level is None
             level = pick_level(DIFFICULTIES) if asked else args.level or DEFAULT_LEVEL
             play_terminal(rules, seed, level=level)
-        except (EOFError, KeyboardInterrupt):
-            print()
+        except (EOFError, KeyboardInterrupt):  # at the level question, or Ctrl-C
+            print("\n" + GOODBYE)
         return 0
     if args.out == "-":
         summary = simulate(rules, args.games, seed, sys.stdout)

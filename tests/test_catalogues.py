@@ -30,11 +30,10 @@ from bot.i18n import (
 )
 from bot.i18n_commands import CatalogueTranslator
 from engine import TRUMP_PRESETS, Card, Suit
+from tests.fakecord.commands import chat_input_name_ok
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])
-# Discord: CHAT_INPUT command and option names.
-NAME_RULE = re.compile(r"^[-_\w]{1,32}$")
 
 
 def placeholders(text: str) -> set[str]:
@@ -97,6 +96,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "letter.{}": ("H", "D", "C", "S", "NT"),
     "value.{}": ("left", "dealer", "play-on", "joint", "on", "off"),
     "difficulty.{}": ("easy", "normal", "hard"),
+    "computer.name.{}": ("easy", "normal", "hard"),
     "table.joker_{}": ("win", "lose"),
     "button.joker_{}": ("win", "lose"),
     "button.{}": ("keep", "swap"),
@@ -104,6 +104,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "summary.title_{}": ("hand", "round"),
     "table.title_{}": ("hand", "round"),
     "chart.axis_{}": ("hand", "round"),
+    "chart.title_{}": ("hand", "round"),
     "rules.cards.{}": ("classic", "partnership", "four-player", "nein-nine"),
     "rules.exchange.{}": ("left", "dealer"),
     "rules.ties.{}": ("play-on", "joint"),
@@ -268,7 +269,7 @@ def test_french_command_and_option_names_follow_discords_rules() -> None:
     assert len(names) > 20
     for key in names:
         text = fr[f"discord.{key}"]
-        assert NAME_RULE.match(text) and text == text.lower(), (key, text)
+        assert chat_input_name_ok(text), (key, text)
     # Descriptions and choice names fit Discord's 100 characters.
     for s in command_strings():
         assert 1 <= len(fr[f"discord.{s.extras['key']}"]) <= 100
@@ -351,5 +352,5 @@ def test_french_messages_name_the_french_commands() -> None:
     fr = catalogue("fr")
     assert [k for k, v in fr.items() if "/nines" in v] == []
     names = {fr[f"discord.{k}"] for k in ("cmd.nines", "cmd.record", "cmd.history")}
-    assert {"neuf", "releve", "historique"} == names
-    assert "/neuf releve" in fr["history.footer"]
+    assert {"neuf", "relevé", "historique"} == names
+    assert "/neuf relevé" in fr["history.footer"]

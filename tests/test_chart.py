@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.chart import BACKGROUND, COLOURS, HEIGHT, WIDTH, score_chart
+from bot.chart import BACKGROUND, COLOURS, HEIGHT, MARGIN_RIGHT, MARGIN_TOP, WIDTH, score_chart
 
 
 def image(png: bytes) -> Image.Image:
@@ -107,10 +107,104 @@ def test_a_chart_with_accented_and_computer_names_writes_each_name() -> None:
     )
     picture = image(png)
     # The legend column holds the names: text pixels beside each of the three markers.
-    legend = picture.crop((WIDTH - 150, 40, WIDTH, 260))
+    legend = picture.crop((WIDTH - MARGIN_RIGHT + 50, MARGIN_TOP - 20, WIDTH, HEIGHT - 100))
     inked = sum(
         n
         for n, rgb in legend.getcolors(maxcolors=WIDTH * HEIGHT) or []
         if min(rgb) > 150 and max(rgb) - min(rgb) < 20  # near-white text, antialiased
     )
     assert inked > 300, inked
+
+
+# -- readable on a phone, every name shown, the winner and the way to win (issue 29) -------------
+
+
+def test_the_chart_is_large_enough_for_a_phone() -> None:
+    from bot.chart import TEXT_SIZE
+
+    assert (WIDTH, HEIGHT) == (1200, 675) and TEXT_SIZE >= 28  # about 9 dp once shrunk to 360
+
+
+def test_a_name_the_font_cannot_draw_is_shown_by_its_sheet_code() -> None:
+    from bot.chart import legend_name
+
+    assert legend_name("山田太郎", "P2") == "P2"
+    assert legend_name("🎉", "P3") == "P3"  # nothing but an emoji
+    assert legend_name("🤖 Normal bot", "NB") == "Normal bot"  # the emoji alone left out
+    assert legend_name("Élodie Côté", "Élo") == "Élodie Côté"
+
+
+def test_negative_scores_use_the_minus_sign() -> None:
+    from bot.chart import signed
+
+    assert [signed(v) for v in (-2, 0, 3)] == ["\u22122", "0", "3"]
+
+
+def ink(picture: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    return sum(
+        n for n, rgb in picture.crop(box).getcolors(maxcolors=WIDTH * HEIGHT) or [] if rgb == colour
+    )
+
+
+def test_the_winner_is_starred_and_the_way_to_win_is_written() -> None:
+    from bot.chart import AXIS, GOLD
+
+    args: dict[str, object] = {"title": "Nines", "axis_label": "Hand"}
+    rows = [[8, 10, 9], [5, 12, 9]]
+    plain = image(score_chart(["ann", "bob", "cy"], [9, 9, 9], rows, **args))  # type: ignore[arg-type]
+    marked = image(
+        score_chart(
+            ["ann", "bob", "cy"],
+            [9, 9, 9],
+            rows,
+            winners={0},
+            better="↓ lower is better",
+            winner_label="winner",
+            **args,  # type: ignore[arg-type]
+        )
+    )
+    whole = (0, 0, WIDTH, HEIGHT)
+    assert ink(plain, whole, GOLD) == 0 and ink(marked, whole, GOLD) > 500
+    under_title = (0, 70, WIDTH // 2, 118)  # "lower is better", in the axis colour
+    assert ink(marked, under_title, AXIS) > 50 and ink(plain, under_title, AXIS) == 0
+
+
+def test_the_end_of_game_chart_gets_codes_winners_and_direction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from bot.session import SeatInfo
+    from cogs.nines import render
+    from engine import Rules
+    from engine.cli import random_game
+
+    seen: dict[str, object] = {}
+
+    def capture(names: list[str], *args: object, **kwargs: object) -> bytes:
+        seen.update(kwargs, names=names)
+        return b""
+
+    monkeypatch.setattr(render, "score_chart", capture)
+    for ruleset, lang, better in (("classic", "fr", "↓"), ("nein-nine", "en", "↑")):
+        rules = Rules.from_settings(ruleset)
+        game = random_game(rules, 5)
+        names = ["山田太郎", "Élodie Côté", "🤖 Robot normal"]
+        seats = [
+            SeatInfo(n, user_id=None if "🤖" in n else 10**17 + i) for i, n in enumerate(names)
+        ]
+        session = SimpleNamespace(game=game, seats=seats, rules=rules, language=lang)
+        render.score_chart_png(lang, session)  # type: ignore[arg-type]
+        assert seen["names"] == ["J1" if lang == "fr" else "P1", "Élodie Côté", "Robot normal"]
+        assert seen["winners"] == set(game.winners or ())
+        assert str(seen["better"]).startswith(better)
+        assert "#" not in " ".join(seen["names"])  # type: ignore[arg-type]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import bot.chart
+
+    result = doctest.testmod(bot.chart)
+    assert result.attempted >= 4 and result.failed == 0

@@ -346,3 +346,36 @@ async def test_mentions_follow_allowed_mentions(
         allowed_mentions=discord.AllowedMentions(users=[discord.Object(bob.id)]),
     )
     assert fake.store.message_by_id(quiet.id).mentions == [bob]
+
+
+async def test_command_names_follow_discords_naming_rule(
+    fake_discord: FakeDiscord, test_client: discord.Client
+) -> None:
+    """Lowercase letters of any script, digits, - _ ': accented French names pass, a capital
+    or a space (in a name, an option's name or a localisation) is refused as Discord does."""
+    fake = fake_discord
+    app = fake.app_id
+    option = {"name": "départ", "description": "d", "type": 4}
+    good = {
+        "name": "règles",
+        "name_localizations": {"fr": "arrêter", "ja": "ルール"},
+        "description": "Règles",
+        "type": 1,
+        "options": [{**option, "name_localizations": {"fr": "victoire_immédiate"}}],
+    }
+    await test_client.http.bulk_upsert_guild_commands(app, fake.guild.id, [good])
+    assert fake.commands.find(fake.guild.id, "règles") is not None
+    violations = fake.expect_violations()
+    for bad, field in [
+        ({**good, "name": "Règles"}, "0.name"),
+        ({**good, "name_localizations": {"fr": "deux mots"}}, "0.name_localizations.fr"),
+        ({**good, "options": [{**option, "name": "Départ"}]}, "0.options.0.name"),
+    ]:
+        with pytest.raises(discord.HTTPException) as exc:
+            await test_client.http.bulk_upsert_guild_commands(app, fake.guild.id, [bad])
+        assert (exc.value.status, exc.value.code) == (400, 50035)
+        assert field in str(exc.value), exc.value
+    assert [v.code for v in violations] == [50035] * 3
+    # A user command's name may have capitals and spaces.
+    user_command = {"name": "Show Hand", "type": 2}
+    await test_client.http.bulk_upsert_guild_commands(app, fake.guild.id, [user_command])

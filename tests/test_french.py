@@ -71,6 +71,7 @@ FRENCH_TOO = {
     "plus",
     "point",
     "quota",
+    "quotas",  # des quotas de 12
     "score",
     "scores",
     "six",
@@ -125,6 +126,13 @@ def test_no_english_word_in_any_french_string() -> None:
     assert {k: v for k, v in found.items() if v} == {}
 
 
+def embed_text(embed: discord.Embed) -> str:
+    """What a person reads in an embed: title, description, fields, footer."""
+    fields = [f"{f.name}\n{f.value}" for f in embed.fields]
+    parts = [embed.title, embed.description, *fields, embed.footer.text]
+    return "\n".join(p for p in parts if p)
+
+
 def rendered_french() -> Iterator[tuple[str, str]]:
     """French texts built from values: rules, settings, refusals."""
     variants: list[dict[str, object]] = [
@@ -136,12 +144,11 @@ def rendered_french() -> Iterator[tuple[str, str]]:
     for name in RULESETS:
         for settings in variants:
             rules = Rules.from_settings(name, settings)
-            embed = rules_embed("fr", rules).to_dict()
-            yield f"rules {name} {settings}", str(embed)
+            yield f"rules {name} {settings}", embed_text(rules_embed("fr", rules))
             yield f"line {name} {settings}", rules_line("fr", rules)
     changed = {"ruleset": "four-player", "threads": "on", "pings": False, "language": "en"}
     for stored in ({}, changed, {**changed, "trumps": "H,S", "difficulty": "hard"}):
-        yield f"settings {stored}", str(settings_embed("fr", stored).to_dict())
+        yield f"settings {stored}", embed_text(settings_embed("fr", stored))
     for key in (*KEYS, "zzz"):  # "zzz": what a person typed is theirs, not ours
         try:
             validate({key: "zzz"})
@@ -189,6 +196,57 @@ def test_the_issues_french_items() -> None:
     assert "joueurs ordinateur" not in joined
     assert "Êtes-vous sûr" not in joined and "vous êtes oublié" not in joined  # ungendered
     assert not re.search(r"\b[Vv]ous seul\b", joined)
+    # Issue 29: accented command names, "terminée", "robot" (never "l'ordinateur"), a lowercase
+    # adjective after "Robot", no sentence around a timestamp that Discord writes in the
+    # reader's language.
+    names = {v for k, v in fr.items() if k.startswith("discord.")}
+    accented = {"règles", "réglages", "relevé", "arrêter", "rétablir", "égalités", "départ"}
+    assert accented | {"victoire_immédiate", "échange", "réglage"} <= names
+    assert "est terminée" in fr["summary.title_hand"] and not re.search(r"\bfinie\b", joined)
+    assert "ordinateur" not in joined.lower()
+    assert tr("fr", "computer.name.normal") == "🤖 Robot normal"
+    assert tr("en", "computer.name.normal") == "🤖 Normal bot"
+    assert fr["table.deadline"] == "· ⏳ {when}" == catalogue("en")["table.deadline"]
+
+
+NBSP, NNBSP = "\u00a0", "\u202f"
+#: The OQLF's spaces (the lead's choice among its options): a no-break space U+00A0 before
+#: « : » and « % » and inside guillemets, a narrow no-break space U+202F before ; ! ?
+TYPOGRAPHY = (
+    (re.compile(r"(?<!\u00a0)[:%](?!//)"), "U+00A0 before : or %"),
+    (re.compile(r"(?<!\u202f)[;!?]"), "U+202F before ; ! ?"),
+    (re.compile(r"«(?!\u00a0)|(?<!\u00a0)»"), "U+00A0 inside guillemets"),
+    (re.compile(r"n°(?!\u00a0)"), "U+00A0 after n° (its number never alone on a line)"),
+)
+
+
+def typography_faults(text: str) -> list[str]:
+    """What breaks French typography in ``text`` (placeholders, mentions and timestamps,
+    emoji and the monospace sheet aside), with the place it happens."""
+    prose = NOT_PROSE.sub(" ", PLACEHOLDER.sub("x", text))
+    return [
+        f"{why}: {prose[max(0, m.start() - 12) : m.end() + 3]!r}"
+        for pattern, why in TYPOGRAPHY
+        for m in pattern.finditer(prose)
+    ]
+
+
+def test_the_typography_check_catches_ordinary_spaces() -> None:
+    assert typography_faults("votre score : 3, 50 % du temps, « gagne » ; oui ! non ?") != []
+    assert len(typography_faults("score : 3 · 50 % · « gagne »")) == 4
+    fine = f"score{NBSP}: 3 · 50{NBSP}% · «{NBSP}gagne{NBSP}»{NNBSP}; oui{NNBSP}! <t:1:R>"
+    assert typography_faults(fine) == []
+
+
+def test_the_whole_french_catalogue_follows_oqlf_typography() -> None:
+    faults = {k: typography_faults(v) for k, v in catalogue("fr").items()}
+    assert {k: v for k, v in faults.items() if v} == {}
+
+
+def test_french_built_from_values_follows_oqlf_typography() -> None:
+    faults = {where: typography_faults(text) for where, text in rendered_french()}
+    assert len(faults) > 80
+    assert {k: v for k, v in faults.items() if v} == {}
 
 
 def test_french_typography_a_space_before_a_colon() -> None:
@@ -198,7 +256,7 @@ def test_french_typography_a_space_before_a_colon() -> None:
         assert not re.search(r"\S:(?!//)", bare), (key, text)
     embed = settings_embed("fr", {"rounds": 5, "limit": 4})
     for line in (embed.description or "").splitlines():
-        assert line.count(":") == 1 and " : **" in line, line
+        assert line.count(":") == 1 and f"{NBSP}: **" in line, line
 
 
 def test_numbers_are_written_the_french_way() -> None:
@@ -209,7 +267,7 @@ def test_numbers_are_written_the_french_way() -> None:
         rating, best_place = 1012.4, 1
 
     text = stats_embed("fr", "Élodie", "nines", Row()).description or ""  # type: ignore[arg-type]
-    assert "Plis par manche en moyenne : 4,20" in text
+    assert f"Plis par manche en moyenne{NBSP}: 4,20" in text
     assert "4.20" not in text
 
 
@@ -222,7 +280,7 @@ def test_leaderboard_rows_count_in_each_language() -> None:
     en = leaderboard_embed("en", "nines", 1, 1, [Row()], [], 1).description  # type: ignore[list-item]
     fr = leaderboard_embed("fr", "nines", 1, 1, [Row()], [], 1).description  # type: ignore[list-item]
     assert "· 1 game · 0 wins (0%)" in str(en)
-    assert "· 1 partie · 0 victoire (0 %)" in str(fr)
+    assert f"· 1 partie · 0 victoire (0{NBSP}%)" in str(fr)
 
 
 # -- what a French admin types -------------------------------------------------------------------
@@ -276,7 +334,7 @@ def test_pings_default_on() -> None:
     with pytest.raises(SettingsInvalid) as refusal:
         validate({"pings": "parfois"})
     assert refusal.value.key == "settings.error.pings"
-    assert "« parfois »" in tr("fr", refusal.value.key, **refusal.value.params)
+    assert f"«{NBSP}parfois{NBSP}»" in tr("fr", refusal.value.key, **refusal.value.params)
 
 
 @pytest.mark.parametrize("name", ["bot.i18n", "cogs.nines.settings", "cogs.nines.rules_text"])
@@ -315,11 +373,12 @@ def test_a_players_record_reads_in_each_language() -> None:
 
     fr = stats_embed("fr", "Élodie", "nines", Nines()).description or ""  # type: ignore[arg-type]
     en = stats_embed("en", "Élodie", "nines", Nines()).description or ""  # type: ignore[arg-type]
-    assert "Cote : 1\xa0234" in fr and "Meilleure place : 1re" in fr and "15 %" in fr
+    assert f"Cote{NBSP}: 1\xa0234" in fr and f"Meilleure place{NBSP}: 1re" in fr
+    assert f"15{NBSP}%" in fr
     assert "Rating: 1,234" in en and "Best finish: 1st" in en and "15%" in en
     fr = stats_embed("fr", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
     en = stats_embed("en", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
-    assert "Meilleure place : 2e" in fr and "Best finish: 2nd" in en
+    assert f"Meilleure place{NBSP}: 2e" in fr and "Best finish: 2nd" in en
     assert "Échange" not in fr and "Swaps" not in en
 
 
@@ -335,7 +394,7 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
 
     rules = Rules.from_settings(ruleset, {"start": 3})
     played = random_game(rules, 5)
-    names = ["Élodie Côté", "Alexandre", "🤖 Robot Normal", "🤖 Robot Normal 2"]
+    names = ["Élodie Côté", "Alexandre", "🤖 Robot normal", "🤖 Robot normal 2"]
     seats = [SeatInfo(n, user_id=None if "🤖" in n else 10**17 + i) for i, n in enumerate(names)]
     game = Game(rules, 5)
     session = SimpleNamespace(
@@ -345,6 +404,7 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
         n=3,
         rules=rules,
         players=rules.players,
+        language="fr",
         status="lobby",
         closed=False,
         lobby_deadline=0.0,
@@ -381,12 +441,12 @@ NOT_PROSE = re.compile(r"<[^>]*>|```.*?```", re.S)
 
 @pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_a_french_game_from_lobby_to_end_is_french_typography(ruleset: str) -> None:
-    """A space before : ; ? ! (the catalogue's plain space), never a name on a field (Discord
-    prints a field's name as a heading: no colon of ours), and no English word."""
+    """The OQLF's no-break spaces before : ; ? ! % and inside guillemets, never a name on a
+    field (Discord prints a field's name as a heading: no colon of ours), and no English word."""
     seen = 0
     for where, text in french_game_texts(ruleset):
         prose = NOT_PROSE.sub(" ", text)
-        assert not re.search(r"\S[:;?!]", prose), (where, text)
+        assert typography_faults(text) == [], (where, text)
         if where.endswith("field name"):
             assert not text.rstrip().endswith(":"), (where, text)
         names = {"élodie", "côté", "alexandre", "robot", "normal"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import Rules
-from engine.cli import DEFAULT_LEVEL, play_terminal, read_action
+from engine.cli import DEFAULT_LEVEL, GOODBYE, SETTING_HELP, play_terminal, read_action
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,13 @@ def test_a_whole_game_typed_as_printed(ruleset: str, level: str) -> None:
     assert any("♣" in t or "♥" in t or "♦" in t or "♠" in t for t in played)
     if ruleset == "nein-nine":
         assert any(t.startswith("🃏 ") for t in played)  # the Joker, with its call
-    assert "Game over" in text and "hand trump dealer" in text
+    assert "Game over" in text
+    if ruleset == "nein-nine":  # a round, with no trump before the first 8 (G5)
+        assert "round trump dealer" in text and "== Round 1:" in text
+        assert "trump: no trump yet (the first 8 sets it) ==" in text
+        assert "== Hand" not in text and "Hand over" not in text and "  total" not in text
+    else:
+        assert "hand trump dealer" in text and "== Hand 1:" in text and "  total" in text
 
 
 def test_the_default_level_is_the_bots() -> None:
@@ -112,3 +118,79 @@ def test_the_command_line_takes_a_level_and_stdin(flag: list[str], level: str) -
     assert f"computer players ({level})" in done.stdout
     assert "Play a card by typing it as shown" in done.stdout
     assert "Game abandoned." in done.stdout
+
+
+def test_an_empty_line_asks_again_with_the_moves_of_the_moment() -> None:
+    """In the exchange, Enter alone shows the prompt again (keep / swap), not "Type a card"."""
+    person = Person(["", "", "quit"])
+    play_terminal(Rules.from_settings("classic"), seed=1, read=person.read, write=person.write)
+    prompts = [line for line in person.out if "You may: " in line]
+    assert len(prompts) == 3 and prompts[0] == prompts[1] == prompts[2]
+    assert "keep" in prompts[0] and "swap" in prompts[0]
+    assert not any("Type a card" in line for line in person.out)
+
+
+def test_end_of_input_says_goodbye() -> None:
+    def read(prompt: str) -> str:
+        raise EOFError
+
+    out: list[str] = []
+    game = play_terminal(Rules.from_settings("nein-nine"), seed=3, read=read, write=out.append)
+    assert out[-1] == GOODBYE and not game.over
+
+
+def test_ctrl_d_at_the_command_line_exits_with_a_goodbye() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "--seed", "4"],
+        input="help\n",  # then the end of input, as Ctrl-D gives it
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert done.stdout.rstrip().endswith(GOODBYE)
+
+
+def test_help_lists_the_rulesets_and_the_settings() -> None:
+    from engine import RULESETS
+    from engine.rules import DEFAULTS
+
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "play", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    )
+    for name, ruleset in RULESETS.items():
+        assert f"  {name} " in done.stdout and ruleset.summary in done.stdout
+    assert set(SETTING_HELP) == set(DEFAULTS)
+    for key in DEFAULTS:
+        assert f"  {key} " in done.stdout, key
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "key", "good", "bad"),
+    [
+        ("classic", "trumps", ["quebec", "H,S,D,C,NT"], ["X"]),
+        ("classic", "exchange", ["left", "dealer"], ["right"]),
+        ("classic", "ties", ["play-on", "joint"], ["draw"]),
+        ("classic", "instant_win", ["on", "off"], ["maybe"]),
+        ("classic", "start", ["3", "21"], ["2", "22"]),
+        ("nein-nine", "rounds", ["1", "30"], ["0", "31"]),
+        ("nein-nine", "limit", ["1", "30"], ["0", "31"]),
+    ],
+)
+def test_the_help_tells_the_values_the_rules_take(
+    ruleset: str, key: str, good: list[str], bad: list[str]
+) -> None:
+    from engine.errors import SettingError
+
+    for value in good:
+        assert value.split(",")[0] in SETTING_HELP[key]
+        Rules.from_settings(ruleset, {key: value})
+    for value in bad:
+        with pytest.raises(SettingError):
+            Rules.from_settings(ruleset, {key: value})

@@ -42,7 +42,10 @@ def member_name(user: discord.abc.User) -> str:
 
 
 def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
-    base = tr(lang, "computer.name", level=tr(lang, f"difficulty.{difficulty}"))
+    """A new computer seat's name, "🤖 Normal bot" / "🤖 Robot normal" (a second of the same
+    level numbered). Stored with the seat: a game keeps the names it was started with, and
+    ratings key on the level (``cpu:<level>``), never on this name."""
+    base = tr(lang, f"computer.name.{difficulty}")
     taken = {s.name for s in seats}
     if base not in taken:
         return base

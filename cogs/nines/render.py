@@ -11,8 +11,18 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.chart import score_chart
-from bot.i18n import card_label, number, ordinal, suit_name, tr, trump_name, trumps_label
+from bot.chart import drawable, legend_name, score_chart
+from bot.i18n import (
+    card_label,
+    face_key,
+    number,
+    ordinal,
+    suit_name,
+    tr,
+    trump_name,
+    trump_word,
+    trumps_label,
+)
 from bot.session import GameSession
 from bot.storage import RatingChange, StatsRow
 from engine import (
@@ -60,8 +70,16 @@ def rules_line(lang: str, rules: Rules) -> str:
     return " · ".join(parts)
 
 
-def cards_text(cards: Sequence[object], lang: str = "en") -> str:
-    return " ".join(card_label(c, lang) for c in cards)  # type: ignore[arg-type]
+def card_language(session: GameSession) -> str:
+    """The one card notation of a game, for every reader of it: its public language's (the
+    server's setting), so nobody reads D♥ on the table and Q♥ in their hand. Only the words
+    around the cards follow each reader."""
+    return session.language
+
+
+def cards_text(cards: Sequence[object], notation: str = "en") -> str:
+    """Cards in ``notation`` (a language, see ``card_language``)."""
+    return " ".join(card_label(c, notation) for c in cards)  # type: ignore[arg-type]
 
 
 def mention(session: GameSession, seat: int) -> str:
@@ -125,7 +143,10 @@ def draw_line(lang: str, session: GameSession) -> str:
 # -- the table -----------------------------------------------------------------------------------
 
 
-def trump_text(lang: str, table: PublicView) -> str:
+def trump_text(lang: str, table: PublicView, notation: str | None = None) -> str:
+    """The trump in ``lang``'s words; Nein Nine's Spits as cards in ``notation`` (default
+    ``lang``: a public message's language is the game's)."""
+    notation = notation or lang
     if table.rules.game == "nein-nine":
         if table.trump is None:
             return tr(lang, "table.no_trump_yet")
@@ -136,8 +157,8 @@ def trump_text(lang: str, table: PublicView) -> str:
             lang,
             "table.trump_spits",
             trump=trump_name(lang, table.trump),
-            big=card_label(big, lang),
-            little=card_label(little, lang),
+            big=card_label(big, notation),
+            little=card_label(little, notation),
         )
     return trump_name(lang, table.trump)
 
@@ -147,7 +168,8 @@ def trick_text(
 ) -> str:
     parts = []
     for seat, card in pairs:
-        text = f"{name(session, seat)} **{card_label(card, lang)}**"  # type: ignore[arg-type]
+        label = card_label(card, card_language(session))  # type: ignore[arg-type]
+        text = f"{name(session, seat)} **{label}**"
         if call and getattr(card, "suit", 0) is None:
             text += " " + tr(lang, f"table.joker_{call}")
         parts.append(text)
@@ -275,6 +297,9 @@ def table_embed(
         if session.seats[table.turn].away:
             turn += " " + tr(lang, "table.away")
         elif deadline is not None and not session.seats[table.turn].is_computer:
+            # Discord writes <t:…:R> ("in 2 minutes") in each reader's client language
+            # (Discord API docs, Reference > Message Formatting > Timestamp Styles): alone
+            # after an icon, so no sentence of ours mixes two languages.
             turn += " " + tr(lang, "table.deadline", when=f"<t:{int(deadline)}:R>")
         lines.append(turn)
     embed.description = "\n".join(lines)
@@ -313,12 +338,12 @@ def hand_content(
 ) -> str:
     table = view.table
     unit = "round" if table.rules.game == "nein-nine" else "hand"
+    notation = card_language(session)
     lines = []
     if notice:
         lines.append(f"⚠️ {notice}")
-    lines.append(
-        tr(lang, f"hand.title_{unit}", number=table.hand_number, trump=trump_text(lang, table))
-    )
+    trump = trump_text(lang, table, notation)
+    lines.append(tr(lang, f"hand.title_{unit}", number=table.hand_number, trump=trump))
     if table.phase == "play":
         lines.append(standing_text(lang, table, view.seat))
     if table.trick:
@@ -335,8 +360,11 @@ def hand_content(
     elif table.turn is not None:
         lines.append(tr(lang, "hand.waiting", who=name(session, table.turn)))
     if view.put_down:
-        put_down = cards_text(sort_hand(view.put_down[-1]), lang)
+        put_down = cards_text(sort_hand(view.put_down[-1]), notation)
         lines.append(tr(lang, "hand.put_down", cards=put_down))
+    if notation != lang:  # the table's letters, for a reader of the other language
+        faces = "J" if table.rules.game == "nein-nine" else "KQJ"  # G1: no king or queen
+        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, faces)))
     return "\n".join(lines)
 
 
@@ -567,13 +595,15 @@ def sheet_legend(
         if row.trump is None and rules.game == "nein-nine":
             text = tr(lang, "sheet.legend_no_eight")
         elif row.trump is None:
-            text = f"{trump_letter(lang, None)} {trump_name(lang, None)}"
+            text = f"{trump_letter(lang, None)} {trump_word(lang, None)}"
         else:
-            text = f"{trump_letter(lang, row.trump)} {row.trump.symbol}"
+            text = (
+                f"{trump_letter(lang, row.trump)} {row.trump.symbol} {trump_word(lang, row.trump)}"
+            )
         if text not in trumps:
             trumps.append(text)
     key = "sheet.legend_nein_nine" if rules.game == "nein-nine" else "sheet.legend"
-    columns = tr(lang, key, trumps=" · ".join(trumps) or "-")
+    columns = tr(lang, key, trumps=", ".join(trumps) or "-")
     return people + "\n" + columns
 
 
@@ -697,14 +727,25 @@ def score_chart_png(lang: str, session: GameSession) -> bytes | None:
     if game is None or not game.sheet:
         return None
     rules = game.rules
-    names = [" & ".join(name(session, s) for s in rules.seats_of(u)) for u in range(rules.units)]
+    seat_codes = short_codes(lang, [name(session, s) for s in range(rules.players)])
+    # The sheet's codes; one in a script the chart's font lacks becomes the seat's number code.
+    seat_codes = [
+        c if drawable(c) == c else tr(lang, "sheet.player_code", n=s + 1)
+        for s, c in enumerate(seat_codes)
+    ]
+    shown = [legend_name(name(session, s), seat_codes[s]) for s in range(rules.players)]
+    names = [" & ".join(shown[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     unit = "round" if rules.game == "nein-nine" else "hand"
+    nein = rules.game == "nein-nine"
     return score_chart(
         names,
         list(game.start_scores),
         [list(row.scores) for row in game.sheet],
-        title=tr(lang, "chart.title", game=game_title(lang, rules)),
+        title=tr(lang, f"chart.title_{unit}", game=game_title(lang, rules)),
         axis_label=tr(lang, f"chart.axis_{unit}"),
+        winners={rules.unit_of(s) for s in game.winners or ()},
+        better=tr(lang, "chart.higher_better" if nein else "chart.lower_better"),
+        winner_label=tr(lang, "chart.winner"),
     )
 
 

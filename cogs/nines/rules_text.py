@@ -59,7 +59,13 @@ def _nines(lang: str, rules: Rules) -> list[Section]:
     score = "rules.score.team" if teams else "rules.score.player"
     instant = "rules.instant.on" if rules.instant_win else "rules.instant.off"
     sections.append(
-        _section(lang, "score", tr(lang, score, start=rules.start, quota=quota), tr(lang, instant))
+        _section(
+            lang,
+            "score",
+            tr(lang, score, start=rules.start, quota=quota),
+            tr(lang, instant),
+            tr(lang, "rules.total"),  # N7: what Tot on the sheet is, and why it shrinks
+        )
     )
     if teams:  # N10: one team alone can reach 0 in a hand
         sections.append(_section(lang, "end", tr(lang, "rules.end.team")))
@@ -91,6 +97,6 @@ def _nein_nine(lang: str, rules: Rules) -> list[Section]:
         _section(lang, "play", tr(lang, "rules.play.nein-nine")),
         _section(lang, "trump", tr(lang, "rules.trump.nein-nine")),
         _section(lang, "joker", tr(lang, "rules.joker")),
-        _section(lang, "score", tr(lang, "rules.score.nein-nine")),
+        _section(lang, "score", tr(lang, "rules.score.nein-nine"), tr(lang, "rules.stones")),
         _section(lang, "end", end),
     ]

@@ -21,6 +21,7 @@ from bot.session import GameSession
 from engine import Card, Exchange, SeatView, sort_hand
 
 from . import ids
+from .render import card_language
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -294,12 +295,13 @@ def hand_view(
     """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn;
     Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
     g, n = session.id, session.n
+    notation = card_language(session)  # the table's notation, whatever the reader's language
     legal_cards = {getattr(a, "card", None) for a in view.legal}
     choosing = bool(legal_cards - {None}) and not joker_prompt  # a card to play, now
     cards = [
         button(
             ids.PLAY.format(game=g, n=n, card=str(card)),
-            tr(lang, "button.joker") if card.suit is None else card_label(card, lang),
+            tr(lang, "button.joker") if card.suit is None else card_label(card, notation),
             style=_card_style(card, playable=card in legal_cards or not choosing),
             disabled=not choosing or card not in legal_cards,
         )

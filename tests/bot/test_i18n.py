@@ -56,7 +56,7 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     res = await fake.slash(john, fake.channel, "nines start")
     assert res.message is not None and not res.ephemeral
     lobby = res.message
-    assert "Le Neuf : une table est ouverte" in embed_text(lobby)  # public: the server's French
+    assert "Le Neuf\xa0: une table est ouverte" in embed_text(lobby)  # public: the server's French
     await fake.click(marie, lobby, "Rejoindre")
     await fake.click(john, lobby, "+ 🤖 Facile")
     await fake.click(john, lobby, "Commencer")
@@ -66,7 +66,7 @@ async def test_a_french_and_an_english_player_at_a_french_server(
 
     public = await table(fake, john, fake.channel, "Ma main")
     text = embed_text(public)
-    assert "Le Neuf · Manche 1" in text and "Atout : ♥ Cœur" in text and "Brasseur :" in text
+    assert "Le Neuf · Manche 1" in text and "Atout\xa0: ♥ Cœur" in text and "Brasseur\xa0:" in text
 
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None and session.game is not None
@@ -75,12 +75,16 @@ async def test_a_french_and_an_english_player_at_a_french_server(
     j_hand = (await fake.click(john, public, "Ma main")).message
     assert m_hand is not None and j_hand is not None
     assert m_hand.ephemeral_for == marie.id and j_hand.ephemeral_for == john.id
-    assert "**Votre main** · Manche 1 · Atout : ♥ Cœur" in (m_hand.content or "")
+    assert "**Votre main** · Manche 1 · Atout\xa0: ♥ Cœur" in (m_hand.content or "")
     assert "**Your hand** · Hand 1 · Trump: ♥ Hearts" in (j_hand.content or "")
-    # Card labels follow the reader: V D R in French, J Q K in English.
-    for hand, lang in ((m_hand, "fr"), (j_hand, "en")):
+    # One card notation per game, the table's (French: V D R), in every hand; the English
+    # reader gets the key to its letters in his words, the French one needs none.
+    for hand in (m_hand, j_hand):
         labels = card_buttons(hand)
-        assert labels and all(label == card_label(card, lang) for label, card in labels)
+        assert labels and all(label == card_label(card, "fr") for label, card in labels)
+    assert "Cards as on the table: R king · D queen · V jack" in (j_hand.content or "")
+    assert "Cards as on the table" not in (m_hand.content or "")
+    assert "comme sur la table" not in (m_hand.content or "")
     assert "↻ Actualiser" in {b.label for b in m_hand.buttons()}
     assert "↻ Refresh" in {b.label for b in j_hand.buttons()}
 
@@ -156,7 +160,7 @@ async def test_command_names_and_descriptions_are_localised_for_discord(
     ruleset = {o["name"]: o for o in subs["start"]["options"]}["ruleset"]
     choices = {c["value"]: c for c in ruleset["choices"]}
     assert choices["nein-nine"]["name_localizations"]["fr"].startswith("Nein Nine")
-    assert choices["classic"]["name_localizations"]["fr"].startswith("Le Neuf : classique")
+    assert choices["classic"]["name_localizations"]["fr"].startswith("Le Neuf\xa0: classique")
 
 
 async def test_public_answers_to_commands_use_the_servers_language(
@@ -168,7 +172,7 @@ async def test_public_answers_to_commands_use_the_servers_language(
     john = fake.add_user("john", locale="en-US")
     board = await fake.slash(john, fake.channel, "nines leaderboard")
     assert not board.ephemeral and board.message is not None
-    assert "Classement : Le Neuf" in embed_text(board.message)
+    assert "Classement\xa0: Le Neuf" in embed_text(board.message)
     stats = await fake.slash(john, fake.channel, "nines stats", game="nein-nine")
     assert stats.message is not None and "john · Nein Nine" in embed_text(stats.message)
     history = await fake.slash(john, fake.channel, "nines history")

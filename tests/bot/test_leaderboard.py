@@ -212,7 +212,7 @@ async def test_leaderboard_and_stats_after_several_games(
     assert [row.rating for row in rows] == sorted((row.rating for row in rows), reverse=True)
     robots = next(f for f in embed["fields"] if f["name"] == "Computer players")
     with_computer = sum(1 for s in played if any(seat.is_computer for seat in s.seats))
-    assert robots["value"].startswith("🤖 Bot Easy")
+    assert robots["value"].startswith("🤖 Easy bot")
     assert f"· {with_computer} games" in robots["value"]
     assert "🤖" not in embed["description"]
     assert embed["footer"]["text"] == "Page 1 of 1"

@@ -170,7 +170,7 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
         and "This round: " in embed_text(m)
         for m in summaries
     )
-    assert "Tr " in embed_text(summaries[-1])  # the sheet's legend
+    assert "Tr: " in embed_text(summaries[-1])  # the sheet's legend
     assert len(stones_seen) >= 1
 
     # The end: winner, the sheet as text and as a picture.

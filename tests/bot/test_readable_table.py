@@ -44,11 +44,13 @@ LONGEST = [
 ]
 
 
-def session_for(game: Game, names: list[str]) -> Any:
+def session_for(game: Game, names: list[str], language: str = "en") -> Any:
     seats = [
         SeatInfo(n, user_id=None if n.startswith("🤖") else 10**17 + i) for i, n in enumerate(names)
     ]
-    return SimpleNamespace(game=game, seats=seats, id=7, n=3, deadline=None, rules=game.rules)
+    return SimpleNamespace(
+        game=game, seats=seats, id=7, n=3, deadline=None, rules=game.rules, language=language
+    )
 
 
 def block_of(text: str) -> list[str]:
@@ -134,9 +136,13 @@ def test_names_alike_keep_codes_apart() -> None:
 
 def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
     for ruleset, en, fr in [
-        ("classic", "Quota: 4 tricks each · lowest score wins", "Quota : 4 plis chacun"),
-        ("partnership", "Quota: 6 tricks a team · lowest score wins", "Quota : 6 plis par équipe"),
-        ("four-player", "Quota: 3 tricks each · lowest score wins", "Quota : 3 plis chacun"),
+        ("classic", "Quota: 4 tricks each · lowest score wins", "Quota\xa0: 4 plis chacun"),
+        (
+            "partnership",
+            "Quota: 6 tricks a team · lowest score wins",
+            "Quota\xa0: 6 plis par équipe",
+        ),
+        ("four-player", "Quota: 3 tricks each · lowest score wins", "Quota\xa0: 3 plis chacun"),
         ("nein-nine", "9s taken cost 1, 2, 4 or 8 in all · highest score wins", "le plus haut"),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
@@ -241,13 +247,13 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
 
 def test_the_private_hand_says_where_its_player_stands() -> None:
     for ruleset, en, fr in [
-        ("classic", "Your tricks: 0/4 · your score: 9", "Vos plis : 0/4 · votre score : 9"),
+        ("classic", "Your tricks: 0/4 · your score: 9", "Vos plis\xa0: 0/4 · votre score\xa0: 9"),
         (
             "partnership",
             "Your team's tricks: 0/6 · team score: 9",
-            "Plis de votre équipe : 0/6 · score de l'équipe : 9",
+            "Plis de votre équipe\xa0: 0/6 · score de l'équipe\xa0: 9",
         ),
-        ("nein-nine", "Your tricks: 0 · your score: 0", "Vos plis : 0 · votre score : 0"),
+        ("nein-nine", "Your tricks: 0 · your score: 0", "Vos plis\xa0: 0 · votre score\xa0: 0"),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=4)
         while seat_view(game, game.turn).table.phase == "exchange":
@@ -277,7 +283,7 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
         text = render.table_embed("fr", session_for(game, names)).description or ""
-        assert "Plis remportés : ann " in text and tricks in text, text
+        assert "Plis remportés\xa0: ann " in text and tricks in text, text
         assert scores in text, text
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", 3) == "ann **+3** ○○○"
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", -2) == "ann **−2** ●●"
@@ -295,7 +301,11 @@ def test_the_joker_clicked_asks_for_its_call_in_words() -> None:
     view = seat_view(game, game.turn)
     for lang, asked, usual in [
         ("en", "Your Joker: does it win this trick or lose it?", "Your turn: play a card."),
-        ("fr", "Votre Joker : gagne-t-il ce pli ou le perd-il ?", "À vous : jouez une carte."),
+        (
+            "fr",
+            "Votre Joker\xa0: gagne-t-il ce pli ou le perd-il\u202f?",
+            "À vous\xa0: jouez une carte.",
+        ),
     ]:
         prompt = render.hand_content(lang, session, view, None, joker_prompt=True)
         assert asked in prompt and usual not in prompt
@@ -311,4 +321,4 @@ def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
     aces = tuple(Card.parse(c) for c in ("2H", "AH", "3H"))
     led_by_cy = TrickWon(number=1, leader=2, cards=aces, winner=0)  # cy 2♥, ann A♥, bob 3♥
     assert render.all_tricks("en", session, [led_by_cy]) == "1. ann: 2♥ **A♥** 3♥"
-    assert render.all_tricks("fr", session, [led_by_cy]) == "1. ann : 2♥ **A♥** 3♥"
+    assert render.all_tricks("fr", session, [led_by_cy]) == "1. ann\xa0: 2♥ **A♥** 3♥"

@@ -56,10 +56,10 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
         "fr": [
             "une quatrième main de 13 cartes, le chômeur",
             "en commençant par le brasseur, puis le joueur à sa gauche",
-            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "dans cet ordre (québécois)\xa0: cœur, pique, carreau, trèfle et sans-atout",
             "Tout le monde part de 7 avec un quota de 4 plis",
             "Pas de victoire immédiate",
-            "quelqu'un arrive à 0 ou moins : le plus bas score gagne",
+            "quelqu'un arrive à 0 ou moins\xa0: le plus bas score gagne",
             "jusqu'à ce qu'une manche se termine avec un seul joueur au plus bas score",
         ],
     },
@@ -72,7 +72,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
         ],
         "fr": [
             "Quatre joueurs en deux équipes, les partenaires face à face",
-            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "dans cet ordre (québécois)\xa0: cœur, pique, carreau, trèfle et sans-atout",
             "Chaque équipe part de 7 avec un quota de 6 plis",
             "La première équipe à 0 ou moins gagne",
         ],
@@ -86,7 +86,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
         ],
         "fr": [
             "Quatre joueurs, chacun pour soi",
-            "dans cet ordre (québécois) : cœur, pique, carreau, trèfle et sans-atout",
+            "dans cet ordre (québécois)\xa0: cœur, pique, carreau, trèfle et sans-atout",
             "Tout le monde part de 7 avec un quota de 3 plis",
             "le plus bas score gagne",
         ],
@@ -100,7 +100,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "The highest score wins",
         ],
         "fr": [
-            "21 cartes : les 7, 8, 9, 10 et valets de chaque couleur, et un Joker",
+            "21 cartes\xa0: les 7, 8, 9, 10 et valets de chaque couleur, et un Joker",
             "Le premier 8 joué fait de sa couleur l'atout",
             "un 9 coûte 1 point, deux 9 en coûtent 2 en tout, trois en coûtent 4, quatre en "
             "coûtent 8",
@@ -165,7 +165,7 @@ async def test_default_rules_and_the_other_settings_in_words(
     assert "La partie se termine après 1 manche," in nein_fr
     text_fr = everything(await rules_for(fake, marie, game="nines"))
     assert "les joueurs à égalité se partagent la victoire" in text_fr
-    assert "Toutes les manches se jouent au même atout : pique." in text_fr
+    assert "Toutes les manches se jouent au même atout\xa0: pique." in text_fr
     await bot.storage.set_guild_settings(fake.guild.id, {"trumps": "NT"})
     never = everything(await rules_for(fake, marie))
     assert "Toutes les manches se jouent sans atout" in never
@@ -200,7 +200,28 @@ def test_each_ruleset_has_its_own_text_and_fits_an_embed(lang: str, ruleset: str
 def test_the_settings_line_leaves_out_ties_where_none_can_happen() -> None:
     """N10: in partnership one team alone reaches 0, so the ties setting changes nothing and
     the lobby and rules do not list it; the other Nines games do."""
-    for lang, ties in (("en", "ties: "), ("fr", "égalités : ")):
+    for lang, ties in (("en", "ties: "), ("fr", "égalités\xa0: ")):
         assert ties not in rules_line(lang, Rules.from_settings("partnership"))
         assert ties in rules_line(lang, Rules.from_settings("classic"))
         assert ties in rules_line(lang, Rules.from_settings("four-player"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "led", "stones", "total"),
+    [
+        ("en", "the next card played sets the suit led", "light stones ○", "Tot is all"),
+        ("fr", "la carte jouée après lui fixe la couleur", "pierres claires ○", "Tot est la"),
+    ],
+)
+def test_rules_tell_a_led_joker_the_stones_and_the_sheets_total(
+    lang: str, led: str, stones: str, total: str
+) -> None:
+    """Issue 29: a led Joker (G7), the stones (G10) in Nein Nine; Tot on the sheet (N7) in
+    every Nines ruleset, and nothing of either in the other game."""
+    nein_embed = rules_embed(lang, Rules.from_settings("nein-nine"))
+    nein_text = " ".join(str(f.value) for f in nein_embed.fields)
+    assert led in nein_text and stones in nein_text and total not in nein_text
+    for ruleset in ("classic", "partnership", "four-player"):
+        embed = rules_embed(lang, Rules.from_settings(ruleset))
+        text = " ".join(str(f.value) for f in embed.fields)
+        assert total in text and "13" in text and stones not in text, ruleset

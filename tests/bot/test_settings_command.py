@@ -196,7 +196,7 @@ async def test_every_settings_error_is_refused_clearly(
     nothing = private(await fake.slash(boss, fake.channel, "nines settings set"))
     assert "Choose at least one setting" in nothing
     french = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="rouge"))
-    assert "« rouge » n'est pas un ordre d'atouts" in french
+    assert "«\xa0rouge\xa0» n'est pas un ordre d'atouts" in french
     # A refused change stores nothing, not even the good values given with it.
     private(await fake.slash(boss, fake.channel, "nines settings set", turn_timer=60, trumps="no"))
     assert await bot.storage.get_guild_settings(fake.guild.id) == {}
@@ -213,7 +213,7 @@ async def test_every_settings_error_is_refused_clearly(
     start = await fake.slash(boss, fake.channel, "nines start", trumps="H,Z")
     assert start.ephemeral and "“H,Z” is not a trump order" in text_of(start)
     start = await fake.slash(chef, fake.channel, "nines start", trumps="H,Z")
-    assert "« H,Z » n'est pas un ordre d'atouts" in text_of(start)
+    assert "«\xa0H,Z\xa0» n'est pas un ordre d'atouts" in text_of(start)
     assert len(bot.sessions) == 0
 
 
@@ -271,7 +271,7 @@ async def test_public_messages_follow_the_servers_language_setting(
     alice = fake.add_user("alice")  # English client
     res = await fake.slash(alice, fake.channel, "nines start")
     assert res.message is not None and not res.ephemeral
-    assert "Le Neuf : une table est ouverte" in lobby_text(res.message)
+    assert "Le Neuf\xa0: une table est ouverte" in lobby_text(res.message)
     assert {"Rejoindre", "Commencer", "Annuler"} <= {b.label for b in res.message.buttons()}
     # A private refusal is in the clicker's own language.
     refused = await fake.click(alice, res.message, "Rejoindre")
@@ -426,7 +426,7 @@ async def test_turn_pings_can_be_turned_off_and_back_on(
     assert "Saved: Turn pings." in saved and "Turn pings: **off**" in saved
     assert await bot.storage.get_guild_settings(fake.guild.id) == {"pings": False}
     french = private(await fake.slash(chef, fake.channel, "nines settings show"))
-    assert "Mentions de tour : **non**" in french
+    assert "Mentions de tour\xa0: **non**" in french
     # A table setting, not a rule: games still open and the rules still read.
     rules = await fake.slash(boss, fake.channel, "nines rules")
     assert rules.ephemeral and not rules.errors and "the rules in short" in text_of(rules)
@@ -435,7 +435,7 @@ async def test_turn_pings_can_be_turned_off_and_back_on(
     await fake.click(boss, opened.message, "Cancel")
     private(await fake.slash(chef, fake.channel, "nines settings reset", setting="pings"))
     assert await bot.storage.get_guild_settings(fake.guild.id) == {}
-    assert "Mentions de tour : **oui** (par défaut)" in private(
+    assert "Mentions de tour\xa0: **oui** (par défaut)" in private(
         await fake.slash(chef, fake.channel, "nines settings show")
     )
     # Discord shows the option and its choices in French.
@@ -458,9 +458,11 @@ async def test_a_french_admin_types_trumps_in_french(
     chef = admin(fake, "chef", locale="fr")
     saved = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="C,P,K,T,SA"))
     assert await bot.storage.get_guild_settings(fake.guild.id) == {"trumps": "quebec"}
-    assert "Ordre des atouts : **québécois (cœur, pique, carreau, trèfle et sans-atout)**" in saved
-    assert "Jeu : **Classique (3 joueurs)** (par défaut)" in saved  # a space before the colon
-    assert "Manches (Nein Nine) : **9** (par défaut)" in saved  # one colon a line
+    assert (
+        "Ordre des atouts\xa0: **québécois (cœur, pique, carreau, trèfle et sans-atout)**" in saved
+    )
+    assert "Jeu\xa0: **Classique (3 joueurs)** (par défaut)" in saved  # a space before the colon
+    assert "Manches (Nein Nine)\xa0: **9** (par défaut)" in saved  # one colon a line
     # /nines start reads them too: T,K,SA is clubs, diamonds, no trump for a French player.
     marie = fake.add_user("marie", locale="fr")
     res = await fake.slash(marie, fake.channel, "nines start", trumps="T, K, SA")
@@ -477,7 +479,7 @@ async def test_a_french_admin_types_trumps_in_french(
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None and session.rules.trumps_setting == "C"
     rules = await fake.slash(marie, fake.channel, "nines rules")
-    assert "Toutes les manches se jouent au même atout : trèfle." in text_of(rules)
+    assert "Toutes les manches se jouent au même atout\xa0: trèfle." in text_of(rules)
     await fake.slash(marie, fake.channel, "nines stop")
     bad = private(await fake.slash(chef, fake.channel, "nines settings set", trumps="C,X"))
     assert "C (cœur), P (pique), K (carreau), T (trèfle) et SA (sans-atout)" in bad

@@ -2,13 +2,67 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
-from .errors import UsageRefused
+from .errors import UsageRefused, invalid_form
 from .models import Channel, Guild, Role, User
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+
+
+#: Discord API docs, Interactions > Application Commands > Application Command Naming:
+#: CHAT_INPUT command and option names match ``^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``
+#: (unicode flag), and "if there is a lowercase variant of any letters used, you must use
+#: those"; localised names follow the same rules. Python's ``re`` has no ``\p{...}``: the
+#: character classes are read from unicodedata, the two scripts from their blocks.
+NAME_PUNCTUATION = "-_'"
+DEVANAGARI, THAI = ("\u0900", "\u097f"), ("\u0e00", "\u0e7f")
+
+
+def _name_character(c: str) -> bool:
+    return (
+        c in NAME_PUNCTUATION
+        or unicodedata.category(c)[0] in "LN"
+        or any(low <= c <= high for low, high in (DEVANAGARI, THAI))
+    )
+
+
+def chat_input_name_ok(name: str) -> bool:
+    """Whether Discord accepts ``name`` for a CHAT_INPUT command or an option: "règles" yes,
+    "Règles", "two words" and "arrêter!" no.
+
+    >>> [chat_input_name_ok(n) for n in ("règles", "victoire_immédiate", "Règles", "a b", "")]
+    [True, True, False, False, False]
+    """
+    return (
+        1 <= len(name) <= 32
+        and all(_name_character(c) for c in name)
+        and all(c.lower() == c for c in name)
+    )
+
+
+def _check_names(body: dict[str, Any], where: str) -> None:
+    """Refuses, as Discord does (50035), a CHAT_INPUT name or option name, or one of their
+    localisations, that breaks the naming rule."""
+    names = {"name": body.get("name", "")}
+    names |= {
+        f"name_localizations.{locale}": text
+        for locale, text in (body.get("name_localizations") or {}).items()
+    }
+    for field, text in names.items():
+        if not chat_input_name_ok(str(text)):
+            raise invalid_form(
+                f"{where}{field}", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"
+            )
+    for k, option in enumerate(body.get("options") or []):
+        _check_names(option, f"{where}options.{k}.")
+
+
+def check_command(body: dict[str, Any], where: str = "") -> None:
+    if body.get("type", 1) == 1:  # user and message commands may have capitals and spaces
+        _check_names(body, where)
 
 
 class CommandRegistry:
@@ -25,6 +79,8 @@ class CommandRegistry:
         self, app_id: int, guild_id: int | None, bodies: list[dict[str, Any]], new_id: Any
     ) -> list[dict[str, Any]]:
         """Bulk overwrite: same name keeps its id, as on Discord."""
+        for k, body in enumerate(bodies):
+            check_command(body, f"{k}.")
         old = self.scope(guild_id)
         fresh = {
             b["name"]: self._stored(app_id, guild_id, b, old.get(b["name"]), new_id) for b in bodies
@@ -36,6 +92,7 @@ class CommandRegistry:
     def upsert(
         self, app_id: int, guild_id: int | None, body: dict[str, Any], new_id: Any
     ) -> dict[str, Any]:
+        check_command(body)
         scope = self.scope(guild_id)
         cmd = self._stored(app_id, guild_id, body, scope.get(body["name"]), new_id)
         scope[body["name"]] = cmd
