@@ -49,14 +49,6 @@ def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
     return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
 
 
-def computers_due(session: GameSession) -> bool:
-    """Whether a computer (or an absent person's stand-in) is to play next."""
-    game = session.game
-    if session.closed or game is None or game.over or game.turn is None:
-        return False
-    return session.seats[game.turn].played_by_computer
-
-
 class Controller:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
@@ -359,7 +351,10 @@ class Controller:
                         )
                     return
                 answer = self.hand_answer(interaction, session, seat)
-                if computers_due(session):
+                # The answer shows the clicker the game as it is now: if their turn is due
+                # at this very count, it tells them, and the presenter need not ping them.
+                change.answered = (user_id, session.n)
+                if session.plays_itself():
                     # Past the budget: answer now, then the computers finish under the lock.
                     pending, answer = answer, None
                     await self.answer_move(interaction, session, pending)
