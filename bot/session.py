@@ -296,7 +296,6 @@ class GameSession:
             return legal[0]
         return None
 
-
     def _check_turn(self, user_id: int, n: int) -> int:
         """The acting seat of ``user_id``, or a SessionError saying why it may not act."""
         if self.status != "live" or self.game is None:
