@@ -267,12 +267,19 @@ class GameSession:
             raise SessionError("error.host_only")
         if len(self.seats) < self.players:
             raise SessionError("error.seats_empty", missing=self.players - len(self.seats))
+        await self.load_preferences()
         self.game = Game(self.rules, self.seed)
         self.status = "live"
         await self.deps.storage.update_game(self.id, status="live")
         change = Change(events=list(self.game.opening))
         await self._arm()
         return change
+
+    async def load_preferences(self) -> None:
+        """The seated people's own preferences, as stored (kept per person, every server's)."""
+        autoplay = await self.deps.storage.autoplay_users(self.people)
+        for seat in self.seats:
+            seat.autoplay = seat.user_id in autoplay
 
     # -- play ------------------------------------------------------------------------------------
 
@@ -326,8 +333,9 @@ class GameSession:
         return await self._play([(seat, action, False)], until=until)
 
     async def run_computers(self, *, until: float | None = None) -> Change:
-        """Play every computer (or absent person's) turn up to the next person's, stored in one
-        write. Under lock.
+        """Play every computer (or absent person's) turn and every forced card that plays
+        itself (``forced_move``) up to the next person's decision, stored in one write. Under
+        lock.
 
         ``until`` (a ``time.monotonic()`` instant): stop starting new decisions after it, so a
         click can be answered in time; the caller then calls again without it to finish.
@@ -720,6 +728,8 @@ class Sessions:
                 turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
+            if row.status == "live":
+                await session.load_preferences()
             if row.is_open:
                 self.add(session)
             else:
@@ -732,6 +742,23 @@ class Sessions:
             stored = await self.deps.storage.get_guild_settings(guild_id)
             known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
         return known[guild_id]
+
+    async def autoplay_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, Change]]:
+        """A person changed their autoplay preference (stored by the caller): their seats in
+        the games this process runs follow it at once, and a forced card already due plays
+        now. Each game's change, to show."""
+        changes = []
+        for session in self.all():
+            seat = session.seat_of(user_id)
+            if seat is None:
+                continue
+            async with session.lock:
+                if session.closed:
+                    continue
+                session.seats[seat].autoplay = on
+                if session.status == "live" and session.plays_itself():
+                    changes.append((session, await session.run_computers()))
+        return changes
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
         """Stop running the games of the guilds ``serves`` no longer covers (their shard went
