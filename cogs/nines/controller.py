@@ -414,10 +414,9 @@ class Controller:
         here = self.sessions.in_channel(interaction.channel_id or 0)
         if here is not None and here.seat_of(interaction.user.id) is not None:
             # A second click (theirs or another player's): they have their seat already.
-            link = (
-                f"https://discord.com/channels/{here.guild_id}/{here.lobby_channel_id}/"
-                f"{here.lobby_message_id}"
-            )
+            link = f"https://discord.com/channels/{here.guild_id}/{here.lobby_channel_id}"
+            if here.lobby_message_id is not None:
+                link += f"/{here.lobby_message_id}"
             await self.private(interaction, tr(lang, "error.rematch_seated", link=link))
             return
         cog: Any = self.bot.get_cog("Nines")
