@@ -435,9 +435,7 @@ class GameSession:
         game = self.game
         if self.closed or game is None or game.over or game.turn is None:
             return None
-        if self.seats[game.turn].played_by_computer or self.forced_move() is not None:
-            return None
-        return game.turn
+        return None if self.plays_itself() else game.turn
 
     def plays_itself(self) -> bool:
         """Whether the next move needs nobody's click: a computer's (or an absent person's
