@@ -310,7 +310,9 @@ class NinesCog(commands.Cog, name="Nines"):
                 return
             await session.abandon("stopped")
             await interaction.response.send_message(
-                tr(session.language, "end.stopped_by", who=interaction.user.mention),
+                # A name: a mention shows as <@id> where its member is not loaded, and no
+                # notification is meant here.
+                tr(session.language, "end.stopped_by", who=member_name(interaction.user)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.bot.presenter.ended_early(session, "stopped")

@@ -258,3 +258,17 @@ async def test_a_forced_card_due_at_a_restart_plays_itself_after_it(
     assert seat == 0 and card.endswith(":" + str(action))
     stored = await second.storage.actions(game_id)
     assert len(stored) > before and (stored[before].seat, stored[before].by_computer) == (0, False)
+
+
+async def test_stop_names_who_stopped_without_a_mention(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """A mention only where a notification is meant: "X stopped the game" names X."""
+    fake = fake_discord
+    await start_bot()
+    alice = fake.add_user("alice")
+    await open_game(fake, alice, computers=("easy", "easy"), start=3)
+    res = await fake.slash(alice, fake.channel, "nines stop")
+    assert not res.errors and res.message is not None, res.errors
+    assert res.message.content == "alice stopped the game."
+    assert res.message.mentions == []
