@@ -118,7 +118,7 @@ async def test_forget_me_speaks_french(fake_discord: FakeDiscord, start_bot: Sta
     await start_bot()
     marie = fake.add_user("marie", locale="fr")
     ask = await fake.slash(marie, fake.channel, "nines forget-me")
-    assert "Voulez-vous vraiment continuer ?" in text_of(ask)  # ungendered
+    assert "Voulez-vous vraiment continuer\u202f?" in text_of(ask)  # ungendered
     assert ask.message is not None
     done = await fake.click(marie, ask.message, "Oui, oubliez-moi")
     assert "vos données sont effacées" in text_of(done)
