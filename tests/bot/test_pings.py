@@ -272,3 +272,23 @@ async def test_stop_names_who_stopped_without_a_mention(
     assert not res.errors and res.message is not None, res.errors
     assert res.message.content == "alice stopped the game."
     assert res.message.mentions == []
+
+
+async def test_the_autoplay_command_speaks_both_languages(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    await start_bot()
+    registered = fake.commands.find(fake.guild.id, "nines")
+    assert registered is not None
+    command = {o["name"]: o for o in registered["options"]}["autoplay"]
+    assert command["name_localizations"]["fr"] == "cartes-forcées"
+    assert command["description_localizations"]["fr"].startswith("Vos cartes forcées")
+    (option,) = command["options"]
+    assert option["name_localizations"]["fr"] == "choix" and not option.get("required")
+    assert [c["name_localizations"]["fr"] for c in option["choices"]] == ["Oui", "Non"]
+    marie = fake.add_user("marie", locale="fr")
+    said = await autoplay(fake, marie, fake.channel, "on")
+    assert said.startswith("Le jeu automatique est activé, sur tous les serveurs\u00a0:")
+    assert "vous n'aviez pas le choix" in said
+    assert (await autoplay(fake, marie, fake.channel)).startswith("Le jeu automatique est activé")
