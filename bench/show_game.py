@@ -133,7 +133,8 @@ async def main(args: argparse.Namespace) -> None:
             dump()
             if ends(fake):
                 break
-            due = [p for p in people if p.notifications()]
+            # Told by a notification, or by the answer to their own click (no ping then).
+            due = [p for p in people if p.notifications() or p.answered_turn]
             if not due:
                 await asyncio.sleep(0.05)
                 continue

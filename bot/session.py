@@ -23,6 +23,7 @@ from engine import (
     Game,
     GameEnded,
     IllegalAction,
+    Play,
     Rules,
     SeatView,
     seat_view,
@@ -66,6 +67,7 @@ class SeatInfo:
     difficulty: str | None = None
     away: bool = False  # a person whose seat the computer plays after repeated time-outs
     timeouts: int = 0
+    autoplay: bool = False  # the person's preference: their forced cards play themselves
 
     @property
     def is_computer(self) -> bool:
@@ -88,11 +90,16 @@ class Change:
     timed_out: list[int] = field(default_factory=list)  # seats the computer played for
     restored: bool = False
     ended: str | None = None  # "finished", or why the game was abandoned
+    #: (user id, action count): the answer to this person's own click showed them the game
+    #: after this many actions, so if their turn is due at that very count they know it and
+    #: need no notification.
+    answered: tuple[int, int] | None = None
 
     def extend(self, other: Change) -> None:
         self.events.extend(other.events)
         self.timed_out.extend(other.timed_out)
         self.ended = other.ended or self.ended
+        self.answered = other.answered or self.answered
 
 
 class Presenter(Protocol):
@@ -260,6 +267,7 @@ class GameSession:
             raise SessionError("error.host_only")
         if len(self.seats) < self.players:
             raise SessionError("error.seats_empty", missing=self.players - len(self.seats))
+        await self.load_preferences()
         self.game = Game(self.rules, self.seed)
         self.status = "live"
         await self.deps.storage.update_game(self.id, status="live")
@@ -267,7 +275,33 @@ class GameSession:
         await self._arm()
         return change
 
+    async def load_preferences(self) -> None:
+        """The seated people's own preferences, as stored (kept per person, every server's)."""
+        autoplay = await self.deps.storage.autoplay_users(self.people)
+        for seat in self.seats:
+            seat.autoplay = seat.user_id in autoplay
+
     # -- play ------------------------------------------------------------------------------------
+
+    def forced_move(self) -> Action | None:
+        """The move that plays itself now, if any: a person's only legal card when it is the
+        last of their hand (every seat then holds one card at most, so playing it reveals
+        nothing), or, if they chose so (``autoplay``), any turn whose only legal action is one
+        card. Never an exchange (keep or swap is a choice), never a Joker (its win or lose call
+        is a choice: two legal actions)."""
+        game = self.game
+        if self.closed or game is None or game.over or game.turn is None:
+            return None
+        seat = game.turn
+        info = self.seats[seat]
+        if info.played_by_computer:
+            return None
+        legal = game.legal_actions(seat)
+        if len(legal) != 1 or not isinstance(legal[0], Play):
+            return None
+        if info.autoplay or len(game.hands[seat]) == 1:
+            return legal[0]
+        return None
 
     def _check_turn(self, user_id: int, n: int) -> int:
         """The acting seat of ``user_id``, or a SessionError saying why it may not act."""
@@ -299,8 +333,9 @@ class GameSession:
         return await self._play([(seat, action, False)], until=until)
 
     async def run_computers(self, *, until: float | None = None) -> Change:
-        """Play every computer (or absent person's) turn up to the next person's, stored in one
-        write. Under lock.
+        """Play every computer (or absent person's) turn and every forced card that plays
+        itself (``forced_move``) up to the next person's decision, stored in one write. Under
+        lock.
 
         ``until`` (a ``time.monotonic()`` instant): stop starting new decisions after it, so a
         click can be answered in time; the caller then calls again without it to finish.
@@ -332,6 +367,12 @@ class GameSession:
             while computers and not game.over and not self.closed:
                 turn = game.turn
                 assert turn is not None
+                forced = self.forced_move()
+                if forced is not None:
+                    # A person's forced card: no decision to wait for, stored with the rest.
+                    change.events.extend(game.apply(turn, forced))
+                    batch.append((turn, str(forced), False))
+                    continue
                 if not self.seats[turn].played_by_computer:
                     break
                 if until is not None and time.monotonic() >= until:
@@ -389,11 +430,20 @@ class GameSession:
     # -- timers ----------------------------------------------------------------------------------
 
     def person_due(self) -> int | None:
-        """The seat of the person whose decision is due now, if any (computers need no timer)."""
+        """The seat of the person whose decision is due now, if any (computers and a forced
+        card that plays itself need no timer)."""
         game = self.game
         if self.closed or game is None or game.over or game.turn is None:
             return None
-        return None if self.seats[game.turn].played_by_computer else game.turn
+        return None if self.plays_itself() else game.turn
+
+    def plays_itself(self) -> bool:
+        """Whether the next move needs nobody's click: a computer's (or an absent person's
+        stand-in's), or a forced card (see ``forced_move``)."""
+        game = self.game
+        if self.closed or game is None or game.over or game.turn is None:
+            return False
+        return self.seats[game.turn].played_by_computer or self.forced_move() is not None
 
     async def _arm(self) -> None:
         """(Re)start the timer of the decision now due, and store its deadline.
@@ -676,6 +726,8 @@ class Sessions:
                 turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
+            if row.status == "live":
+                await session.load_preferences()
             if row.is_open:
                 self.add(session)
             else:
@@ -688,6 +740,23 @@ class Sessions:
             stored = await self.deps.storage.get_guild_settings(guild_id)
             known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
         return known[guild_id]
+
+    async def autoplay_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, Change]]:
+        """A person changed their autoplay preference (stored by the caller): their seats in
+        the games this process runs follow it at once, and a forced card already due plays
+        now. Each game's change, to show."""
+        changes = []
+        for session in self.all():
+            seat = session.seat_of(user_id)
+            if seat is None:
+                continue
+            async with session.lock:
+                if session.closed:
+                    continue
+                session.seats[seat].autoplay = on
+                if session.status == "live" and session.plays_itself():
+                    changes.append((session, await session.run_computers()))
+        return changes
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
         """Stop running the games of the guilds ``serves`` no longer covers (their shard went

@@ -2,7 +2,8 @@
 
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
-history.py: statistics, history and privacy; shards.py: a sharded bot's shard leases) and
+history.py: statistics, history and privacy; preferences.py: a person's own preferences;
+shards.py: a sharded bot's shard leases) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -19,6 +20,7 @@ from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
 from .games import GameQueries
 from .history import HistoryQueries
 from .migrations import Migration, load_migrations
+from .preferences import PreferenceQueries
 from .results import ResultQueries
 from .settings import SettingsQueries
 from .shards import ShardQueries
@@ -79,7 +81,9 @@ __all__ = [
 ]
 
 
-class Storage(GameQueries, ResultQueries, SettingsQueries, HistoryQueries, ShardQueries):
+class Storage(
+    GameQueries, ResultQueries, SettingsQueries, HistoryQueries, PreferenceQueries, ShardQueries
+):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 
     def __init__(self, driver: Driver, now: Callable[[], float] = time.time) -> None:

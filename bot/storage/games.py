@@ -193,6 +193,9 @@ class GameQueries(Queries):
         if "rules" in fields:
             fields["rules"] = json.dumps(dict(fields["rules"]), sort_keys=True)
         thread_id = fields.get("thread_id")
+        now = self._now()
+        if status == "live":
+            fields["started_at"] = now  # a lobby that never gets here is no game (history)
         # Column names come from the whitelist above, never from the caller. Flags are stored
         # as 0/1 in both databases.
         assignments = ", ".join(f"{name} = ?" for name in sorted(fields))
@@ -200,7 +203,6 @@ class GameQueries(Queries):
             int(value) if isinstance(value, bool) else value
             for value in (fields[name] for name in sorted(fields))
         ]
-        now = self._now()
 
         async def set_columns(tx: Tx) -> Row | None:
             return await tx.fetchone(

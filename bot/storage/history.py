@@ -71,12 +71,14 @@ class HistoryQueries(Queries):
         limit: int = 10,
     ) -> list[HistoryRow]:
         """The guild's most recently ended games (finished or abandoned), newest first,
-        optionally only those where ``player_key`` sat or of one game kind."""
+        optionally only those where ``player_key`` sat or of one game kind. A lobby that
+        never started (cancelled, expired) was no game: not listed."""
         # "ended_at IS NOT NULL" lets the database use the partial index games_guild_ended.
         conditions = [
             "g.guild_id = ?",
             "g.ended_at IS NOT NULL",
             "g.status IN ('finished', 'abandoned')",
+            "g.started_at IS NOT NULL",
         ]
         params: list[object] = [guild_id]
         if player_key is not None:
@@ -120,7 +122,8 @@ class HistoryQueries(Queries):
 
     async def forget_player(self, guild_id: int, user_id: int) -> int:
         """Delete the user's statistics and ratings in this guild and anonymise them in the
-        guild's ended games, so the other players' records stay whole.
+        guild's ended games, so the other players' records stay whole; delete their own
+        preferences (kept per person, not per guild).
 
         Games still open are left as they are (the player is seated and may be playing); the
         bot should end or leave them first. Returns the number of rows changed.
@@ -145,6 +148,8 @@ class HistoryQueries(Queries):
                 f" WHERE player_key = ? AND game_id IN ({ended_games})",
                 (FORMER_PLAYER_NAME, FORMER_PLAYER_KEY, key, guild_id),
             ),
+            # The person's own preferences (every server's: they are kept per person).
+            ("DELETE FROM player_prefs WHERE user_id = ?", (user_id,)),
             (
                 # host_id is NOT NULL; 0 is no Discord snowflake, so it names nobody.
                 "UPDATE games SET host_id = 0 WHERE host_id = ? AND guild_id = ?"

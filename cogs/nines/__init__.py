@@ -109,7 +109,7 @@ async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
                 assert game is not None
                 if game.over:  # stopped between its last move and its result
                     change.extend(await session._finish())
-                elif game.turn is not None and session.seats[game.turn].played_by_computer:
+                elif session.plays_itself():  # a computer's move or a forced card was next
                     change.extend(await session.run_computers())
                 elif session.deadline is not None and session.deadline <= session.deps.clock():
                     # The turn ran out while the bot was down: time it out now, in the same

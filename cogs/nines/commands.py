@@ -19,7 +19,7 @@ from engine import RULESETS, TRUMP_PRESETS, Rules
 
 from . import render, ui
 from .controller import Controller, member_name
-from .options import GAMES, RULE_CHOICES, RULE_HELP, RULE_NAMES
+from .options import GAMES, ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES
 from .settings import RULE_KEYS, SettingsInvalid, validate
 
 if TYPE_CHECKING:
@@ -181,15 +181,32 @@ class NinesCog(commands.Cog, name="Nines"):
         except ChannelBusy as busy:
             await self.private(interaction, self.busy_text(lang, interaction, busy.game_id, None))
             return
+        called: list[int] = []  # a rematch's people seated by the clicker: told they are
         if seats:
             others = [s for s in seats if s.user_id != user.id][: session.players - 1]
             session.seats.extend(SeatInfo(s.name, s.user_id, s.difficulty) for s in others)
             await session._save_seats()
+            called = [s.user_id for s in others if s.user_id is not None]
         failpoint("lobby_opened")
         plang = session.language
         level = str(settings.get("difficulty") or "normal")
+        call: dict[str, Any] = {}
+        if called:
+            # A mention in the content of a new message notifies (Discord: "Allowed Mentions
+            # Object"); only the people called, nobody else a name could reach.
+            who = ", ".join(f"<@{user_id}>" for user_id in called)
+            call = {
+                "content": tr(plang, "lobby.rematch_call", who=who),
+                "allowed_mentions": discord.AllowedMentions(
+                    everyone=False,
+                    roles=False,
+                    users=[discord.Object(user_id) for user_id in called],
+                ),
+            }
         callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session), view=ui.lobby_view(plang, session, level)
+            embed=render.lobby_embed(plang, session),
+            view=ui.lobby_view(plang, session, level),
+            **call,
         )
         message_id = getattr(callback, "message_id", None)
         if message_id is not None:
@@ -293,7 +310,9 @@ class NinesCog(commands.Cog, name="Nines"):
                 return
             await session.abandon("stopped")
             await interaction.response.send_message(
-                tr(session.language, "end.stopped_by", who=interaction.user.mention),
+                # A name: a mention shows as <@id> where its member is not loaded, and no
+                # notification is meant here.
+                tr(session.language, "end.stopped_by", who=member_name(interaction.user)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.bot.presenter.ended_early(session, "stopped")
@@ -379,11 +398,43 @@ class NinesCog(commands.Cog, name="Nines"):
             name = "nein-nine" if game == "nein-nine" else "classic"
         return Rules.from_settings(name, rule_defaults(settings))
 
+    # -- /nines autoplay ----------------------------------------------------------------------
+
+    @nines.command(
+        name=_("autoplay", key="cmd.autoplay"),
+        description=_(
+            "Play your forced cards by themselves, in every server (off by default)",
+            key="cmd.autoplay.desc",
+        ),
+    )
+    @app_commands.rename(choice=_("choice", key="opt.autoplay.name"))
+    @app_commands.describe(
+        choice=_("On: a turn with only one card you may play plays it at once", key="opt.autoplay")
+    )
+    @app_commands.choices(choice=ON_OFF)
+    async def autoplay_command(self, interaction: Interaction, choice: str | None = None) -> None:
+        """The person's own preference, kept by user id alone (the same in every server);
+        without a choice, what it is now. Either way the answer says what it does."""
+        lang = language_of(interaction.locale)
+        user_id = interaction.user.id
+        if choice is None:
+            on = user_id in await self.bot.storage.autoplay_users([user_id])
+        else:
+            on = choice == "on"
+            await self.bot.storage.set_autoplay(user_id, on)
+        await self.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
+        if choice is not None:
+            for session, change in await self.sessions.autoplay_changed(user_id, on):
+                await self.bot.presenter.show(session, change)
+
     # -- /nines forget-me ----------------------------------------------------------------------
 
     @nines.command(
         name=_("forget-me", key="cmd.forget"),
-        description=_("Delete your statistics and ratings in this server", key="cmd.forget.desc"),
+        description=_(
+            "Delete your statistics and ratings in this server, and your preferences",
+            key="cmd.forget.desc",
+        ),
     )
     async def forget_command(self, interaction: Interaction) -> None:
         lang = language_of(interaction.locale)

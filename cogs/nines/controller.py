@@ -52,14 +52,6 @@ def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
     return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
 
 
-def computers_due(session: GameSession) -> bool:
-    """Whether a computer (or an absent person's stand-in) is to play next."""
-    game = session.game
-    if session.closed or game is None or game.over or game.turn is None:
-        return False
-    return session.seats[game.turn].played_by_computer
-
-
 class Controller:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
@@ -362,7 +354,10 @@ class Controller:
                         )
                     return
                 answer = self.hand_answer(interaction, session, seat)
-                if computers_due(session):
+                # The answer shows the clicker the game as it is now: if their turn is due
+                # at this very count, it tells them, and the presenter need not ping them.
+                change.answered = (user_id, session.n)
+                if session.plays_itself():
                     # Past the budget: answer now, then the computers finish under the lock.
                     pending, answer = answer, None
                     await self.answer_move(interaction, session, pending)
@@ -418,6 +413,14 @@ class Controller:
         seats = await self.bot.storage.seats(row.id)
         if not any(s.user_id == interaction.user.id for s in seats):
             await self.private(interaction, tr(lang, "error.rematch_players_only"))
+            return
+        here = self.sessions.in_channel(interaction.channel_id or 0)
+        if here is not None and here.seat_of(interaction.user.id) is not None:
+            # A second click (theirs or another player's): they have their seat already.
+            link = f"https://discord.com/channels/{here.guild_id}/{here.lobby_channel_id}"
+            if here.lobby_message_id is not None:
+                link += f"/{here.lobby_message_id}"
+            await self.private(interaction, tr(lang, "error.rematch_seated", link=link))
             return
         cog: Any = self.bot.get_cog("Nines")
         await cog.open_lobby(

@@ -234,15 +234,19 @@ class DiscordPresenter:
             marks["table_message_id"] = session.table_message_id
         if marks:
             await self.bot.storage.update_game(session.id, **marks)
-        await self.turn(session)
+        await self.turn(session, change.answered)
 
     # -- whose turn it is ----------------------------------------------------------------------
 
-    async def turn(self, session: GameSession) -> None:
+    async def turn(self, session: GameSession, answered: tuple[int, int] | None = None) -> None:
         """The person whose decision is due: their private hand brought up to date (so the
         cards they may play are enabled without a Refresh), then a new message that mentions
         them, since Discord notifies nobody of a mention added by an edit. The previous turn
-        message is deleted: one stands per game at most."""
+        message is deleted: one stands per game at most.
+
+        ``answered`` (``Change.answered``): whose own click was just answered with their hand
+        at which action count. When that answer already gives them the turn, a ping would only
+        be noise: none is posted."""
         seat = session.person_due()
         n = session.n
         if seat is not None:
@@ -250,6 +254,8 @@ class DiscordPresenter:
         user_id = None if seat is None else session.seats[seat].user_id
         if user_id is not None and not await self.pings_on(session):
             user_id = None
+        if user_id is not None and answered == (user_id, n):
+            user_id = None  # their click's answer says "Your turn" already
         if user_id is not None and session.turn_n == n and session.turn_message_id is not None:
             return  # this decision's turn message stands already
         old = session.turn_message_id

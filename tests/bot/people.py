@@ -131,6 +131,10 @@ class NotifiedPerson:
         self.opened = 0  # "My hand" clicks with no private hand yet
         self.stale: list[str] = []  # hands that showed no move on this person's turn
         self.moves = 0
+        #: The answer to their last click showed them a move: their turn again (they took the
+        #: trick and lead, say), which they know without a notification.
+        self.answered_turn = False
+        self.unnotified = 0  # turns taken on such an answer, with no notification
 
     def notifications(self) -> list[Message]:
         """Messages that notified this person and that they have not acted on yet (deleted
@@ -152,9 +156,13 @@ class NotifiedPerson:
         return None
 
     async def act(self, rng: random.Random) -> None:
-        """Answer the notification: a legal move from the hand as Discord shows it."""
+        """Answer the notification (or the answer to their own click that gave them the turn
+        again): a legal move from the hand as Discord shows it."""
         notes = self.notifications()
         self.seen.update(m.id for m in notes)
+        if not notes:
+            assert self.answered_turn, f"{self.user.name} acts without being told"
+            self.unnotified += 1
         hand = self.hand()
         if hand is None:
             self.opened += 1
@@ -176,4 +184,5 @@ class NotifiedPerson:
         if calls:
             res = await self.fake.click(self.user, res.message, rng.choice(calls))  # type: ignore[arg-type]
             assert not res.errors, res.errors
+        self.answered_turn = res.message is not None and bool(enabled_moves(res.message))
         self.moves += 1

@@ -143,8 +143,8 @@ async def test_hand_summaries_end_message_and_rematch(
     }
     assert rematch.seats[0].user_id == bob.id
     assert "(host)" in str(res.message.embeds[0]) and rematch.rules == session.rules
-    # A second Rematch click finds the new lobby, privately.
-    refused(await fake.click(alice, end, "Rematch"), alice, "already a game")
+    # A second Rematch click finds the new lobby, privately: she is seated in it (issue 29).
+    refused(await fake.click(alice, end, "Rematch"), alice, "already seated in the rematch")
     all_acknowledged(fake)
 
 
@@ -340,7 +340,8 @@ async def test_stop_by_host_or_moderator_only(fake_discord: FakeDiscord, start_b
     # The host stops it: said publicly, the table shows the end, the game is abandoned, unrated.
     res = ok(await fake.slash(alice, fake.channel, "nines stop"))
     assert res.message is not None and not res.ephemeral
-    assert res.message.content == f"<@{alice.id}> stopped the game."
+    # Named, not mentioned: no notification is meant (issue 29).
+    assert res.message.content == "alice stopped the game."
     table = fake.store.message_by_id(table_id or 0)
     assert "Game ended" in str(table.embeds[0]) and "not rated" in str(table.embeds[0])
     assert not table.buttons()

@@ -44,6 +44,11 @@ async def play_notified(
                 what="a person's turn or the end",
             )
             continue
+        person = next(p for p in people if p.user == due)
+        if not notified and person.answered_turn:
+            # The answer to their own click gave them the turn: a ping would be noise.
+            await person.act(rng)
+            continue
         assert [p.user for p in notified] == [due], (
             f"{due.name}'s turn: notified {[p.user.name for p in notified]}"
         )
@@ -77,7 +82,10 @@ async def test_every_turn_notifies_its_person_with_a_current_hand(
     ]
     mentioning = [r.body for r in posts if MENTION.search(r.body.get("content") or "")]
     pings = [body for body in mentioning if not body.get("embeds")]
-    assert len(pings) >= moves
+    # Every turn was pinged but those the answer to the person's own click gave them.
+    unnotified = sum(p.unnotified for p in people)
+    assert unnotified > 0
+    assert len(pings) >= moves - unnotified
     for body in mentioning:
         allowed = body["allowed_mentions"]
         assert allowed["parse"] == []

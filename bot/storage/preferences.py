@@ -1,0 +1,39 @@
+"""A person's own preferences, the same in every server (keyed by user id alone)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .driver import Queries, Tx
+
+
+class PreferenceQueries(Queries):
+    async def set_autoplay(self, user_id: int, on: bool) -> None:
+        """Whether the person's forced cards (a single legal card) play themselves."""
+        now = self._now()
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO player_prefs (user_id, autoplay, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET autoplay = excluded.autoplay, updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
+
+        await self._driver.write(write)
+
+    async def autoplay_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of these people have autoplay on (off for anyone never asked)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" * len(wanted))
+
+        async def read(tx: Tx) -> set[int]:
+            rows = await tx.fetchall(
+                f"SELECT user_id FROM player_prefs WHERE autoplay = 1 AND user_id IN ({marks})",
+                wanted,
+            )
+            return {int(row["user_id"]) for row in rows}
+
+        return await self._driver.read(read)
