@@ -96,7 +96,7 @@ async def test_an_instance_attribute_removed_is_named(monkeypatch: pytest.Monkey
 
     def without_waiters(lock: asyncio.Lock) -> None:
         init(lock)
-        del lock._waiters  # type: ignore[attr-defined]
+        del lock._waiters
 
     monkeypatch.setattr(asyncio.Lock, "__init__", without_waiters)
     assert await missing() == [
