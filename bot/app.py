@@ -52,8 +52,6 @@ INTENTS = discord.Intents(guilds=True)
 #: On SIGTERM/SIGINT, clicks and commands already received get this long to be answered and
 #: stored (Docker kills the process 10 s after its SIGTERM).
 DRAIN_SECONDS: Final = 5.0
-#: Names discord.py gives the tasks that run a received interaction's handlers.
-HANDLER_TASKS: Final = ("discord-ui-dynamic-item-", "CommandTree-invoker", "discord.py: ")
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -195,11 +193,7 @@ def tune_gc() -> None:
 async def drain_handlers(within: float) -> None:
     """Wait (up to ``within`` seconds) for the handlers of interactions already received."""
     current = asyncio.current_task()
-    running = [
-        task
-        for task in asyncio.all_tasks()
-        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
-    ]
+    running = [task for task in discord_internals.handler_tasks() if task is not current]
     if running:
         _, late = await asyncio.wait(running, timeout=within)
         if late:

@@ -1,9 +1,10 @@
 """Every reach into the private side of discord.py, aiohttp and asyncio, in one place.
 
 Each function says why no public way does the job. ``PRIVATE_ATTRIBUTES`` lists every private
-(or undocumented) name they, or an override elsewhere, rely on; tests/test_discord_internals.py
-checks each against the installed libraries, so an upgrade that removes one fails there, by
-name, instead of somewhere in a game. Nothing else in bot/ or cogs/ touches these names.
+(or undocumented) name they, or an override elsewhere, rely on, and ``HANDLER_TASKS`` the task
+names they look for; tests/test_discord_internals.py checks each against the installed
+libraries, so an upgrade that removes one fails there, by name, instead of somewhere in a
+game. Nothing else in bot/ or cogs/ touches these names (tests/test_layers.py).
 """
 
 from __future__ import annotations
@@ -64,6 +65,22 @@ PRIVATE_ATTRIBUTES: Final = (
     ),
     PrivateAttribute("discord.interactions.InteractionResponse", "_parent", "release_interaction"),
     PrivateAttribute("asyncio.Lock", "_waiters", "lock_contended"),
+)
+
+
+class TaskName(NamedTuple):
+    """The start of the name discord.py gives a task it creates (in ``module``'s source)."""
+
+    module: str
+    prefix: str
+
+
+#: The tasks that run a received interaction's handlers (a graceful stop waits for them).
+#: Undocumented names, so each is checked against discord.py's source too.
+HANDLER_TASKS: Final = (
+    TaskName("discord.ui.view", "discord-ui-dynamic-item-"),
+    TaskName("discord.app_commands.tree", "CommandTree-invoker"),
+    TaskName("discord.client", "discord.py: "),
 )
 
 
@@ -205,6 +222,17 @@ def release_interaction(interaction: discord.Interaction[Any]) -> None:
     interaction._original_response = None
 
 
+def handler_tasks() -> list[asyncio.Task[Any]]:
+    """The unfinished tasks in which discord.py runs handlers of what it received (button
+    clicks, slash commands, events). discord.py keeps no public list of them; it names them."""
+    prefixes = tuple(name.prefix for name in HANDLER_TASKS)
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if not task.done() and task.get_name().startswith(prefixes)
+    ]
+
+
 # -- asyncio ----------------------------------------------------------------------------------
 
 
@@ -215,13 +243,16 @@ def lock_contended(lock: asyncio.Lock) -> bool:
 
 
 __all__ = [
+    "HANDLER_TASKS",
     "PRIVATE_ATTRIBUTES",
     "DynamicItemCall",
     "PrivateAttribute",
+    "TaskName",
     "close_gateway",
     "delete_message",
     "edit_message",
     "gateway_open",
+    "handler_tasks",
     "interaction_webhook",
     "launch_shard",
     "lock_contended",

@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import inspect
 from collections.abc import AsyncIterator
 
 import aiohttp
 import discord
 import pytest
 
-from bot.discord_internals import PRIVATE_ATTRIBUTES, PrivateAttribute
+from bot.discord_internals import HANDLER_TASKS, PRIVATE_ATTRIBUTES, PrivateAttribute
 
 
 def resolve(owner: str) -> object:
@@ -111,3 +112,12 @@ def test_every_entry_names_a_function_of_the_adapter_or_an_override() -> None:
         assert callable(getattr(internals, entry.used_by, None)) or "overrides" in entry.used_by, (
             entry
         )
+
+
+def test_discord_py_still_names_its_handler_tasks_so() -> None:
+    gone = [
+        f"{name.prefix!r} in {name.module}"
+        for name in HANDLER_TASKS
+        if name.prefix not in inspect.getsource(importlib.import_module(name.module))
+    ]
+    assert not gone, f"{versions()} no longer names these tasks: " + "; ".join(gone)
