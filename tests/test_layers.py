@@ -109,7 +109,7 @@ async def test_the_bot_runs_games_through_any_presenter_plugged_in(tmp_path: Pat
         assert bot.sessions is after and bot.presenter is presenter
         assert [s.id for s in restored] == [lobby.id]
         assert presenter.calls == [("refresh_lobby", lobby.id)]
-        assert after.get(lobby.id) is restored[0]  # open again, its timer resumed
+        assert after.get(lobby.id) is restored[0]  # open again
         await after.close()
     finally:
         await computers.close()
