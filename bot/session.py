@@ -698,6 +698,20 @@ class Sessions:
             known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
         return known[guild_id]
 
+    def let_go(self, serves: Callable[[int], bool]) -> int:
+        """Stop running the games of the guilds ``serves`` no longer covers (their shard went
+        to another process, which restores them); how many."""
+        gone = [s for s in self._by_id.values() if not serves(s.guild_id)]
+        for session in gone:
+            self.discard(session)
+        return len(gone)
+
+    async def close(self) -> None:
+        for session in list(self._by_id.values()):
+            session.close()
+        # Let cancelled timers finish so nothing is left pending at shutdown.
+        await asyncio.sleep(0)
+
     async def resume(self, restored: list[GameSession]) -> None:
         """Once connected: bring every restored game's channel up to date, saying the game was
         restored, and resume its timers. Ended games whose end was not told get it now."""
@@ -729,20 +743,6 @@ class Sessions:
                     await presenter.show(session, change)
             except Exception:
                 log.exception("could not restore game %s", session.id)
-
-    def let_go(self, serves: Callable[[int], bool]) -> int:
-        """Stop running the games of the guilds ``serves`` no longer covers (their shard went
-        to another process, which restores them); how many."""
-        gone = [s for s in self._by_id.values() if not serves(s.guild_id)]
-        for session in gone:
-            self.discard(session)
-        return len(gone)
-
-    async def close(self) -> None:
-        for session in list(self._by_id.values()):
-            session.close()
-        # Let cancelled timers finish so nothing is left pending at shutdown.
-        await asyncio.sleep(0)
 
 
 __all__ = [
