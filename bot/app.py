@@ -12,26 +12,18 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-import aiohttp
 import discord
-import yarl
 from discord.ext import commands
-from discord.gateway import DiscordWebSocket
-from discord.http import Route
 
-from . import metrics
+from . import discord_internals, metrics
 from .computer import Computers
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
+from .session import Deps, GameSession, Presenter, Sessions
 from .settings import Settings
 from .storage import Storage
-
-if TYPE_CHECKING:
-    from cogs.nines.table import DiscordPresenter
-
-    from .session import Sessions
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +41,17 @@ GC_YOUNG: Final = 700
 #: until a quarter of the long-lived objects are new.
 GC_OLD: Final = 100
 
+#: The extension that holds the game (commands, buttons, the presenter), loaded by its dotted
+#: name as discord.py loads any extension: the bot never imports it, the extension plugs its
+#: presenter in (``NinesBot.plug_in``).
+GAME_EXTENSION: Final = "cogs.nines"
+
 #: Only what slash commands and buttons need: guild and channel events, no message content.
 INTENTS = discord.Intents(guilds=True)
 
 #: On SIGTERM/SIGINT, clicks and commands already received get this long to be answered and
 #: stored (Docker kills the process 10 s after its SIGTERM).
 DRAIN_SECONDS: Final = 5.0
-#: Names discord.py gives the tasks that run a received interaction's handlers.
-HANDLER_TASKS: Final = ("discord-ui-dynamic-item-", "CommandTree-invoker", "discord.py: ")
 
 
 def apply_endpoints(settings: Settings) -> None:
@@ -64,13 +59,12 @@ def apply_endpoints(settings: Settings) -> None:
 
     discord.py reads both from class attributes, so this is process-wide.
     """
-    Route.BASE = settings.api_base
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    discord_internals.point_at(settings.api_base, settings.gateway_url)
 
 
 class NinesBot(commands.Bot):
     sessions: Sessions
-    presenter: DiscordPresenter
+    presenter: Presenter
     #: Whether this process runs a guild's games: a sharded bot's test of its shards
     #: (bot/shards.py); None: every guild (one process).
     serves: Callable[[int], bool] | None = None
@@ -92,14 +86,33 @@ class NinesBot(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.computers = computers
+        #: Restore announcements running in the background (held so they are not collected).
+        self._announcing: set[asyncio.Task[None]] = set()
+
+    def plug_in(self, presenter: Presenter) -> Sessions:
+        """The game extension's presenter, at its setup: the sessions are built around it."""
+        self.presenter = presenter
+        self.sessions = Sessions(Deps(self.storage, self.computers, presenter))
+        return self.sessions
+
+    def announce_restored(self, restored: list[GameSession]) -> None:
+        """In the background, once connected: tell the restored games' channels and resume
+        their timers (at start, or when a sharded bot took over a shard)."""
+        task = self.loop.create_task(self._announce_restored(restored), name="restore-games")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def _announce_restored(self, restored: list[GameSession]) -> None:
+        await self.wait_until_ready()
+        await self.sessions.resume(restored)
 
     async def setup_hook(self) -> None:
         from .i18n_commands import CatalogueTranslator
 
         tune_http(self, self.settings.connect_timeout)
         await self.tree.set_translator(CatalogueTranslator())
-        if "cogs.nines" not in self.extensions:  # a login that failed after it is retried
-            await self.load_extension("cogs.nines")
+        if GAME_EXTENSION not in self.extensions:  # a login that failed after it is retried
+            await self.load_extension(GAME_EXTENSION)
         await self.sync_commands()
         tune_gc()
 
@@ -149,12 +162,11 @@ class NinesBot(commands.Bot):
 
     def gateway_open(self) -> bool:
         """Connected to Discord's gateway and ready (the health check)."""
-        return self.ws is not None and self.ws.open and self.is_ready()
+        return discord_internals.gateway_open(self)
 
     async def close_gateway(self) -> None:
         """Receive nothing more from Discord (the first step of a graceful stop)."""
-        if self.ws is not None and self.ws.open:
-            await self.ws.close(code=1000)
+        await discord_internals.close_gateway(self)
 
     async def close(self) -> None:
         sessions = getattr(self, "sessions", None)
@@ -181,11 +193,7 @@ def tune_gc() -> None:
 async def drain_handlers(within: float) -> None:
     """Wait (up to ``within`` seconds) for the handlers of interactions already received."""
     current = asyncio.current_task()
-    running = [
-        task
-        for task in asyncio.all_tasks()
-        if task is not current and not task.done() and task.get_name().startswith(HANDLER_TASKS)
-    ]
+    running = [task for task in discord_internals.handler_tasks() if task is not current]
     if running:
         _, late = await asyncio.wait(running, timeout=within)
         if late:
@@ -222,24 +230,19 @@ async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool
                 delay,
             )
         # A fresh HTTP session (and its connector) for the next attempt.
-        await bot.http.close()
-        bot.http.connector = discord.utils.MISSING
+        await discord_internals.renew_http_session(bot)
         if await sleep_or_stop(delay, stop):
             break
     return False
 
 
 def tune_http(bot: NinesBot, timeout: float) -> None:
-    """The HTTP session discord.py made at login (it offers no option for these, hence the
-    private names): a request that hangs is given up after ``timeout`` seconds without a
-    byte (aiohttp's default waits 5 minutes; the websocket keeps its own receive timeout),
-    and with metrics on, each answer is counted by route and status as it arrives."""
-    session = getattr(bot.http, "_HTTPClient__session", None)
-    if not isinstance(session, aiohttp.ClientSession):
-        return
-    session._timeout = aiohttp.ClientTimeout(sock_connect=timeout, sock_read=timeout)
-    if metrics.active is not None:
-        session._response_class = metrics.active.response_class()
+    """The HTTP session discord.py made at login: a request that hangs is given up after
+    ``timeout`` seconds without a byte (aiohttp's default waits 5 minutes; the websocket keeps
+    its own receive timeout), and with metrics on, each answer is counted by route and status
+    as it arrives."""
+    measured = metrics.active.response_class() if metrics.active is not None else None
+    discord_internals.tune_http_session(bot, timeout, measured)
 
 
 async def serve(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> None:

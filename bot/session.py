@@ -103,11 +103,20 @@ class Change:
 
 
 class Presenter(Protocol):
-    """The Discord side: shows what a session did (table, hand summaries, the end)."""
+    """The Discord side, as the sessions and the bot see it: every call they make on it. The
+    game's extension (cogs/nines) plugs its presenter in at setup (``NinesBot.plug_in``)."""
 
-    async def show(self, session: GameSession, change: Change) -> None: ...
+    async def show(self, session: GameSession, change: Change) -> None:
+        """Show what one step did (table, hand summaries, time-outs, restored, the end)."""
+        ...
 
-    async def lobby_expired(self, session: GameSession) -> None: ...
+    async def lobby_expired(self, session: GameSession) -> None:
+        """The lobby closed by itself, unstarted."""
+        ...
+
+    async def refresh_lobby(self, session: GameSession) -> None:
+        """Bring a restored lobby's message up to date."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -771,6 +780,38 @@ class Sessions:
             session.close()
         # Let cancelled timers finish so nothing is left pending at shutdown.
         await asyncio.sleep(0)
+
+    async def resume(self, restored: list[GameSession]) -> None:
+        """Once connected: bring every restored game's channel up to date, saying the game was
+        restored, and resume its timers. Ended games whose end was not told get it now."""
+        presenter = self.deps.presenter
+        for session in restored:
+            try:
+                async with session.lock:
+                    if session.closed:  # ended before its channel was told
+                        ended = "finished" if session.status == "finished" else session.end_reason
+                        await presenter.show(session, Change(restored=True, ended=ended))
+                        continue
+                    if session.status == "lobby":
+                        await presenter.refresh_lobby(session)
+                        session.resume_timer()
+                        continue
+                    change = Change(restored=True)
+                    game = session.game
+                    assert game is not None
+                    if game.over:  # stopped between its last move and its result
+                        change.extend(await session._finish())
+                    elif session.plays_itself():
+                        change.extend(await session.run_computers())
+                    elif session.deadline is not None and session.deadline <= session.deps.clock():
+                        # The turn ran out while the bot was down: time it out now, in the
+                        # same table edit that says the game was restored.
+                        change.extend(await session._time_out())
+                    else:
+                        session.resume_timer()  # a deadline that passed while down fires now
+                    await presenter.show(session, change)
+            except Exception:
+                log.exception("could not restore game %s", session.id)
 
 
 __all__ = [

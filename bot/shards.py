@@ -24,8 +24,8 @@ import time
 from typing import Final
 
 from discord.ext import commands
-from discord.gateway import DiscordWebSocket
 
+from . import discord_internals
 from .app import NinesBot
 from .computer import Computers
 from .settings import Settings
@@ -144,21 +144,20 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
 
     async def launch_shards(self) -> None:
         """Connect the shards held (not SHARD_IDS: some may be another process's), then keep
-        the leases."""
+        the leases. Overrides an undocumented step (listed in bot.discord_internals)."""
         if self.is_closed():
             return
         limits = await self.fetch_session_start_limits()
         self._max_concurrency = max(1, limits.max_concurrency)
-        self._connection.shard_count = self.shard_count
         await self._launch(sorted(self.leases.held))
         if self._keeper is None:
             self._keeper = asyncio.create_task(self._keep_leases(), name="shard-leases")
 
     async def _launch(self, shard_ids: list[int]) -> None:
         self.shard_ids = sorted({*(self.shard_ids or []), *shard_ids})
-        self._connection.shard_ids = list(self.shard_ids)
+        discord_internals.set_shards(self, self.shard_count, self.shard_ids)
         for shard_id in shard_ids:
-            await self.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+            await discord_internals.launch_shard(self, shard_id)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this bucket's next IDENTIFY slot, shared by every process."""
@@ -200,7 +199,7 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
                 with contextlib.suppress(Exception):
                     await shard.disconnect()
         self.shard_ids = [s for s in self.shard_ids or [] if s not in shard_ids]
-        self._connection.shard_ids = list(self.shard_ids)
+        discord_internals.set_shards(self, self.shard_count, self.shard_ids)
         self.sessions.let_go(self.leases.serves)
 
     async def _take_over(self, shard_ids: frozenset[int]) -> None:
@@ -222,9 +221,7 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
             time.monotonic() - started,
         )
         if restored:
-            from cogs.nines import announce_restored  # the cog holds the presenter's logic
-
-            announce_restored(self, restored)
+            self.announce_restored(restored)
 
     def gateway_open(self) -> bool:
         """Every shard held is connected (none held: a healthy standby, ready to take over)."""

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import discord_internals
 from bot.i18n import language_of, tr
-from bot.session import Change, Deps, Sessions
 
 from . import ids
 from .commands import NinesCog
@@ -18,17 +17,16 @@ from .table import DiscordPresenter
 from .ui import DYNAMIC_ITEMS, GameButton
 
 if TYPE_CHECKING:
-    from bot.app import NinesBot
+    from .table import NinesBot
 
 log = logging.getLogger(__name__)
 
 
 async def setup(bot: NinesBot) -> None:
-    bot.presenter = DiscordPresenter(bot)
-    bot.sessions = Sessions(Deps(bot.storage, bot.computers, bot.presenter))
-    restored = await bot.sessions.restore(bot.serves)
+    sessions = bot.plug_in(DiscordPresenter(bot))
+    restored = await sessions.restore(bot.serves)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
-    _route_dynamic_items_directly(bot)
+    discord_internals.route_dynamic_items(bot, _call_dynamic_item)
     await bot.add_cog(NinesCog(bot))
     bot.add_listener(_unknown_component, "on_interaction")
     bot.tree.interaction_check = _in_a_server  # type: ignore[method-assign]
@@ -48,18 +46,7 @@ async def setup(bot: NinesBot) -> None:
     bot.add_listener(channel_deleted, "on_thread_delete")
     bot.add_listener(channel_updated, "on_guild_channel_update")
     if restored:
-        announce_restored(bot, restored)
-
-
-_background: set[asyncio.Task[None]] = set()
-
-
-def announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
-    """In the background, once connected: tell the restored games' channels (at start, or
-    when a sharded bot took over a shard)."""
-    task = bot.loop.create_task(_announce_restored(bot, sessions), name="restore-games")
-    _background.add(task)
-    task.add_done_callback(_background.discard)
+        bot.announce_restored(restored)
 
 
 async def _in_a_server(interaction: discord.Interaction[Any]) -> bool:
@@ -89,40 +76,13 @@ async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
         bot.sessions.discard(session)
 
 
-async def _announce_restored(bot: NinesBot, sessions: list[Any]) -> None:
-    """Once connected: bring every restored game's channel up to date, saying the game was
-    restored, and resume its timers. Ended games whose end was not told get it now."""
-    await bot.wait_until_ready()
-    for session in sessions:
-        try:
-            async with session.lock:
-                if session.closed:  # ended before its channel was told
-                    ended = "finished" if session.status == "finished" else session.end_reason
-                    await bot.presenter.show(session, Change(restored=True, ended=ended))
-                    continue
-                if session.status == "lobby":
-                    await bot.presenter.refresh_lobby(session)
-                    session.resume_timer()
-                    continue
-                change = Change(restored=True)
-                game = session.game
-                assert game is not None
-                if game.over:  # stopped between its last move and its result
-                    change.extend(await session._finish())
-                elif session.plays_itself():  # a computer's move or a forced card was next
-                    change.extend(await session.run_computers())
-                elif session.deadline is not None and session.deadline <= session.deps.clock():
-                    # The turn ran out while the bot was down: time it out now, in the same
-                    # table edit that says the game was restored.
-                    change.extend(await session._time_out())
-                else:
-                    session.resume_timer()  # a deadline that passed while down fires now
-                await bot.presenter.show(session, change)
-        except Exception:
-            log.exception("could not restore game %s", session.id)
-
-
-def _route_dynamic_items_directly(bot: NinesBot) -> None:
+async def _call_dynamic_item(
+    _component_type: int,
+    factory: type[GameButton],
+    interaction: discord.Interaction[Any],
+    custom_id: str,
+    match: re.Match[str],
+) -> None:
     """Route a click on one of our buttons by its custom_id alone.
 
     discord.py first rebuilds the clicked message's whole view (every button, a future) and
@@ -131,20 +91,9 @@ def _route_dynamic_items_directly(bot: NinesBot) -> None:
     the bot's CPU, every click's view held in memory until its answer was sent. The
     controller checks everything about a click; the view told it nothing.
     """
-
-    async def call(
-        _component_type: int,
-        factory: type[GameButton],
-        interaction: discord.Interaction[Any],
-        custom_id: str,
-        match: re.Match[str],
-    ) -> None:
-        button = discord.ui.Button[Any](custom_id=custom_id)
-        item = await factory.from_custom_id(interaction, button, match)
-        await item.callback(interaction)
-
-    store = bot._connection._view_store
-    store.schedule_dynamic_item_call = call  # type: ignore[assignment,method-assign]
+    button = discord.ui.Button[Any](custom_id=custom_id)
+    item = await factory.from_custom_id(interaction, button, match)
+    await item.callback(interaction)
 
 
 async def _unknown_component(interaction: discord.Interaction[Any]) -> None:

@@ -23,7 +23,7 @@ from .options import GAMES, ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES
 from .settings import RULE_KEYS, SettingsInvalid, validate
 
 if TYPE_CHECKING:
-    from bot.app import NinesBot
+    from .table import NinesBot
 
 log = logging.getLogger(__name__)
 

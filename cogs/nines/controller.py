@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
+from bot import discord_internals
 from bot.i18n import language_of, tr
 from bot.session import Change, GameSession, SeatInfo, SessionError
 from bot.storage import ChannelBusy
@@ -24,7 +25,7 @@ from engine import JOKER, Action, Card, Exchange, Play
 from . import render, ui
 
 if TYPE_CHECKING:
-    from bot.app import NinesBot
+    from .table import NinesBot
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class Controller:
         firing) the click is acknowledged first, so it never fails while it waits its turn;
         the answer then edits the clicked message."""
         lock = session.lock
-        if lock.locked() or lock._waiters:
+        if discord_internals.lock_contended(lock):
             await self.wait_for(interaction, lock)
         else:
             # Free, and nobody woken to take it: taken without suspending. Waiting costs three

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.http import handle_message_parameters
 
+from bot import discord_internals
 from bot.failpoints import failpoint
 from bot.i18n import card_label, language_of, tr, trump_name
 from bot.session import Change, GameSession
@@ -26,7 +26,13 @@ from engine import HandStarted, TrumpSet, public_view
 from . import render, ui
 
 if TYPE_CHECKING:
-    from bot.app import NinesBot
+    from bot.app import NinesBot as Bot
+
+    class NinesBot(Bot):
+        """The bot as this extension sees it: the presenter it plugged in is this module's."""
+
+        presenter: DiscordPresenter
+
 
 log = logging.getLogger(__name__)
 
@@ -133,9 +139,7 @@ class DiscordPresenter:
         """``PartialMessage.edit`` without parsing Discord's answer into a ``Message``: nothing
         here reads it, and with its embed and components it was a good part of an edit's time
         on the loop (one edit per card played)."""
-        mentions = self.bot.allowed_mentions if "content" in kwargs else None
-        with handle_message_parameters(previous_allowed_mentions=mentions, **kwargs) as params:
-            await self.bot.http.edit_message(channel_id, message_id, params=params)
+        await discord_internals.edit_message(self.bot, channel_id, message_id, **kwargs)
 
     # -- the table -----------------------------------------------------------------------------
 
@@ -293,7 +297,7 @@ class DiscordPresenter:
 
     async def delete(self, session: GameSession, message_id: int) -> None:
         try:
-            await self.bot.http.delete_message(session.channel_id, message_id)
+            await discord_internals.delete_message(self.bot, session.channel_id, message_id)
         except discord.NotFound:
             pass  # deleted already (by someone, or before a restart)
         except discord.HTTPException as error:
@@ -336,12 +340,7 @@ class DiscordPresenter:
         content = render.hand_content(link.language, session, view, None)
         components = ui.hand_view(link.language, session, view)
         session.hand_shows[user_id] = session.n
-        app_id = self.bot.application_id
-        assert app_id is not None
-        webhook = discord.Webhook.from_state(
-            {"id": app_id, "type": 3, "token": link.token},
-            state=self.bot._connection,
-        )
+        webhook = discord_internals.interaction_webhook(self.bot, link.token)
         try:
             if link.message is None:
                 sent = await webhook.send(content, view=components, ephemeral=True, wait=True)

@@ -2,7 +2,7 @@
 that messages carry (as Discord's JSON).
 
 discord.py keeps no per-message state for them: any button of any message, from before a
-restart too, is routed by its custom_id alone (``cogs.nines._route_dynamic_items_directly``).
+restart too, is routed by its custom_id alone (``cogs.nines._call_dynamic_item``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot import metrics
+from bot import discord_internals, metrics
 from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
 from bot.session import GameSession
@@ -71,7 +71,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
             log.exception("button %s failed", self.custom_id)
             await controller(interaction).apologise(interaction)
         finally:
-            release(interaction)
+            discord_internals.release_interaction(interaction)
             if measured is not None:
                 measured.click_done(interaction.id)
 
@@ -150,20 +150,6 @@ DYNAMIC_ITEMS = (
     RematchButton,
     ForgetButton,
 )
-
-
-def release(interaction: Interaction) -> None:
-    """Break an answered interaction's reference cycles (its response, follow-up webhook and
-    original message each point back at it), so it is freed at once with the clicked message,
-    its user and its components. Left to the collector they were ~25 objects of cyclic garbage
-    a click, and what survived the young collections made the full ones run every 2 s at 200
-    games (~120 ms each, every game stopped). Call only once the click is fully answered."""
-    response = getattr(interaction, "_cs_response", None)
-    if response is not None:
-        response._parent = None
-    with contextlib.suppress(AttributeError):
-        delattr(interaction, "_cs_followup")
-    interaction._original_response = None
 
 
 Button = dict[str, Any]  # one button, as Discord's JSON

@@ -1,0 +1,265 @@
+"""Every reach into the private side of discord.py, aiohttp and asyncio, in one place.
+
+Each function says why no public way does the job. ``PRIVATE_ATTRIBUTES`` lists every private
+(or undocumented) name they, or an override elsewhere, rely on, and ``HANDLER_TASKS`` the task
+names they look for; tests/test_discord_internals.py checks each against the installed
+libraries, so an upgrade that removes one fails there, by name, instead of somewhere in a
+game. Nothing else in bot/ or cogs/ touches these names (tests/test_layers.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, NamedTuple
+
+import aiohttp
+import discord
+import yarl
+from discord.gateway import DiscordWebSocket
+from discord.http import Route, handle_message_parameters
+
+
+class PrivateAttribute(NamedTuple):
+    """One private name relied on: where it lives (module, or module.Class), and who uses it."""
+
+    owner: str
+    attribute: str
+    used_by: str
+
+
+PRIVATE_ATTRIBUTES: Final = (
+    PrivateAttribute("discord.http.Route", "BASE", "point_at"),
+    PrivateAttribute("discord.gateway.DiscordWebSocket", "DEFAULT_GATEWAY", "point_at"),
+    PrivateAttribute("discord.client.Client", "http", "tune_http_session"),
+    PrivateAttribute("discord.http.HTTPClient", "_HTTPClient__session", "tune_http_session"),
+    PrivateAttribute("aiohttp.ClientSession", "_timeout", "tune_http_session"),
+    PrivateAttribute("aiohttp.ClientSession", "_response_class", "tune_http_session"),
+    PrivateAttribute("discord.http.HTTPClient", "close", "renew_http_session"),
+    PrivateAttribute("discord.http.HTTPClient", "connector", "renew_http_session"),
+    PrivateAttribute("discord.utils", "MISSING", "renew_http_session"),
+    PrivateAttribute("discord.client.Client", "ws", "gateway_open"),
+    PrivateAttribute("discord.gateway.DiscordWebSocket", "open", "gateway_open"),
+    PrivateAttribute("discord.gateway.DiscordWebSocket", "close", "close_gateway"),
+    PrivateAttribute("discord.client.Client", "_connection", "set_shards"),
+    PrivateAttribute("discord.state.ConnectionState", "shard_count", "set_shards"),
+    PrivateAttribute("discord.state.AutoShardedConnectionState", "shard_ids", "set_shards"),
+    PrivateAttribute("discord.shard.AutoShardedClient", "launch_shard", "launch_shard"),
+    PrivateAttribute(
+        "discord.shard.AutoShardedClient", "launch_shards", "bot.shards (overrides it)"
+    ),
+    PrivateAttribute("discord.http", "handle_message_parameters", "edit_message"),
+    PrivateAttribute("discord.http.HTTPClient", "edit_message", "edit_message"),
+    PrivateAttribute("discord.http.HTTPClient", "delete_message", "delete_message"),
+    PrivateAttribute("discord.webhook.async_.Webhook", "from_state", "interaction_webhook"),
+    PrivateAttribute("discord.state.ConnectionState", "_view_store", "route_dynamic_items"),
+    PrivateAttribute(
+        "discord.ui.view.ViewStore", "schedule_dynamic_item_call", "route_dynamic_items"
+    ),
+    PrivateAttribute("discord.interactions.Interaction", "_cs_response", "release_interaction"),
+    PrivateAttribute("discord.interactions.Interaction", "_cs_followup", "release_interaction"),
+    PrivateAttribute(
+        "discord.interactions.Interaction", "_original_response", "release_interaction"
+    ),
+    PrivateAttribute("discord.interactions.InteractionResponse", "_parent", "release_interaction"),
+    PrivateAttribute("asyncio.Lock", "_waiters", "lock_contended"),
+)
+
+
+class TaskName(NamedTuple):
+    """The start of the name discord.py gives a task it creates (in ``module``'s source)."""
+
+    module: str
+    prefix: str
+
+
+#: The tasks that run a received interaction's handlers (a graceful stop waits for them).
+#: Undocumented names, so each is checked against discord.py's source too.
+HANDLER_TASKS: Final = (
+    TaskName("discord.ui.view", "discord-ui-dynamic-item-"),
+    TaskName("discord.app_commands.tree", "CommandTree-invoker"),
+    TaskName("discord.client", "discord.py: "),
+)
+
+
+# -- where Discord is -------------------------------------------------------------------------
+
+
+def point_at(api_base: str, gateway_url: str) -> None:
+    """Point discord.py at these REST and gateway URLs (a proxy, or a test double).
+
+    discord.py has no option for either: it reads both from class attributes, so this is
+    process-wide."""
+    Route.BASE = api_base
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+# -- the HTTP session -------------------------------------------------------------------------
+
+
+def tune_http_session(
+    client: discord.Client,
+    timeout: float,
+    response_class: type[aiohttp.ClientResponse] | None = None,
+) -> None:
+    """Give the HTTP session discord.py made at login a per-read ``timeout`` (aiohttp's default
+    waits 5 minutes) and, if given, a ``response_class`` (metrics). discord.py makes the
+    session itself in ``static_login`` and offers no option for either; aiohttp has no public
+    setter. Does nothing before login (no session yet)."""
+    session = getattr(client.http, "_HTTPClient__session", None)
+    if not isinstance(session, aiohttp.ClientSession):
+        return
+    session._timeout = aiohttp.ClientTimeout(sock_connect=timeout, sock_read=timeout)
+    if response_class is not None:
+        session._response_class = response_class
+
+
+async def renew_http_session(client: discord.Client) -> None:
+    """Close the HTTP session of a failed login so the next attempt makes a fresh one (and a
+    fresh connector). ``Client.login`` reuses them, and ``Client.close`` would end the bot."""
+    await client.http.close()
+    client.http.connector = discord.utils.MISSING
+
+
+# -- the gateway ------------------------------------------------------------------------------
+
+
+def gateway_open(client: discord.Client) -> bool:
+    """Connected to the gateway and ready. discord.py documents no way to ask whether the
+    websocket is open (``is_closed`` is about the client)."""
+    ws: DiscordWebSocket | None = client.ws
+    return ws is not None and ws.open and client.is_ready()
+
+
+async def close_gateway(client: discord.Client) -> None:
+    """Close the gateway connection only (code 1000), keeping HTTP to answer the interactions
+    already received. ``Client.close`` closes everything at once."""
+    ws: DiscordWebSocket | None = client.ws
+    if ws is not None and ws.open:
+        await ws.close(code=1000)
+
+
+def set_shards(
+    client: discord.AutoShardedClient, shard_count: int | None, shard_ids: list[int]
+) -> None:
+    """Tell the connection state which shards this process runs. AutoShardedClient sets them
+    once, in ``launch_shards``; a process whose shards change under leases must set them
+    again (the state reads them to know when every shard is ready)."""
+    state: Any = client._connection
+    state.shard_count = shard_count
+    state.shard_ids = list(shard_ids)
+
+
+async def launch_shard(client: discord.AutoShardedClient, shard_id: int) -> None:
+    """Connect one more shard on the configured gateway. AutoShardedClient only launches all
+    of ``shard_ids`` at start; its ``launch_shard`` is the undocumented step it uses."""
+    await client.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+
+
+# -- messages ---------------------------------------------------------------------------------
+
+
+async def edit_message(
+    client: discord.Client, channel_id: int, message_id: int, **fields: Any
+) -> None:
+    """``PartialMessage.edit`` without parsing Discord's answer into a ``Message`` (its embed
+    and components were a good part of an edit's time on the loop, and nothing reads it); the
+    public call always parses."""
+    mentions = client.allowed_mentions if "content" in fields else None
+    with handle_message_parameters(previous_allowed_mentions=mentions, **fields) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
+
+
+async def delete_message(client: discord.Client, channel_id: int, message_id: int) -> None:
+    """Delete a message by its ids, in one request (no channel or message object needed)."""
+    await client.http.delete_message(channel_id, message_id)
+
+
+def interaction_webhook(client: discord.Client, token: str) -> discord.Webhook:
+    """The webhook of an interaction from its token alone, after the interaction object is
+    gone (a later turn edits a private hand a click showed). ``Webhook.partial`` makes an
+    incoming webhook, from which discord.py refuses ephemeral sends; only ``from_state``
+    makes the application webhook (type 3) an ``Interaction.followup`` is."""
+    app_id = client.application_id
+    assert app_id is not None
+    return discord.Webhook.from_state(
+        {"id": app_id, "type": 3, "token": token}, state=client._connection
+    )
+
+
+# -- interactions -----------------------------------------------------------------------------
+
+#: How a button's click is handed over: (component type, item class, interaction, custom_id,
+#: the item's template match).
+DynamicItemCall = Callable[
+    [int, Any, discord.Interaction[Any], str, re.Match[str]], Awaitable[None]
+]
+
+
+def route_dynamic_items(client: discord.Client, call: DynamicItemCall) -> None:
+    """Hand each click on a registered ``DynamicItem`` to ``call`` by its custom_id alone.
+
+    discord.py rebuilds the clicked message's whole view before it looks the item up, and
+    offers no hook to skip it: its view store's scheduling step is replaced."""
+    store = client._connection._view_store
+    store.schedule_dynamic_item_call = call  # type: ignore[assignment,method-assign]
+
+
+def release_interaction(interaction: discord.Interaction[Any]) -> None:
+    """Break an answered interaction's reference cycles (its response, follow-up webhook and
+    original message each point back at it), so it is freed at once with the clicked message,
+    its user and its components. Left to the collector they were ~25 objects of cyclic garbage
+    a click, and what survived the young collections made the full ones run every 2 s at 200
+    games (~120 ms each, every game stopped). discord.py has no public way to drop them. Call
+    only once the click is fully answered."""
+    response = getattr(interaction, "_cs_response", None)
+    if response is not None:
+        response._parent = None
+    with contextlib.suppress(AttributeError):  # no follow-up was made
+        delattr(interaction, "_cs_followup")
+    interaction._original_response = None
+
+
+def handler_tasks() -> list[asyncio.Task[Any]]:
+    """The unfinished tasks in which discord.py runs handlers of what it received (button
+    clicks, slash commands, events). discord.py keeps no public list of them; it names them."""
+    prefixes = tuple(name.prefix for name in HANDLER_TASKS)
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if not task.done() and task.get_name().startswith(prefixes)
+    ]
+
+
+# -- asyncio ----------------------------------------------------------------------------------
+
+
+def lock_contended(lock: asyncio.Lock) -> bool:
+    """Held, or a waiter was woken to take it: ``locked()`` alone is False in between, and
+    taking it then would jump the queue. asyncio exposes no count of waiters."""
+    return lock.locked() or bool(lock._waiters)
+
+
+__all__ = [
+    "HANDLER_TASKS",
+    "PRIVATE_ATTRIBUTES",
+    "DynamicItemCall",
+    "PrivateAttribute",
+    "TaskName",
+    "close_gateway",
+    "delete_message",
+    "edit_message",
+    "gateway_open",
+    "handler_tasks",
+    "interaction_webhook",
+    "launch_shard",
+    "lock_contended",
+    "point_at",
+    "release_interaction",
+    "renew_http_session",
+    "route_dynamic_items",
+    "set_shards",
+    "tune_http_session",
+]
