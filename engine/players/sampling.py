@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import random
 from dataclasses import dataclass, field
-from typing import Final
 
 from ..actions import Exchange, Play
 from ..cards import JOKER, Card
@@ -31,22 +30,6 @@ from .simulate import (
 
 SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
 NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
-
-
-#: What the worlds for card play are fitted to, besides the voids the view makes certain:
-#: "plays", the others' exchange decisions and plays as the rule would have made them;
-#: "trusted", the same but only the plays of seats that never provably left the rule
-#: (``rule_breakers``; every seat's with partners); "table", the decisions and plays of the
-#: seats that played the rule's card at least ``RULE_LIKE`` of the time last hand
-#: (``rule_shares``) and have not left it since ("trusted" in a game's first hand);
-#: "decisions", the exchange decisions alone; "voids", nothing more. The exchange always
-#: fits the decisions before it.
-EVIDENCE: Final = ("plays", "trusted", "table", "decisions", "voids")
-
-#: The share of rule's cards last hand from which a seat is taken to play by the rule. In
-#: classic first hands a rule-based player played it every time; ISMCTS-500 0.23 to 0.69 of
-#: the time, the human-like players 0.31 to 0.69, hard 0.54 to 1.0 (12-18 seats each).
-RULE_LIKE: Final = 0.9
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
@@ -407,57 +390,6 @@ def rule_breakers(k: Knowledge) -> set[int]:
             if ex & k.played_by[seat]:
                 broken.add(seat)
     return broken
-
-
-def rule_shares(view: SeatView) -> list[float] | None:
-    """Per seat, the share of its plays last hand that were the rule's card, None in a game's
-    first hand (and in Nein Nine). Every card of a finished hand has been seen, so each seat's
-    holding at each of its plays is known exactly: its cards still to play."""
-    table = view.table
-    rules = table.rules
-    if rules.game == "nein-nine" or not table.last_hand_tricks or not table.sheet:
-        return None
-    n = rules.players
-    trump = trump_index(table.sheet[-1].trump)
-    teams = rules.teams is not None
-    tricks = [
-        [((t.leader + i) % n, c.index) for i, c in enumerate(t.cards)]
-        for t in table.last_hand_tricks
-    ]
-    held = [0] * n
-    for trick in tricks:
-        for seat, card in trick:
-            held[seat] |= 1 << card
-    agree = [0] * n
-    total = [0] * n
-    played = 0
-    for trick in tricks:
-        cards: list[int] = []
-        for seat, card in trick:
-            total[seat] += 1
-            agree[seat] += rule_play(held[seat], cards, n, trump, played, teams) == card
-            held[seat] &= ~(1 << card)
-            played |= 1 << card
-            cards.append(card)
-    return [a / t if t else 1.0 for a, t in zip(agree, total, strict=True)]
-
-
-def keep_evidence(k: Knowledge, kind: str, shares: list[float] | None = None) -> None:
-    """Drop from ``k`` the evidence that ``kind`` (one of ``EVIDENCE``) leaves out; ``shares``
-    are ``rule_shares`` for "table"."""
-    if kind == "table" and shares is not None:
-        unlike = {s for s, share in enumerate(shares) if share < RULE_LIKE}
-        if not k.teams:
-            unlike |= rule_breakers(k)
-        k.history = [h for h in k.history if h[0] not in unlike]
-        k.decisions = [d for d in k.decisions if d[0] not in unlike]
-    elif kind in ("trusted", "table") and not k.teams:
-        broken = rule_breakers(k)
-        k.history = [h for h in k.history if h[0] not in broken]
-    elif kind in ("decisions", "voids"):
-        k.history = []
-        if kind == "voids":
-            k.decisions = []
 
 
 def infer_exclusions(k: Knowledge) -> None:

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
+from bench.players.duel import Tally, late_sheet, match, new_game, play
+from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.players import RulesPlayer
-from engine.players.duel import Tally, late_sheet, match, new_game, play
-from engine.players.omniscient import true_world
 from engine.players.race import game_value, win_chance
 from engine.players.random_player import RandomPlayer
 from engine.players.sampling import (

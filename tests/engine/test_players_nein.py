@@ -5,21 +5,21 @@ from __future__ import annotations
 import math
 import random
 
+from bench.players.duel import make
+from bench.players.nein_player import NeinPlayer
+from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.cards import Card
 from engine.players import RulesPlayer
-from engine.players.duel import make
 from engine.players.nein import (
     JOKER_BIT,
     JOKER_LOSE_MOVE,
     JOKER_WIN_MOVE,
     NeinHand,
-    NeinPlayer,
     misfits,
     nein_rule_move,
     others_plays,
 )
-from engine.players.omniscient import true_world
 from engine.players.sampling import knowledge
 from engine.players.search import SearchPlayer
 

@@ -19,9 +19,9 @@ import bisect
 import random
 from typing import Final
 
-from .sampling import Knowledge, sample_world
-from .search import SearchPlayer
-from .simulate import SUIT_OF, rule_play
+from engine.players.sampling import Knowledge, sample_world
+from engine.players.search import SearchPlayer
+from engine.players.simulate import SUIT_OF, rule_play
 
 #: Cards in hand at or below which the worlds are solved exactly (4: about 1 ms a world).
 ENDGAME: Final = 4
@@ -89,9 +89,9 @@ class PartnershipPlayer(SearchPlayer):
     ) -> None:
         super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool, endgame=endgame)
 
-    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
+    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[list[int]]:
         if not k.teams:
             return super()._worlds(k, rng, count)
         if self.pool > 1:
-            return [(w, 1) for w in fitting_worlds(k, rng, count, self.worlds * self.pool)]
-        return [(sample_world(k, rng), 1) for _ in range(count)]
+            return fitting_worlds(k, rng, count, self.worlds * self.pool)
+        return [sample_world(k, rng) for _ in range(count)]

@@ -15,12 +15,13 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from ..actions import PLAYS, Action
-from ..views import SeatView
-from .base import Player
-from .rules_player import rule_action
-from .sampling import knowledge, sample_world
-from .search import nines_state
+from engine.actions import PLAYS, Action
+from engine.players.base import Player
+from engine.players.nein import move_action, nein_state
+from engine.players.rules_player import rule_action
+from engine.players.sampling import knowledge, sample_world
+from engine.players.search import nines_state
+from engine.views import SeatView
 
 
 class State(Protocol):
@@ -112,9 +113,14 @@ class IsmctsPlayer(Player):
         rng = self.rng_for(view)
         k = knowledge(view)
         if view.table.rules.game == "nein-nine":
-            from .nein import nein_ismcts
 
-            return nein_ismcts(view, k, rng, self.iterations, self.rule_rollouts)
+            def fresh_nein() -> State:
+                return nein_state(k, sample_world(k, rng), view)
+
+            move = ismcts(
+                fresh_nein, self.iterations, rng, scale=7.0, rule_rollouts=self.rule_rollouts
+            )
+            return move_action(move)
 
         def fresh() -> State:
             return nines_state(k, sample_world(k, rng, self.tries), None)
