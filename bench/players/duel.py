@@ -32,12 +32,13 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 from engine.actions import Exchange
 from engine.events import HandEnded
 from engine.game import Game
 from engine.players.base import Player
+from engine.players.levels import LEVELS, SEARCH, Level
 from engine.players.race import game_value
 from engine.players.random_player import RandomPlayer
 from engine.players.rules_player import RulesPlayer
@@ -60,15 +61,13 @@ FIELDS = {
 
 
 def hard_with(seed: int, **changes: object) -> SearchPlayer:
-    """The hardest level with some of its settings changed (``SearchPlayer``'s options)."""
-    from engine.players import make_player
-
-    player = make_player("hard", seed)
-    assert isinstance(player, SearchPlayer)
-    for key, value in changes.items():
-        if not hasattr(player, key):
-            raise ValueError(f"SearchPlayer has no setting {key!r}.")
-        setattr(player, key, value)
+    """The hardest level with some of its settings changed (``Level``'s fields)."""
+    known = {f.name for f in fields(Level)}
+    for key in changes:
+        if key not in known:
+            raise ValueError(f"Level has no setting {key!r}.")
+    player = SearchPlayer(seed, replace(LEVELS["hard"], **changes))  # type: ignore[arg-type]
+    player.name = "hard"
     return player
 
 
@@ -102,9 +101,10 @@ def make(spec: str, seed: int) -> Player:
         player = HumanLikePlayer(seed)
     elif name == "search":
         worlds, tries, pool = [*arg.split(":"), "", "", ""][:3]
-        player = SearchPlayer(
-            seed, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
+        level = replace(
+            SEARCH, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
         )
+        player = SearchPlayer(seed, level)
     elif name == "endgame":  # hard, worlds solved exactly from CARDS in hand
         cards, solved = [*arg.split(":"), "", ""][:2]
         player = hard_with(seed, endgame=int(cards or 5), solved_worlds=int(solved or 0))

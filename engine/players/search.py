@@ -16,6 +16,7 @@ from ..actions import KEEP, PLAYS, SWAP, Action, Play
 from ..views import SeatView
 from .base import Player
 from .endgame import solved_tricks
+from .levels import SEARCH, Level
 from .race import game_value
 from .rules_player import rule_action
 from .sampling import (
@@ -69,7 +70,7 @@ def exchange_outcome(k: Knowledge, world: list[int], swap: bool, order: tuple[in
 
 
 class SearchPlayer(Player):
-    """Determinized Monte Carlo over ``worlds`` sampled worlds.
+    """Determinized Monte Carlo over ``level.worlds`` sampled worlds (settings: ``Level``).
 
     ``inference`` redraws worlds that contradict the others' decisions (up to that many
     draws a world, three-hand games); four-hand games keep the least contradicted of one pool
@@ -83,7 +84,7 @@ class SearchPlayer(Player):
     with a spare (classic), card play's playouts judge "a sure winner" and "a safe lead"
     against the world's hands of the seats still to play (for a lead, all the others), not
     against every card the seat has not seen, the spare's 13 dead cards among them; hard's
-    setting (figures in ``make_player`` and ``_play``). Not for the exchange (-0.013, 300
+    setting (figures in ``levels.LEVELS`` and ``_play``). Not for the exchange (-0.013, 300
     deals, human-like table) nor Nein Nine (-0.030 points, 300); the rule told only the
     spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like), less than sight.
 
@@ -92,29 +93,9 @@ class SearchPlayer(Player):
 
     name = "search"
 
-    def __init__(
-        self,
-        seed: int = 0,
-        worlds: int = 32,
-        exchange_worlds: int = 48,
-        inference: int = 8,
-        budget_s: float = 0.8,
-        pool: int = 12,
-        endgame: int = 0,
-        solved_worlds: int = 0,
-        sighted: bool = False,
-        nein_worlds: int = 16,
-    ) -> None:
+    def __init__(self, seed: int = 0, level: Level = SEARCH) -> None:
         super().__init__(seed)
-        self.sighted = sighted  # playouts judged against the world's hands, with a spare
-        self.endgame = endgame  # cards in hand from which worlds are solved exactly
-        self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
-        self.pool = pool
-        self.worlds = worlds
-        self.nein_worlds = nein_worlds  # Nein Nine's search (``nein.py``)
-        self.exchange_worlds = exchange_worlds
-        self.inference = inference
-        self.budget_s = budget_s
+        self.level = level
 
     def choose(self, view: SeatView) -> Action:
         if len(view.legal) == 1:
@@ -126,22 +107,24 @@ class SearchPlayer(Player):
             # points/hand (CI +0.017 .. +0.183) over twice as many drawn blind, in 0.89 of
             # the time (400 deals, opponents rules). 16 take 0.102 of ISMCTS-2000's time;
             # 14 lost -0.060 (-0.117 .. -0.003, 300 deals) at a human-like table in 0.9 of it.
-            return nein_search(view, self.rng_for(view), self.nein_worlds, self.budget_s, 4)
+            return nein_search(
+                view, self.rng_for(view), self.level.nein_worlds, self.level.budget_s, 4
+            )
         if view.table.phase == "exchange":
             return self._exchange(view)
         return self._play(view)
 
     def _exchange(self, view: SeatView) -> Action:
         rule = rule_action(view)
-        if self.exchange_worlds <= 0:
+        if self.level.exchange_worlds <= 0:
             return rule
         k = knowledge(view)
         rng = self.rng_for(view)
         order = view.table.exchange_order
-        deadline = time.perf_counter() + self.budget_s
+        deadline = time.perf_counter() + self.level.budget_s
         diff = 0
-        for _ in range(self.exchange_worlds):
-            world = sample_world(k, rng, self.inference)
+        for _ in range(self.level.exchange_worlds):
+            world = sample_world(k, rng, self.level.inference)
             diff += exchange_outcome(k, world, True, order)
             diff -= exchange_outcome(k, world, False, order)
             if time.perf_counter() > deadline:
@@ -160,21 +143,21 @@ class SearchPlayer(Player):
         rules = view.table.rules
         start = view.table.scores if rules.instant_win else None
         sheet = race_sheet(view)
-        deadline = time.perf_counter() + self.budget_s
+        deadline = time.perf_counter() + self.level.budget_s
         me = k.seat
         cards = len(view.hand)
-        solve = cards <= self.endgame and k.teams and sheet is None and start is None
+        solve = cards <= self.level.endgame and k.teams and sheet is None and start is None
         # Only with a spare, whose dead cards are most of what sight corrects. Without one it
         # gained nothing measurable and lost among rule players. Four-player: -0.213 (-0.317
         # .. -0.110, 300 deals) among rule players, +0.103 (-0.033 .. +0.240, 300) at a
         # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership,
         # with a version that let the partner's card hold (commit b527fb8 and before): +0.017
         # (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
-        sighted = self.sighted and rules.has_spare
-        count = self.worlds
-        if solve and self.solved_worlds:
+        sighted = self.level.sighted and rules.has_spare
+        count = self.level.worlds
+        if solve and self.level.solved_worlds:
             # A card fewer to solve, twice the worlds in about the same time.
-            count = min(count, self.solved_worlds << (self.endgame - cards))
+            count = min(count, self.level.solved_worlds << (self.level.endgame - cards))
         worlds = self._worlds(k, rng, count)
         totals = [0.0] * len(candidates)
         for world in worlds:
@@ -205,20 +188,20 @@ class SearchPlayer(Player):
     def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[list[int]]:
         """Up to ``count`` worlds to judge the cards in."""
         if k.n == 3:
-            return [sample_world(k, rng, self.inference) for _ in range(count)]
+            return [sample_world(k, rng, self.level.inference) for _ in range(count)]
         # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
         # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
         # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
         # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
         # players each for themselves (24 from the pool there).
-        sized = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
+        sized = self.level.worlds * 5 // 8 if k.teams else self.level.worlds * 3 // 4
         if not k.teams:
             # Cards the others' follows and discards rule out: +0.361 tricks/hand against
             # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
             infer_exclusions(k)
         # The pool is sized by the full count, so the fewer worlds solved near the end are
         # its best fits.
-        return sample_worlds(k, rng, min(sized, count), sized * self.pool)
+        return sample_worlds(k, rng, min(sized, count), sized * self.level.pool)
 
 
 def race_sheet(view: SeatView) -> tuple[int, ...] | None:

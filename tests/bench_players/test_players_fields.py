@@ -33,9 +33,12 @@ def test_a_with_spec_is_hard_with_those_settings_changed() -> None:
     player = make("with:worlds=40+budget_s=0.5+sighted=false+nein_worlds=12", 1)
     hard = make_player("hard", 1)
     assert isinstance(player, SearchPlayer) and isinstance(hard, SearchPlayer)
-    assert (player.worlds, player.budget_s, player.sighted) == (40, 0.5, False)
-    assert player.nein_worlds == 12
-    assert (player.endgame, player.inference) == (hard.endgame, hard.inference)
+    assert (player.level.worlds, player.level.budget_s, player.level.sighted) == (40, 0.5, False)
+    assert player.level.nein_worlds == 12
+    assert (player.level.endgame, player.level.inference) == (
+        hard.level.endgame,
+        hard.level.inference,
+    )
     with pytest.raises(ValueError, match="no setting"):
         make("with:wolds=40", 1)
     with pytest.raises(ValueError, match="key=value"):

@@ -45,4 +45,4 @@ def test_beats_the_rules_on_seeded_deals() -> None:
 def test_spec_sets_worlds_and_endgame() -> None:
     player = make("partner:24:3", 1)
     assert isinstance(player, PartnershipPlayer)
-    assert (player.worlds, player.endgame) == (24, 3)
+    assert (player.level.worlds, player.level.endgame) == (24, 3)

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 
 import pytest
 
 from engine import Game, Rules, seat_view
-from engine.players import RandomPlayer, make_player
+from engine.players import RandomPlayer, SearchPlayer, make_player
 from engine.players.base import Player
 
 RULESETS = ("classic", "four-player", "partnership", "nein-nine")
@@ -60,8 +61,9 @@ def player(level: str, seed: int) -> Player:
     if level == "random":
         return RandomPlayer(seed)
     chosen = make_player(level, seed)
-    if hasattr(chosen, "budget_s"):
-        chosen.budget_s = 1e9  # no deadline: the decisions depend on the code alone
+    if isinstance(chosen, SearchPlayer):
+        # No deadline: the decisions depend on the code alone.
+        chosen.level = replace(chosen.level, budget_s=1e9)
     return chosen
 
 

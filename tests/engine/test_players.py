@@ -6,6 +6,7 @@ import asyncio
 import math
 import multiprocessing
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -158,7 +159,7 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
     of worlds it reaches cannot differ between the two runs)."""
     hard = make_player("hard", 3)
     assert isinstance(hard, SearchPlayer)
-    hard.budget_s = math.inf
+    hard.level = replace(hard.level, budget_s=math.inf)
     players = [
         RulesPlayer(3),
         hard,
