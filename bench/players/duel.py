@@ -39,10 +39,11 @@ from engine.events import HandEnded
 from engine.game import Game
 from engine.players.base import Player
 from engine.players.levels import LEVELS, SEARCH, Level
+from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value
 from engine.players.random_player import RandomPlayer
 from engine.players.rules_player import RulesPlayer
-from engine.players.search import RACE_BELOW, SearchPlayer
+from engine.players.search import SearchPlayer
 from engine.rules import Rules
 from engine.views import seat_view
 

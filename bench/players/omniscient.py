@@ -10,9 +10,9 @@ from __future__ import annotations
 from engine.actions import KEEP, PLAYS, SWAP, Action
 from engine.game import Game
 from engine.players.base import Player
+from engine.players.nines import exchange_outcome, nines_state, race_sheet, race_value
 from engine.players.rules_player import rule_action
 from engine.players.sampling import equivalent_groups, knowledge, play_actions, trump_index
-from engine.players.search import exchange_outcome, nines_state, race_sheet, race_value
 from engine.views import SeatView, seat_view
 
 

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Final, Protocol
 
 from ..actions import Exchange, Play
 from ..cards import JOKER, Card
@@ -58,7 +61,7 @@ class Knowledge:
 
     seat: int
     n: int
-    game: str  # "nines" or "nein-nine"
+    deck: int  # the game's cards
     trump: int  # NO_TRUMP or a suit index (S H D C = 0 1 2 3)
     hand: int
     played: int  # every card played this hand, the trick in progress too
@@ -83,11 +86,63 @@ class Knowledge:
 
     @property
     def pool(self) -> int:
-        full = NEIN_FULL if self.game == "nein-nine" else FULL
         known = self.hand | self.played
         for m in self.fixed.values():
             known |= m
-        return full & ~known
+        return self.deck & ~known
+
+
+class Follows(Protocol):
+    """What one game's plays reveal, read in order through a hand."""
+
+    #: The game's cards.
+    deck: int
+    #: Whether the others' plays are kept to fit worlds to the rule (``Knowledge.history``).
+    rule_history: bool
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        """The cards a seat cannot hold after playing ``card`` on ``before``."""
+
+
+class NinesFollows:
+    """Nines: a seat that did not follow suit holds none of the suit led."""
+
+    deck = FULL
+    rule_history = True
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        if before and card.suit is not before[0].suit:
+            assert before[0].suit is not None
+            return SUIT_MASKS[SUIT_INDEX[before[0].suit.value]]
+        return 0
+
+
+class NeinFollows:
+    """Nein Nine: trump starts unset and the first 8 sets it (G4), moving the Little Spit
+    into the trump suit (G5); a seat that did not follow the suit led (G6/G7, the Joker
+    aside) holds none of it, the suits as they stood when it played."""
+
+    deck = NEIN_FULL
+    rule_history = False
+
+    def __init__(self) -> None:
+        self.trump: Trump = None
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        trump = self.trump
+        out = 0
+        led = led_suit(before, trump) if before else None
+        if led is not None and card is not JOKER and suit_under(card, trump) is not led:
+            out = sum(1 << c.index for c in NEIN_DECK if suit_under(c, trump) is led)
+        if trump is None and card.rank == 8 and card.suit is not None:
+            self.trump = card.suit  # G4: the first 8 sets trump at once
+        return out
+
+
+#: Each game's reading of plays, by ``Rules.game``: the one way per game to know its voids.
+FOLLOWS: Final[Mapping[str, Callable[[], Follows]]] = MappingProxyType(
+    {"nines": NinesFollows, "nein-nine": NeinFollows}
+)
 
 
 def knowledge(view: SeatView) -> Knowledge:
@@ -95,7 +150,7 @@ def knowledge(view: SeatView) -> Knowledge:
     rules = table.rules
     n = rules.players
     me = view.seat
-    nein = rules.game == "nein-nine"
+    follows = FOLLOWS[rules.game]()
     played_by = [0] * n
     excluded = [0] * (n + 1)
     played = 0
@@ -104,26 +159,15 @@ def knowledge(view: SeatView) -> Knowledge:
         [((t.leader + i) % n, c) for i, c in enumerate(t.cards)] for t in view.played
     ]
     plays.append(list(table.trick))
-    trump_now: Trump = None if nein else table.trump
     history: list[tuple[int, int, list[int], int]] = []
     for trick in plays:
         cards: list[Card] = []
         for seat, card in trick:
-            if not nein and seat != me:
+            if follows.rule_history and seat != me:
                 history.append((seat, card.index, [c.index for c in cards], played))
             played |= 1 << card.index
             played_by[seat] |= 1 << card.index
-            if nein:
-                led = led_suit(cards, trump_now) if cards else None
-                if led is not None and card is not JOKER and suit_under(card, trump_now) is not led:
-                    excluded[seat] |= sum(
-                        1 << c.index for c in NEIN_DECK if suit_under(c, trump_now) is led
-                    )
-                if trump_now is None and card.rank == 8 and card.suit is not None:
-                    trump_now = card.suit  # G4: the first 8 sets trump at once
-            elif cards and card.suit is not cards[0].suit:
-                assert cards[0].suit is not None
-                excluded[seat] |= SUIT_MASKS[SUIT_INDEX[cards[0].suit.value]]
+            excluded[seat] |= follows.void(card, cards)
             cards.append(card)
     hand = mask_of(view.hand)
     # N4: follow the piles through the exchange (pile s = seat s's dealt hand, pile n = spare).
@@ -155,7 +199,7 @@ def knowledge(view: SeatView) -> Knowledge:
     k = Knowledge(
         seat=me,
         n=n,
-        game=rules.game,
+        deck=follows.deck,
         trump=trump_index(table.trump),
         hand=hand,
         played=played,

@@ -19,6 +19,7 @@ from engine.actions import Exchange
 from engine.players import DIFFICULTIES, RandomPlayer, RulesPlayer, SearchPlayer, make_player
 from engine.players.agent import ComputerSeat, choose
 from engine.players.nein import NeinHand, nein_state
+from engine.players.nines import nines_state
 from engine.players.rules_player import rule_action
 from engine.players.sampling import (
     _contradictions,
@@ -27,7 +28,6 @@ from engine.players.sampling import (
     sample_world,
     sample_worlds,
 )
-from engine.players.search import nines_state
 from engine.players.simulate import NinesHand
 
 RULESETS = ("classic", "partnership", "four-player", "nein-nine")
