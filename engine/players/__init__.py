@@ -1,8 +1,10 @@
 """Computer players (issue 4): random, rule-based and search-based, for every ruleset.
 
 A player decides from its seat's view alone (R1) and only among ``view.legal``. People choose
-a difficulty; ``make_player`` builds the player for it. ``agent.ComputerSeat`` runs them off the
-bot's event loop within a time budget.
+a difficulty; ``make_player`` builds the player for its ``Level`` (``levels.LEVELS``).
+``agent.ComputerSeat`` runs them off the bot's event loop within a time budget. The algorithms
+work over one hand-state protocol (``state.HandState``) and ask each game for its state, rule
+and search by name (``games.GAMES``). What only measures them lives in ``bench/players``.
 
 >>> from engine import Game, Rules, seat_view
 >>> game = Game(Rules.from_settings("classic"), seed=1)
