@@ -17,23 +17,25 @@ from .sampling import Knowledge
 
 
 class SearchPlayer(Player):
-    """Determinized Monte Carlo over ``level.worlds`` sampled worlds (settings: ``Level``).
+    """Determinized Monte Carlo at a ``Level``'s settings (``nines.py``, ``nein.py``).
 
-    ``inference`` redraws worlds that contradict the others' decisions (up to that many
-    draws a world, three-hand games); four-hand games keep the least contradicted of one pool
-    of ``pool`` draws a world. ``exchange_worlds`` > 0 decides keep or swap by paired
-    simulations instead of the rule. ``budget_s`` caps the thinking time: the worlds done by
-    then decide. Four players each for themselves: the others' follows and discards rule out
-    cards, and near the end of a game playouts count the chance to win it (``race``).
-    ``endgame`` > 0: from that many cards in hand the worlds are solved exactly instead of
-    played out (``endgame.py``; two teams), ``solved_worlds``
-    of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: in a game
-    with a spare (classic), card play's playouts judge "a sure winner" and "a safe lead"
-    against the world's hands of the seats still to play (for a lead, all the others), not
-    against every card the seat has not seen, the spare's 13 dead cards among them; hard's
-    setting (figures in ``levels.LEVELS`` and ``_play``). Not for the exchange (-0.013, 300
-    deals, human-like table) nor Nein Nine (-0.030 points, 300); the rule told only the
-    spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like), less than sight.
+    Nines: ``worlds`` sampled worlds for card play. ``inference`` redraws worlds that
+    contradict the others' decisions (up to that many draws a world, three-hand games);
+    four-hand games keep the least contradicted of one pool of ``pool`` draws a world.
+    ``exchange_worlds`` > 0 decides keep or swap by paired simulations instead of the rule.
+    ``budget_s`` caps the thinking time: the worlds done by then decide. Four players each for
+    themselves: the others' follows and discards rule out cards, and near the end of a game
+    playouts count the chance to win it (``race``). ``endgame`` > 0: from that many cards in
+    hand the worlds are solved exactly instead of played out (``endgame.py``; two teams),
+    ``solved_worlds`` of them from ``endgame`` cards and twice as many a card fewer.
+    ``sighted``: in a game with a spare (classic), card play's playouts judge "a sure winner"
+    and "a safe lead" against the world's hands of the seats still to play (for a lead, all
+    the others), not against every card the seat has not seen, the spare's 13 dead cards
+    among them; hard's setting (figures in ``levels.LEVELS`` and ``nines.nines_play``). Not
+    for the exchange (-0.013, 300 deals, human-like table) nor Nein Nine (-0.030 points,
+    300); the rule told only the spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like),
+    less than sight. Nein Nine: ``nein_worlds`` worlds, each the best fit of 4 draws to the
+    others' plays.
 
     Options measured and left off, and what they measured: docs/players.md.
     """
