@@ -7,7 +7,6 @@ file, byte for byte.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import random
 import sys
@@ -358,15 +357,8 @@ def main(argv: Sequence[str]) -> int:
         help=f"the computer players' level (asked if not given; default {DEFAULT_LEVEL})",
     )
     sim.add_argument("--out", default="-", help="JSON Lines file, - for standard output")
-    commands.add_parser("duel", help="a duplicate match between computer players", add_help=False)
 
-    args, rest = parser.parse_known_args(list(argv))
-    if args.command == "duel":
-        # Imported on demand: the computer players are a larger package than the rules.
-        duel = importlib.import_module("engine.players.duel")
-        return int(duel.main(rest))
-    if rest:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args = parser.parse_args(list(argv))
     try:
         rules = Rules.from_settings(args.rules, _settings(args.set))
     except NinesError as error:

@@ -26,6 +26,7 @@ import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from types import TracebackType
 
 from ..actions import Action, parse_action
@@ -45,7 +46,7 @@ def choose(view: SeatView, difficulty: str, seed: int = 0, budget_s: float = 1.0
     player = make_player(difficulty, seed)
     if isinstance(player, SearchPlayer):
         # Leave a margin for pickling and scheduling inside the caller's budget.
-        player.budget_s = min(player.budget_s, 0.6 * budget_s)
+        player.level = replace(player.level, budget_s=min(player.level.budget_s, 0.6 * budget_s))
     return player.choose(view)
 
 

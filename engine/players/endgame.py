@@ -1,10 +1,7 @@
 """The last tricks of a world solved exactly (issue 19), instead of played out by the rule.
 
 Partnership: both teams play perfectly, alpha-beta on one team's tricks (``Solver``). Each for
-themselves: every seat takes its own most tricks (max^n, ``MaxnSolver``). Taking the others
-as one side against the seat deciding ("paranoid", ``Solver`` with one seat) did worse in
-classic: -0.013 tricks/hand (95% CI -0.045 .. +0.019) against hard from 4 cards, where max^n
-gave +0.013 (-0.007 .. +0.034) (ISMCTS-500 in the other seats, 300 deals, ``duel --rotate``).
+themselves it lost or was not worth its time (max^n, "paranoid": figures in docs/players.md).
 """
 
 from __future__ import annotations
@@ -14,16 +11,11 @@ from collections.abc import Callable
 from .simulate import SUIT_OF, NinesHand, best_position, legal_mask, rule_play
 
 
-def solved_tricks(trump: int, n: int, teams: bool, me: int) -> Callable[[NinesHand], int]:
-    """My (my team's) tricks at the end of the hand from a state of one world, every seat
+def solved_tricks(trump: int, n: int, me: int) -> Callable[[NinesHand], int]:
+    """My team's tricks at the end of the hand from a state of one world, both teams
     playing perfectly. One solver a world: the candidates share its table."""
-    if teams:
-        solver = Solver(trump, n, 0b0101 << (me % 2), teams)
-        return lambda st: (
-            st.unit_tricks(me) + solver.tricks(st.hands, st.leader, st.trick, st.played)
-        )
-    maxn = MaxnSolver(trump, n)
-    return lambda st: st.tricks[me] + maxn.tricks(st.hands, st.leader, st.trick, st.played)[me]
+    solver = Solver(trump, n, 0b0101 << (me % 2), True)
+    return lambda st: st.unit_tricks(me) + solver.tricks(st.hands, st.leader, st.trick, st.played)
 
 
 def _moves(hand: int, trick: list[int], live: int, first: int) -> list[int]:
@@ -145,51 +137,4 @@ class Solver:
                 beta = min(beta, v)
             if alpha >= beta:
                 break
-        return best
-
-
-class MaxnSolver:
-    """Each seat for itself: every seat plays to take the most tricks itself (max^n), ties to
-    the card tried first (the rule's). ``tricks`` gives the tricks to come of every seat."""
-
-    def __init__(self, trump: int, n: int) -> None:
-        self.trump = trump
-        self.n = n
-        self.table: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self.nodes = 0
-
-    def tricks(
-        self, hands: list[int], leader: int, trick: list[int], played: int
-    ) -> tuple[int, ...]:
-        self.nodes += 1
-        n = self.n
-        if not trick:
-            left = hands[leader].bit_count()
-            if left == 0:
-                return (0,) * n
-            key = (*hands, leader)
-            known = self.table.get(key)
-            if known is not None:
-                return known
-        seat, moves = _to_try(hands, leader, trick, played, self.trump, False)
-        hand = hands[seat]
-        best: tuple[int, ...] = ()
-        most = hands[leader].bit_count() + (1 if trick else 0)  # tricks still to come
-        for card in moves:
-            hands[seat] = hand & ~(1 << card)
-            trick.append(card)
-            if len(trick) == n:
-                winner = (leader + best_position(trick, self.trump)) % n
-                rest = self.tricks(hands, winner, [], played | (1 << card))
-                v = tuple(t + (i == winner) for i, t in enumerate(rest))
-            else:
-                v = self.tricks(hands, leader, trick, played | (1 << card))
-            trick.pop()
-            hands[seat] = hand
-            if not best or v[seat] > best[seat]:
-                best = v
-                if v[seat] == most:  # no card can do better
-                    break
-        if not trick:
-            self.table[(*hands, leader)] = best
         return best

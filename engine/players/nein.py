@@ -8,7 +8,6 @@ under each trump, as the engine's do, and a test plays this against the engine.
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -18,7 +17,6 @@ from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
 from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
-from .base import Player
 from .sampling import Knowledge, knowledge, sample_world
 
 JOKER_BIT: Final = JOKER.index  # 52
@@ -477,54 +475,3 @@ def nein_search(
         return fitted_worlds(k, rng, view, worlds, tries, deadline)
 
     return nein_search_worlds(view, draw=draw)
-
-
-def nein_tree(
-    view: SeatView, rng: random.Random, worlds: int, budget_s: float, tries: int, iterations: int
-) -> Action:
-    """ISMCTS with rule-based rollouts over fitted worlds in turn."""
-    from .ismcts import State, ismcts
-
-    deadline = time.perf_counter() + budget_s
-    k = knowledge(view)
-    pool = list(fitted_worlds(k, rng, view, worlds, tries, deadline))
-    turn = itertools.cycle(pool)
-
-    def fresh() -> State:
-        return nein_state(k, next(turn), view)
-
-    move = ismcts(fresh, iterations, rng, scale=7.0, rule_rollouts=True, deadline=deadline)
-    return move_action(move)
-
-
-def nein_ismcts(
-    view: SeatView, k: Knowledge, rng: random.Random, iterations: int, rule_rollouts: bool = False
-) -> Action:
-    from .ismcts import State, ismcts
-
-    def fresh() -> State:
-        return nein_state(k, sample_world(k, rng), view)
-
-    return move_action(ismcts(fresh, iterations, rng, scale=7.0, rule_rollouts=rule_rollouts))
-
-
-class NeinPlayer(Player):
-    """The Nein Nine search with its own settings (issue 19 experiments, duel spec
-    ``nein:WORLDS:TRIES``): ``worlds`` worlds, each the best fit of ``tries`` draws to the
-    others' plays as a rule-based player would have made them (1: no such inference)."""
-
-    name = "nein"
-
-    def __init__(
-        self, seed: int = 0, worlds: int = 16, tries: int = 4, budget_s: float = 0.25
-    ) -> None:
-        super().__init__(seed)
-        self.worlds = worlds
-        self.tries = tries
-        self.budget_s = budget_s
-
-    def choose(self, view: SeatView) -> Action:
-        if len(view.legal) == 1:
-            return view.legal[0]
-        rng = self.rng_for(view)
-        return nein_search(view, rng, self.worlds, self.budget_s, self.tries)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from types import MappingProxyType
+from typing import Final, Protocol
 
 from ..actions import Exchange, Play
 from ..cards import JOKER, Card
@@ -31,22 +33,6 @@ from .simulate import (
 
 SUIT_INDEX = {s: i for i, s in enumerate(("S", "H", "D", "C"))}
 NEIN_FULL = sum(1 << c.index for c in NEIN_DECK)
-
-
-#: What the worlds for card play are fitted to, besides the voids the view makes certain:
-#: "plays", the others' exchange decisions and plays as the rule would have made them;
-#: "trusted", the same but only the plays of seats that never provably left the rule
-#: (``rule_breakers``; every seat's with partners); "table", the decisions and plays of the
-#: seats that played the rule's card at least ``RULE_LIKE`` of the time last hand
-#: (``rule_shares``) and have not left it since ("trusted" in a game's first hand);
-#: "decisions", the exchange decisions alone; "voids", nothing more. The exchange always
-#: fits the decisions before it.
-EVIDENCE: Final = ("plays", "trusted", "table", "decisions", "voids")
-
-#: The share of rule's cards last hand from which a seat is taken to play by the rule. In
-#: classic first hands a rule-based player played it every time; ISMCTS-500 0.23 to 0.69 of
-#: the time, the human-like players 0.31 to 0.69, hard 0.54 to 1.0 (12-18 seats each).
-RULE_LIKE: Final = 0.9
 
 
 def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
@@ -75,7 +61,7 @@ class Knowledge:
 
     seat: int
     n: int
-    game: str  # "nines" or "nein-nine"
+    deck: int  # the game's cards
     trump: int  # NO_TRUMP or a suit index (S H D C = 0 1 2 3)
     hand: int
     played: int  # every card played this hand, the trick in progress too
@@ -100,11 +86,63 @@ class Knowledge:
 
     @property
     def pool(self) -> int:
-        full = NEIN_FULL if self.game == "nein-nine" else FULL
         known = self.hand | self.played
         for m in self.fixed.values():
             known |= m
-        return full & ~known
+        return self.deck & ~known
+
+
+class Follows(Protocol):
+    """What one game's plays reveal, read in order through a hand."""
+
+    #: The game's cards.
+    deck: int
+    #: Whether the others' plays are kept to fit worlds to the rule (``Knowledge.history``).
+    rule_history: bool
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        """The cards a seat cannot hold after playing ``card`` on ``before``."""
+
+
+class NinesFollows:
+    """Nines: a seat that did not follow suit holds none of the suit led."""
+
+    deck = FULL
+    rule_history = True
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        if before and card.suit is not before[0].suit:
+            assert before[0].suit is not None
+            return SUIT_MASKS[SUIT_INDEX[before[0].suit.value]]
+        return 0
+
+
+class NeinFollows:
+    """Nein Nine: trump starts unset and the first 8 sets it (G4), moving the Little Spit
+    into the trump suit (G5); a seat that did not follow the suit led (G6/G7, the Joker
+    aside) holds none of it, the suits as they stood when it played."""
+
+    deck = NEIN_FULL
+    rule_history = False
+
+    def __init__(self) -> None:
+        self.trump: Trump = None
+
+    def void(self, card: Card, before: list[Card]) -> int:
+        trump = self.trump
+        out = 0
+        led = led_suit(before, trump) if before else None
+        if led is not None and card is not JOKER and suit_under(card, trump) is not led:
+            out = sum(1 << c.index for c in NEIN_DECK if suit_under(c, trump) is led)
+        if trump is None and card.rank == 8 and card.suit is not None:
+            self.trump = card.suit  # G4: the first 8 sets trump at once
+        return out
+
+
+#: Each game's reading of plays, by ``Rules.game``: the one way per game to know its voids.
+FOLLOWS: Final[Mapping[str, Callable[[], Follows]]] = MappingProxyType(
+    {"nines": NinesFollows, "nein-nine": NeinFollows}
+)
 
 
 def knowledge(view: SeatView) -> Knowledge:
@@ -112,7 +150,7 @@ def knowledge(view: SeatView) -> Knowledge:
     rules = table.rules
     n = rules.players
     me = view.seat
-    nein = rules.game == "nein-nine"
+    follows = FOLLOWS[rules.game]()
     played_by = [0] * n
     excluded = [0] * (n + 1)
     played = 0
@@ -121,26 +159,15 @@ def knowledge(view: SeatView) -> Knowledge:
         [((t.leader + i) % n, c) for i, c in enumerate(t.cards)] for t in view.played
     ]
     plays.append(list(table.trick))
-    trump_now: Trump = None if nein else table.trump
     history: list[tuple[int, int, list[int], int]] = []
     for trick in plays:
         cards: list[Card] = []
         for seat, card in trick:
-            if not nein and seat != me:
+            if follows.rule_history and seat != me:
                 history.append((seat, card.index, [c.index for c in cards], played))
             played |= 1 << card.index
             played_by[seat] |= 1 << card.index
-            if nein:
-                led = led_suit(cards, trump_now) if cards else None
-                if led is not None and card is not JOKER and suit_under(card, trump_now) is not led:
-                    excluded[seat] |= sum(
-                        1 << c.index for c in NEIN_DECK if suit_under(c, trump_now) is led
-                    )
-                if trump_now is None and card.rank == 8 and card.suit is not None:
-                    trump_now = card.suit  # G4: the first 8 sets trump at once
-            elif cards and card.suit is not cards[0].suit:
-                assert cards[0].suit is not None
-                excluded[seat] |= SUIT_MASKS[SUIT_INDEX[cards[0].suit.value]]
+            excluded[seat] |= follows.void(card, cards)
             cards.append(card)
     hand = mask_of(view.hand)
     # N4: follow the piles through the exchange (pile s = seat s's dealt hand, pile n = spare).
@@ -172,7 +199,7 @@ def knowledge(view: SeatView) -> Knowledge:
     k = Knowledge(
         seat=me,
         n=n,
-        game=rules.game,
+        deck=follows.deck,
         trump=trump_index(table.trump),
         hand=hand,
         played=played,
@@ -407,57 +434,6 @@ def rule_breakers(k: Knowledge) -> set[int]:
             if ex & k.played_by[seat]:
                 broken.add(seat)
     return broken
-
-
-def rule_shares(view: SeatView) -> list[float] | None:
-    """Per seat, the share of its plays last hand that were the rule's card, None in a game's
-    first hand (and in Nein Nine). Every card of a finished hand has been seen, so each seat's
-    holding at each of its plays is known exactly: its cards still to play."""
-    table = view.table
-    rules = table.rules
-    if rules.game == "nein-nine" or not table.last_hand_tricks or not table.sheet:
-        return None
-    n = rules.players
-    trump = trump_index(table.sheet[-1].trump)
-    teams = rules.teams is not None
-    tricks = [
-        [((t.leader + i) % n, c.index) for i, c in enumerate(t.cards)]
-        for t in table.last_hand_tricks
-    ]
-    held = [0] * n
-    for trick in tricks:
-        for seat, card in trick:
-            held[seat] |= 1 << card
-    agree = [0] * n
-    total = [0] * n
-    played = 0
-    for trick in tricks:
-        cards: list[int] = []
-        for seat, card in trick:
-            total[seat] += 1
-            agree[seat] += rule_play(held[seat], cards, n, trump, played, teams) == card
-            held[seat] &= ~(1 << card)
-            played |= 1 << card
-            cards.append(card)
-    return [a / t if t else 1.0 for a, t in zip(agree, total, strict=True)]
-
-
-def keep_evidence(k: Knowledge, kind: str, shares: list[float] | None = None) -> None:
-    """Drop from ``k`` the evidence that ``kind`` (one of ``EVIDENCE``) leaves out; ``shares``
-    are ``rule_shares`` for "table"."""
-    if kind == "table" and shares is not None:
-        unlike = {s for s, share in enumerate(shares) if share < RULE_LIKE}
-        if not k.teams:
-            unlike |= rule_breakers(k)
-        k.history = [h for h in k.history if h[0] not in unlike]
-        k.decisions = [d for d in k.decisions if d[0] not in unlike]
-    elif kind in ("trusted", "table") and not k.teams:
-        broken = rule_breakers(k)
-        k.history = [h for h in k.history if h[0] not in broken]
-    elif kind in ("decisions", "voids"):
-        k.history = []
-        if kind == "voids":
-            k.decisions = []
 
 
 def infer_exclusions(k: Knowledge) -> None:

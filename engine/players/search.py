@@ -1,349 +1,57 @@
-"""Determinized Monte Carlo: sample worlds consistent with the view, try each distinct legal
-action in every world, finish the hand with the rule-based policy (optionally judged against
-the world's hands, ``simulate.sighted_play``), keep the best mean.
+"""The search-based player (the hard level): each game's search at a ``Level``'s settings.
 
-The same worlds judge every candidate (paired comparison), so a few dozen are enough; this was
-as strong as ISMCTS with 300 iterations at a tenth of the CPU in the prototype.
+Nines: ``nines.nines_search``; Nein Nine: ``nein.nein_search`` (``games.GAMES``).
 """
 
 from __future__ import annotations
 
-import itertools
 import random
-import time
-from typing import Final
 
-from ..actions import KEEP, PLAYS, SWAP, Action, Play
+from ..actions import Action
 from ..views import SeatView
 from .base import Player
-from .endgame import solved_tricks
-from .race import game_value
-from .rules_player import rule_action
-from .sampling import (
-    EVIDENCE,
-    Knowledge,
-    equivalent_groups,
-    infer_exclusions,
-    keep_evidence,
-    knowledge,
-    play_actions,
-    rule_shares,
-    sample_world,
-    sample_worlds,
-)
-from .simulate import SUIT_OF, NinesHand, rule_exchange
-
-#: Worlds played out before cards trailing the best may be dropped (``prune``).
-PRUNE_FROM: Final = 16
-
-#: Four players each for themselves: playouts are judged by the chance to win the game once
-#: someone is at this score or below before the hand (tricks before that, as the per-hand
-#: edge is measured from the start). 800 games from 3 each: won 38.5% against 36.6% on
-#: tricks; whole games 53.7% against 48.3% (300 each).
-RACE_BELOW: Final = 5
-
-
-def nines_state(k: Knowledge, world: list[int], start_scores: tuple[int, ...] | None) -> NinesHand:
-    return NinesHand(
-        world[: k.n],
-        k.trump,
-        k.leader,
-        list(k.trick),
-        list(k.tricks),
-        k.played,
-        k.teams,
-        k.quota,
-        start_scores,
-    )
-
-
-def exchange_outcome(k: Knowledge, world: list[int], swap: bool, order: tuple[int, ...]) -> int:
-    """My tricks if I keep or swap in this world, the later seats deciding by the rule."""
-    hands = list(world[: k.n])
-    spare = world[k.n]
-    me = k.seat
-    discarded = any(s for _, s, _ in k.decisions)
-    if swap:
-        hands[me], spare = spare, hands[me]
-        discarded = True
-    for seat in order[order.index(me) + 1 :]:
-        if rule_exchange(hands[seat], k.trump, discarded):
-            hands[seat], spare = spare, hands[seat]
-            discarded = True
-    state = NinesHand(hands, k.trump, k.leader, [], [0] * k.n, 0, k.teams, k.quota, None)
-    state.playout()
-    return state.unit_tricks(me)
+from .games import game_of
+from .levels import SEARCH, Level
+from .nines import nines_worlds
+from .sampling import Knowledge
 
 
 class SearchPlayer(Player):
-    """Determinized Monte Carlo over ``worlds`` sampled worlds.
+    """Determinized Monte Carlo at a ``Level``'s settings (``nines.py``, ``nein.py``).
 
-    ``inference`` redraws worlds that contradict the others' decisions (up to that many
-    draws a world, three-hand games); four-hand games keep the least contradicted of one pool
-    of ``pool`` draws a world. ``exchange_worlds`` > 0 decides keep or swap by paired
-    simulations instead of the rule. ``budget_s`` caps the thinking time: the worlds done by
-    then decide. Four players each for themselves: the others' follows and discards rule out
-    cards, and near the end of a game playouts count the chance to win it (``race``).
-    ``endgame`` > 0: from that many cards in hand the worlds are solved exactly instead of
-    played out (``endgame.py``; two teams, and three players with ``maxn``), ``solved_worlds``
-    of them from ``endgame`` cards and twice as many a card fewer. ``sighted``: in a game
-    with a spare (classic), card play's playouts judge "a sure winner" and "a safe lead"
-    against the world's hands of the seats still to play (for a lead, all the others), not
-    against every card the seat has not seen, the spare's 13 dead cards among them; hard's
-    setting (figures in ``make_player`` and ``_play``). Not for the exchange (-0.013, 300
-    deals, human-like table) nor Nein Nine (-0.030 points, 300); the rule told only the
-    spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like), less than sight.
+    Nines: ``worlds`` sampled worlds for card play. ``inference`` redraws worlds that
+    contradict the others' decisions (up to that many draws a world, three-hand games);
+    four-hand games keep the least contradicted of one pool of ``pool`` draws a world.
+    ``exchange_worlds`` > 0 decides keep or swap by paired simulations instead of the rule.
+    ``budget_s`` caps the thinking time: the worlds done by then decide. Four players each for
+    themselves: the others' follows and discards rule out cards, and near the end of a game
+    playouts count the chance to win it (``race``). ``endgame`` > 0: from that many cards in
+    hand the worlds are solved exactly instead of played out (``endgame.py``; two teams),
+    ``solved_worlds`` of them from ``endgame`` cards and twice as many a card fewer.
+    ``sighted``: in a game with a spare (classic), card play's playouts judge "a sure winner"
+    and "a safe lead" against the world's hands of the seats still to play (for a lead, all
+    the others), not against every card the seat has not seen, the spare's 13 dead cards
+    among them; hard's setting (figures in ``levels.LEVELS`` and ``nines.nines_play``). Not
+    for the exchange (-0.013, 300 deals, human-like table) nor Nein Nine (-0.030 points,
+    300); the rule told only the spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like),
+    less than sight. Nein Nine: ``nein_worlds`` worlds, each the best fit of 4 draws to the
+    others' plays.
 
-    Options measured for issue 19 and left off, as none beat the default (duplicate
-    deals, ``duel --rotate``, the same cards, classic unless named; against hard before
-    ``sighted``). Two more were removed (their code is in commit c2cc645 and before): below
-    hard at the rule and human-like tables and never measurably above it anywhere. Worlds by
-    a noisy-rule model fitted per seat: -0.017 among rule players, -0.087 at a human-like
-    table (300 deals each), +0.067 (-0.099 .. +0.232, 150) among ISMCTS-500. Playouts in
-    which the others play a random card a fifth of the time: -0.030 among rule players,
-    -0.103 at a human-like table (300 each), +0.110 and -0.030 (100 each) among ISMCTS-500.
-    - ``tree`` > 0: card play by ISMCTS over the same worlds with rule-based rollouts, in
-      1.4-1.6 times the time: -0.233 (-0.345 .. -0.122, 300) among rule players; among
-      ISMCTS-500 +0.070 (-0.184 .. +0.324, 100), partnership -0.200 (-0.458 .. +0.058, 100),
-      Nein Nine (100 iterations) +0.040 points (-0.133 .. +0.213, 200); among ISMCTS-2000
-      -0.120 (-0.275 .. +0.035, 200).
-    - ``learned``: each world one of ``inference`` draws, chosen in proportion to the others'
-      plays' likelihood under a play model learned from a mixed table of our players
-      (``learned.py``) instead of our rule. Against
-      hard with 32 worlds and 8 draws, 1.4 times its time: among ISMCTS-2000 +0.147 (-0.021 ..
-      +0.314, 150 deals, seed 1) and -0.060 (-0.224 .. +0.104, 150, seed 2); at a human-like
-      table +0.017 (-0.127 .. +0.160, 300); among rule players -0.057 (-0.161 .. +0.048, 300).
-    - ``play_evidence`` (``sampling.EVIDENCE``), duel spec ``evidence:KIND:WORLDS[:PRUNE]``,
-      exchange inference kept. Voids alone, 80 worlds: +0.130 (-0.015 .. +0.275, 300) at a
-      human-like table, +0.110 (-0.028 .. +0.248, 300) among ISMCTS-500, -0.080 (-0.202 ..
-      +0.042, 300) among rule players, but **-0.020 (-0.144 .. +0.104, 300) among
-      ISMCTS-2000**; partnership among ISMCTS-500 +0.035 (-0.185 .. +0.255, 200). At 32
-      worlds voids +0.013 and decisions -0.013 at the human-like table; 160 worlds +0.113;
-      the others' plays with 80 worlds +0.077; "trusted" with 80 +0.050. "table" with 80
-      worlds and ``prune`` 0.2, on games' second hands (``duel --later``): +0.070 (-0.026 ..
-      +0.166, 300) among rule players, -0.050 (-0.192 .. +0.092, 300) at the human-like
-      table. More or other worlds do not close the gap to ISMCTS-2000's card play.
-    - ``prune`` 0.2: 0.64 of the playouts, 98% of the decisions unchanged (test); with 32
-      worlds 0.91 of the time, +0.020 (-0.031 .. +0.071, 300) at a human-like table.
-    - Against hard with 32 worlds, at a human-like table (300 deals each): 144
-      exchange worlds instead of 48, -0.007 (-0.045 .. +0.031); 24 worlds and twice as many
-      from 6 cards in hand, +0.017 (-0.077 .. +0.110) in 1.06 of the time, against +0.070
-      for 24 throughout (hard's setting now). Playouts nearer double dummy, each seat at
-      each turn playing the card whose sighted playout gives it most (a probe, not kept;
-      12 worlds, 12.6 times the time): **-0.305 (-0.501 .. -0.109, 200)**. Sharper sight
-      in the worlds misleads more (strategy fusion): the gap is not the playouts' skill.
+    Options measured and left off, and what they measured: docs/players.md.
     """
 
     name = "search"
 
-    def __init__(
-        self,
-        seed: int = 0,
-        worlds: int = 32,
-        exchange_worlds: int = 48,
-        inference: int = 8,
-        budget_s: float = 0.8,
-        pool: int = 12,
-        tree: int = 0,
-        learned: bool = False,
-        endgame: int = 0,
-        solved_worlds: int = 0,
-        maxn: bool = False,
-        play_evidence: str = "plays",
-        prune: float = 0.0,
-        sighted: bool = False,
-        nein_worlds: int = 16,
-    ) -> None:
+    def __init__(self, seed: int = 0, level: Level = SEARCH) -> None:
         super().__init__(seed)
-        if play_evidence not in EVIDENCE:
-            raise ValueError(f"play_evidence must be one of {EVIDENCE}, not {play_evidence!r}")
-        self.play_evidence = play_evidence  # what card-play worlds must fit (``EVIDENCE``)
-        # > 0: from ``PRUNE_FROM`` worlds on, every 8 worlds, cards trailing the best by more
-        # than this many tricks a world are no longer played out.
-        self.prune = prune
-        self.sighted = sighted  # playouts judged against the world's hands, with a spare
-        self.learned = learned  # worlds weighted by the learned play model (learned.py)
-        self.endgame = endgame  # cards in hand from which worlds are solved exactly
-        self.solved_worlds = solved_worlds  # > 0: worlds solved from ``endgame`` cards
-        self.maxn = maxn  # three players each for themselves solved too (max^n)
-        self.pool = pool
-        self.tree = tree  # > 0: card play by ISMCTS with this many iterations
-        self.worlds = worlds
-        self.nein_worlds = nein_worlds  # Nein Nine's search (``nein.py``)
-        self.exchange_worlds = exchange_worlds
-        self.inference = inference
-        self.budget_s = budget_s
+        self.level = level
 
     def choose(self, view: SeatView) -> Action:
         if len(view.legal) == 1:
             return view.legal[0]
-        if view.table.rules.game == "nein-nine":
-            from .nein import nein_search, nein_tree
+        game = game_of(view.table.rules)
+        return game.search(view, self.rng_for(view), self.level, self._worlds)
 
-            # ``nein_worlds``, each the best of 4 draws against the others' plays: +0.100
-            # points/hand (CI +0.017 .. +0.183) over twice as many drawn blind, in 0.89 of
-            # the time (400 deals, opponents rules). 16 take 0.102 of ISMCTS-2000's time;
-            # 14 lost -0.060 (-0.117 .. -0.003, 300 deals) at a human-like table in 0.9 of it.
-            if self.tree:
-                return nein_tree(
-                    view, self.rng_for(view), self.nein_worlds // 2, self.budget_s, 4, self.tree
-                )
-            return nein_search(view, self.rng_for(view), self.nein_worlds, self.budget_s, 4)
-        if view.table.phase == "exchange":
-            return self._exchange(view)
-        return self._play(view)
-
-    def _exchange(self, view: SeatView) -> Action:
-        rule = rule_action(view)
-        if self.exchange_worlds <= 0:
-            return rule
-        k = knowledge(view)
-        rng = self.rng_for(view)
-        order = view.table.exchange_order
-        deadline = time.perf_counter() + self.budget_s
-        diff = 0
-        for _ in range(self.exchange_worlds):
-            world = sample_world(k, rng, self.inference)
-            diff += exchange_outcome(k, world, True, order)
-            diff -= exchange_outcome(k, world, False, order)
-            if time.perf_counter() > deadline:
-                break
-        if diff == 0:
-            return rule
-        return SWAP if diff > 0 else KEEP
-
-    def _play(self, view: SeatView) -> Action:
-        k = knowledge(view)
-        legal = [p.card.index for p in play_actions(view)]
-        candidates = equivalent_groups(legal, k)
-        if len(candidates) == 1:
-            return PLAYS[candidates[0]]
-        rng = self.rng_for(view)
-        rules = view.table.rules
-        start = view.table.scores if rules.instant_win else None
-        sheet = race_sheet(view)
-        deadline = time.perf_counter() + self.budget_s
-        me = k.seat
-        cards = len(view.hand)
-        alone = self.maxn and k.n == 3
-        solve = cards <= self.endgame and (k.teams or alone) and sheet is None and start is None
-        # Only with a spare, whose dead cards are most of what sight corrects. Without one it
-        # gained nothing measurable and lost among rule players. Four-player: -0.213 (-0.317
-        # .. -0.110, 300 deals) among rule players, +0.103 (-0.033 .. +0.240, 300) at a
-        # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership,
-        # with a version that let the partner's card hold (commit b527fb8 and before): +0.017
-        # (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
-        sighted = self.sighted and rules.has_spare
-        count = self.worlds
-        if solve and self.solved_worlds:
-            # A card fewer to solve, twice the worlds in about the same time.
-            count = min(count, self.solved_worlds << (self.endgame - cards))
-        shares = rule_shares(view) if self.play_evidence == "table" else None
-        keep_evidence(k, self.play_evidence, shares)
-        worlds = self._worlds(k, rng, count)
-        if self.tree and sheet is None:
-            return self._tree(k, rng, [w for w, _ in worlds], start, deadline)
-        totals = [0.0] * len(candidates)
-        # Each for themselves, max^n from 5 cards against playouts, 16 worlds there (duel
-        # --rotate): three players among ISMCTS-500 +0.033 tricks/hand (-0.003 .. +0.070, 300
-        # deals), among ISMCTS-2000 +0.037 (-0.070 .. +0.145) and -0.050 (-0.109 .. +0.009),
-        # 80 deals each, in 1.7-1.8 times the time; four players +0.010 (-0.029 .. +0.049,
-        # 200 among ISMCTS-500), max 805 ms. Not worth its time: an option with three.
-        alive = list(range(len(candidates)))
-        prune = self.prune if sheet is None else 0.0
-        for done, (world, times) in enumerate(worlds, 1):
-            base = nines_state(k, world, start)
-            solved = solved_tricks(k.trump, k.n, k.teams, me) if solve else None
-            for i in alive:
-                card = candidates[i]
-                state = base.copy()
-                state.play(card)
-                if solved is not None:
-                    totals[i] += times * solved(state)
-                    continue
-                if not state.stopped:
-                    state.playout(sighted)
-                value = state.unit_tricks(me) if sheet is None else race_value(state, sheet, me)
-                totals[i] += times * value
-            if time.perf_counter() > deadline:
-                break
-            if prune and done >= PRUNE_FROM and done % 8 == 0 and len(alive) > 1:
-                # Paired worlds: a card this far behind after this many will not catch up.
-                lead = max(totals[i] for i in alive)
-                alive = [i for i in alive if lead - totals[i] <= prune * done]
-        best = max(totals[i] for i in alive)
-        # Ties go to the rule-based card when it is among the best, for a natural style.
-        rule = rule_action(view)
-        assert isinstance(rule, Play)
-        rc = rule.card.index
-        rep = max((c for c in candidates if SUIT_OF[c] == SUIT_OF[rc] and c <= rc), default=-1)
-        if rep >= 0 and candidates.index(rep) in alive and totals[candidates.index(rep)] == best:
-            return rule
-        return PLAYS[candidates[next(i for i in alive if totals[i] == best)]]
-
-    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
-        """Up to ``count`` worlds to judge the cards in, each with its weight."""
-        if self.learned:
-            from .learned import Cache, learned_world
-            from .learned_weights import WEIGHTS
-
-            if k.n == 4 and not k.teams:
-                infer_exclusions(k)
-            cache: Cache = {}
-            return [
-                (learned_world(k, rng, self.inference, WEIGHTS, cache), 1) for _ in range(count)
-            ]
-        if k.n == 3:
-            return [(sample_world(k, rng, self.inference), 1) for _ in range(count)]
-        # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
-        # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
-        # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
-        # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
-        # players each for themselves (24 from the pool there).
-        sized = self.worlds * 5 // 8 if k.teams else self.worlds * 3 // 4
-        if not k.teams:
-            # Cards the others' follows and discards rule out: +0.361 tricks/hand against
-            # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
-            infer_exclusions(k)
-        # The pool is sized by the full count, so the fewer worlds solved near the end are
-        # its best fits.
-        worlds = sample_worlds(k, rng, min(sized, count), sized * self.pool)
-        return [(w, 1) for w in worlds]
-
-    def _tree(
-        self,
-        k: Knowledge,
-        rng: random.Random,
-        worlds: list[list[int]],
-        start: tuple[int, ...] | None,
-        deadline: float,
-    ) -> Action:
-        """Card play by ISMCTS over the inferred worlds in turn, rule-based rollouts."""
-        from .ismcts import State, ismcts
-
-        turn = itertools.cycle(worlds)
-
-        def fresh() -> State:
-            return nines_state(k, next(turn), start)
-
-        move = ismcts(fresh, self.tree, rng, scale=13.0, rule_rollouts=True, deadline=deadline)
-        return PLAYS[move]
-
-
-def race_sheet(view: SeatView) -> tuple[int, ...] | None:
-    """The scores before this hand, when playouts are judged by the chance to win the game
-    instead of tricks: four players each for themselves, near the end."""
-    table = view.table
-    rules = table.rules
-    if rules.teams is not None or rules.players != 4 or rules.instant_win:
-        return None
-    if min(table.scores) > RACE_BELOW:
-        return None
-    return table.scores
-
-
-def race_value(state: NinesHand, sheet: tuple[int, ...], me: int) -> float:
-    """My chance to win the game after this playout, its tricks breaking ties."""
-    quota = state.quota
-    after = [s + quota - t for s, t in zip(sheet, state.tricks, strict=True)]
-    return game_value(after, me) + 1e-4 * state.tricks[me]
+    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[list[int]]:
+        """Up to ``count`` worlds to judge the cards in (the bench's players draw others)."""
+        return nines_worlds(k, rng, count, self.level)

@@ -6,18 +6,20 @@ import asyncio
 import math
 import multiprocessing
 import random
+from dataclasses import replace
 
 import pytest
 
+from bench.players.duel import match, positions
+from bench.players.human import HumanLikePlayer
+from bench.players.ismcts import IsmctsPlayer
+from bench.players.omniscient import OmniscientPlayer, true_world
 from engine import Game, Play, Rules, seat_view
 from engine.actions import Exchange
 from engine.players import DIFFICULTIES, RandomPlayer, RulesPlayer, SearchPlayer, make_player
 from engine.players.agent import ComputerSeat, choose
-from engine.players.duel import match, positions
-from engine.players.human import HumanLikePlayer
-from engine.players.ismcts import IsmctsPlayer
 from engine.players.nein import NeinHand, nein_state
-from engine.players.omniscient import OmniscientPlayer, true_world
+from engine.players.nines import nines_state
 from engine.players.rules_player import rule_action
 from engine.players.sampling import (
     _contradictions,
@@ -26,7 +28,6 @@ from engine.players.sampling import (
     sample_world,
     sample_worlds,
 )
-from engine.players.search import nines_state
 from engine.players.simulate import NinesHand
 
 RULESETS = ("classic", "partnership", "four-player", "nein-nine")
@@ -158,14 +159,10 @@ def test_decisions_depend_only_on_the_seat_view(ruleset: str) -> None:
     of worlds it reaches cannot differ between the two runs)."""
     hard = make_player("hard", 3)
     assert isinstance(hard, SearchPlayer)
-    hard.budget_s = math.inf
+    hard.level = replace(hard.level, budget_s=math.inf)
     players = [
         RulesPlayer(3),
         hard,
-        SearchPlayer(3, worlds=16, tree=60, budget_s=math.inf),
-        SearchPlayer(3, worlds=16, learned=True, budget_s=math.inf),
-        SearchPlayer(3, worlds=16, endgame=5, maxn=True, budget_s=math.inf),
-        SearchPlayer(3, worlds=16, play_evidence="table", budget_s=math.inf),
         IsmctsPlayer(3, iterations=30),
         HumanLikePlayer(3),
     ]
@@ -192,8 +189,6 @@ def test_every_player_plays_legal_actions(ruleset: str) -> None:
         IsmctsPlayer(1, iterations=20),
         OmniscientPlayer(1),
         HumanLikePlayer(1),
-        SearchPlayer(1, worlds=16, tree=40),
-        SearchPlayer(1, worlds=16, learned=True),
     ]
     rng = random.Random(ruleset)
     game = Game(Rules.from_settings(ruleset), 4)

@@ -1,5 +1,5 @@
 """The endgame solvers (issue 19) against every card tried: the partnership's team solver,
-the same solver with one seat against the others, and max^n each for themselves."""
+the same solver with one seat against the others."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import random
 
 import pytest
 
+from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
-from engine.players.endgame import MaxnSolver, Solver
-from engine.players.omniscient import true_world
+from engine.players.endgame import Solver
+from engine.players.nines import nines_state
 from engine.players.random_player import RandomPlayer
 from engine.players.sampling import knowledge
-from engine.players.search import nines_state
 from engine.players.simulate import NinesHand
 
 
@@ -27,25 +27,6 @@ def minimax(state: NinesHand, ours: int) -> int:
         after.play(move)
         values.append(minimax(after, ours))
     return max(values) if ours >> state.turn & 1 else min(values)
-
-
-def maxn(state: NinesHand, first: bool = True) -> tuple[int, ...]:
-    """Every seat's tricks when each takes its own most, every card tried, ties to the rule's
-    card and then to the lowest."""
-    if state.over:
-        return tuple(state.tricks)
-    seat = state.turn
-    moves = state.legal_moves()
-    rule = state.rule_move()
-    moves.remove(rule)
-    best: tuple[int, ...] = ()
-    for move in [rule, *moves]:
-        after = state.copy()
-        after.play(move)
-        v = maxn(after)
-        if not best or v[seat] > best[seat]:
-            best = v
-    return best
 
 
 def endgames(ruleset: str, count: int, cards: int) -> list[tuple[Game, int]]:
@@ -82,15 +63,3 @@ def test_solver_matches_full_minimax(ruleset: str) -> None:
         solver = Solver(k.trump, k.n, ours, k.teams)
         value = solver.tricks(list(state.hands), state.leader, list(state.trick), state.played)
         assert done + value == minimax(state.copy(), ours)
-
-
-@pytest.mark.parametrize("ruleset", ["classic", "four-player"])
-def test_maxn_solver_matches_every_card_tried(ruleset: str) -> None:
-    for game, seat in endgames(ruleset, 30, 4):
-        k = knowledge(seat_view(game, seat))
-        state = nines_state(k, true_world(game), None)
-        rest = MaxnSolver(k.trump, k.n).tricks(
-            list(state.hands), state.leader, list(state.trick), state.played
-        )
-        expected = maxn(state.copy())
-        assert tuple(a + b for a, b in zip(state.tricks, rest, strict=True)) == expected

@@ -7,10 +7,11 @@ import random
 
 import pytest
 
+from bench.players.duel import Tally, late_sheet, match, new_game, play
+from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.players import RulesPlayer
-from engine.players.duel import Tally, late_sheet, match, new_game, play
-from engine.players.omniscient import true_world
+from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value, win_chance
 from engine.players.random_player import RandomPlayer
 from engine.players.sampling import (
@@ -20,7 +21,6 @@ from engine.players.sampling import (
     rule_exclusions,
     sample_worlds,
 )
-from engine.players.search import RACE_BELOW
 from engine.players.simulate import FULL, SUIT_MASKS
 
 

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
+from bench.players.duel import make
+from bench.players.nein_player import NeinPlayer
+from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.cards import Card
 from engine.players import RulesPlayer
-from engine.players.duel import make
 from engine.players.nein import (
     JOKER_BIT,
     JOKER_LOSE_MOVE,
     JOKER_WIN_MOVE,
     NeinHand,
-    NeinPlayer,
     misfits,
     nein_rule_move,
     others_plays,
 )
-from engine.players.omniscient import true_world
 from engine.players.sampling import knowledge
 from engine.players.search import SearchPlayer
 
@@ -69,10 +70,10 @@ def test_throws_a_nine_on_a_trick_it_cannot_win() -> None:
 def test_search_spec_sets_worlds_and_inference() -> None:
     player = make("search:20:5", 1)
     assert isinstance(player, SearchPlayer)
-    assert (player.worlds, player.inference, player.pool) == (20, 5, 12)
+    assert (player.level.worlds, player.level.inference, player.level.pool) == (20, 5, 12)
     player = make("search:20:5:6", 1)
     assert isinstance(player, SearchPlayer)
-    assert player.pool == 6
+    assert player.level.pool == 6
 
 
 def test_the_others_plays_fit_the_true_deal_when_they_play_by_the_rule() -> None:
@@ -122,7 +123,8 @@ def test_nein_player_spec_matches_hard_with_hard_settings() -> None:
     hard, same = make("hard", 2), make("nein:16:4", 2)
     assert isinstance(hard, SearchPlayer)
     assert isinstance(same, NeinPlayer)
-    hard.budget_s = same.budget_s = math.inf
+    hard.level = replace(hard.level, budget_s=math.inf)
+    same.budget_s = math.inf
     for seed in range(4):
         game = Game(Rules.from_settings("nein-nine"), 80 + seed)
         while game.turn is not None and game.hand_number == 1:

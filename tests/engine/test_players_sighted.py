@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from bench.players.duel import hard_with
 from engine import seat_view
 from engine.cards import Card
-from engine.players.duel import hard_with
 from engine.players.simulate import (
     FULL,
     NO_TRUMP,

@@ -15,12 +15,19 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..actions import KEEP, SWAP, Action, Play
-from ..views import SeatView
-from .base import Player
-from .nein import JOKER_LOSE_MOVE, JOKER_WIN_MOVE, NINES_MASK, VALUE, nein_state, winner_pos
-from .sampling import knowledge, mask_of, trump_index
-from .simulate import NO_TRUMP, SUIT_MASKS, SUIT_OF, beats, best_position, hcp
+from engine.actions import KEEP, SWAP, Action, Play
+from engine.players.base import Player
+from engine.players.nein import (
+    JOKER_LOSE_MOVE,
+    JOKER_WIN_MOVE,
+    NINES_MASK,
+    VALUE,
+    nein_state,
+    winner_pos,
+)
+from engine.players.sampling import knowledge, mask_of, trump_index
+from engine.players.simulate import NO_TRUMP, SUIT_MASKS, SUIT_OF, beats, best_position, hcp
+from engine.views import SeatView
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 import random
 
+from bench.players.duel import make, match
+from bench.players.omniscient import true_world
+from bench.players.partnership import PartnershipPlayer
 from engine import Game, Rules, seat_view
-from engine.players.duel import make, match
-from engine.players.omniscient import true_world
-from engine.players.partnership import PartnershipPlayer
-
-from .test_players import _rehide
+from tests.engine.test_players import _rehide
 
 
 def test_plays_legal_cards_from_the_view_alone() -> None:
@@ -46,4 +45,4 @@ def test_beats_the_rules_on_seeded_deals() -> None:
 def test_spec_sets_worlds_and_endgame() -> None:
     player = make("partner:24:3", 1)
     assert isinstance(player, PartnershipPlayer)
-    assert (player.worlds, player.endgame) == (24, 3)
+    assert (player.level.worlds, player.level.endgame) == (24, 3)

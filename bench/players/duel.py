@@ -1,4 +1,4 @@
-"""Duplicate matches between players: ``python -m engine.players.duel --a hard --b rules``.
+"""Duplicate matches between players: ``python -m bench.players.duel --a hard --b rules``.
 
 Hands: every deal is played once with the baseline ``b`` in every seat, and once per position
 with the candidate ``a`` in that position (a seat, or a team in the partnership game) and the
@@ -32,20 +32,22 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
-from ..actions import Exchange
-from ..events import HandEnded
-from ..game import Game
-from ..rules import Rules
-from ..views import seat_view
-from .base import Player
+from engine.actions import Exchange
+from engine.events import HandEnded
+from engine.game import Game
+from engine.players.base import Player
+from engine.players.levels import LEVELS, SEARCH, Level
+from engine.players.nines import RACE_BELOW
+from engine.players.race import game_value
+from engine.players.random_player import RandomPlayer
+from engine.players.rules_player import RulesPlayer
+from engine.players.search import SearchPlayer
+from engine.rules import Rules
+from engine.views import seat_view
+
 from .omniscient import OmniscientPlayer
-from .race import game_value
-from .random_player import RandomPlayer
-from .rules_player import RulesPlayer
-from .sampling import EVIDENCE
-from .search import RACE_BELOW, SearchPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
 RULESETS = ("classic", "four-player", "partnership", "nein-nine")
@@ -60,32 +62,29 @@ FIELDS = {
 
 
 def hard_with(seed: int, **changes: object) -> SearchPlayer:
-    """The hardest level with some of its settings changed (``SearchPlayer``'s options)."""
-    from . import make_player
-
-    player = make_player("hard", seed)
-    assert isinstance(player, SearchPlayer)
-    for key, value in changes.items():
-        if not hasattr(player, key):
-            raise ValueError(f"SearchPlayer has no setting {key!r}.")
-        setattr(player, key, value)
+    """The hardest level with some of its settings changed (``Level``'s fields)."""
+    known = {f.name for f in fields(Level)}
+    for key in changes:
+        if key not in known:
+            raise ValueError(f"Level has no setting {key!r}.")
+    player = SearchPlayer(seed, replace(LEVELS["hard"], **changes))  # type: ignore[arg-type]
+    player.name = "hard"
     return player
 
 
 def make(spec: str, seed: int) -> Player:
     """A player from a short spec: random, rules, easy, normal, hard, omniscient, human,
     search:WORLDS[:INFERENCE_TRIES[:POOL_DRAWS_PER_WORLD]], ismcts:ITERATIONS, and the
-    search's experiments (see ``SearchPlayer``): learned:WORLDS[:TRIES],
-    tree:ITERATIONS[:WORLDS], endgame:CARDS[:SOLVED] (hard, worlds solved exactly from CARDS
-    in hand, SOLVED of them from CARDS and twice as many a card fewer; teams), maxn:CARDS[:SOLVED]
-    (the same, three players too), evidence:KIND[:WORLDS[:PRUNE]] (hard, card-play worlds
-    fitted to KIND, ``sampling.EVIDENCE``; cards PRUNE tricks a world behind dropped), blind
-    (hard with its playouts by the rule alone, as before ``sighted``), with:KEY=VALUE[+...]
+    search's experiments (see ``SearchPlayer``): endgame:CARDS[:SOLVED] (hard, worlds solved
+    exactly from CARDS in hand, SOLVED of them from CARDS and twice as many a card fewer;
+    teams), blind (hard with its playouts by the rule alone, as before ``sighted``),
+    with:KEY=VALUE[+...]
     (hard with any of ``SearchPlayer``'s settings changed),
     ismctsr:ITERATIONS[:TRIES] (ISMCTS with rule-based rollouts),
     nein:WORLDS[:TRIES] (Nein Nine search, ``nein.NeinPlayer``), partner:WORLDS[:ENDGAME[:POOL]]
     (partnership search, ``partnership.PartnershipPlayer``)."""
-    from . import DIFFICULTIES, make_player
+    from engine.players import DIFFICULTIES, make_player
+
     from .human import HumanLikePlayer
     from .ismcts import IsmctsPlayer
 
@@ -103,36 +102,17 @@ def make(spec: str, seed: int) -> Player:
         player = HumanLikePlayer(seed)
     elif name == "search":
         worlds, tries, pool = [*arg.split(":"), "", "", ""][:3]
-        player = SearchPlayer(
-            seed, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
+        level = replace(
+            SEARCH, worlds=int(worlds or 24), inference=int(tries or 8), pool=int(pool or 12)
         )
-    elif name == "tree":  # hard's exchange and worlds, card play by ISMCTS over them
-        iterations, worlds = [*arg.split(":"), "", ""][:2]
-        player = SearchPlayer(seed, worlds=int(worlds or 32), tree=int(iterations or 200))
-    elif name in ("endgame", "maxn"):  # hard, worlds solved exactly from CARDS in hand
+        player = SearchPlayer(seed, level)
+    elif name == "endgame":  # hard, worlds solved exactly from CARDS in hand
         cards, solved = [*arg.split(":"), "", ""][:2]
-        player = hard_with(
-            seed, endgame=int(cards or 5), solved_worlds=int(solved or 0), maxn=name == "maxn"
-        )
-    elif name == "evidence":  # hard, card-play worlds fitted to KIND only, WORLDS of them
-        kind, worlds, prune = [*arg.split(":"), "", "", ""][:3]
-        if (kind or "decisions") not in EVIDENCE:
-            raise ValueError(f"Unknown evidence {kind!r}: one of {EVIDENCE}.")
-        player = hard_with(
-            seed,
-            worlds=int(worlds or 32),
-            play_evidence=kind or "decisions",
-            prune=float(prune or 0),
-        )
+        player = hard_with(seed, endgame=int(cards or 5), solved_worlds=int(solved or 0))
     elif name == "blind":  # hard, its playouts by the rule alone, not judged by the world
         player = hard_with(seed, sighted=False)
-    elif name == "with":  # hard with settings changed: with:prune=0.2+worlds=40
+    elif name == "with":  # hard with settings changed: with:sighted=false+worlds=40
         player = hard_with(seed, **dict(setting(item) for item in arg.split("+") if item))
-    elif name == "learned":  # worlds weighted by the learned play model: WORLDS, TRIES each
-        worlds, tries = [*arg.split(":"), "", ""][:2]
-        player = SearchPlayer(
-            seed, worlds=int(worlds or 32), inference=int(tries or 8), learned=True
-        )
     elif name == "ismctsr":  # rule-based rollouts, worlds the best fit of TRIES draws
         iterations, tries = [*arg.split(":"), "", ""][:2]
         player = IsmctsPlayer(
@@ -141,7 +121,7 @@ def make(spec: str, seed: int) -> Player:
     elif name == "ismcts":
         player = IsmctsPlayer(seed, iterations=int(arg or 2000))
     elif name == "nein":  # Nein Nine search: WORLDS, each the best fit of TRIES draws
-        from .nein import NeinPlayer
+        from .nein_player import NeinPlayer
 
         worlds, tries = [*arg.split(":"), "", ""][:2]
         player = NeinPlayer(seed, worlds=int(worlds or 16), tries=int(tries or 4))
@@ -493,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
         "--a",
         default="hard",
         help="candidate (random, rules, easy, normal, hard, omniscient, human, "
-        "search:WORLDS, ismcts:ITERATIONS, evidence:, endgame:, maxn:, blind, learned:, tree:, "
+        "search:WORLDS, ismcts:ITERATIONS, endgame:, blind, with:, nein:, partner:, "
         "ismctsr:)",
     )
     parser.add_argument("--b", default="rules", help="baseline, same choices")

@@ -5,7 +5,7 @@ own rule does, which is exact at a table of rule players and wrong elsewhere. He
 modelled as a softmax over the legal cards, linear in a few features of each card (does it
 win the trick, is it the lowest that does, a master, a trump, ...). The weights are fitted
 to the plays of a mixed table of our players (rules, normal, hard, human-like, ISMCTS) by
-``bench/train_learned.py`` and ship in ``learned_weights.py``. A world's weight is the
+``bench/players/train_learned.py`` and ship in ``learned_weights.py``. A world's weight is the
 likelihood of the plays the seat has seen, each mixed with a uniform choice so that one play
 unlike the model cannot rule a world out. Everything comes from the seat's view (R1).
 """
@@ -18,13 +18,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..actions import Play
-from ..events import HandEnded
-from ..game import Game
-from ..views import seat_view
-from .base import Player
-from .sampling import Knowledge, knowledge, sample_world
-from .simulate import FULL, SUIT_MASKS, SUIT_OF, beats, best_position, legal_mask, rule_exchange
+from engine.actions import Play
+from engine.events import HandEnded
+from engine.game import Game
+from engine.players.base import Player
+from engine.players.sampling import Knowledge, knowledge, sample_world
+from engine.players.simulate import (
+    FULL,
+    SUIT_MASKS,
+    SUIT_OF,
+    beats,
+    best_position,
+    legal_mask,
+    rule_exchange,
+)
+from engine.views import seat_view
 
 FEATURES: Final = (
     "lead: trump",

@@ -1,6 +1,6 @@
-"""Weights of the learned play model (engine/players/learned.py), one per feature.
+"""Weights of the learned play model (bench/players/learned.py), one per feature.
 
-Written by ``bench/train_learned.py --hands 1200 --epochs 150 --write``:
+Written by ``bench/players/train_learned.py --hands 1200 --epochs 150 --write``:
 41600 plays of a mixed table of our players, held-out log-likelihood a play
 -1.1351 (uniform -1.4307, the rule's card at 85% -1.2666).
 """

@@ -1,13 +1,13 @@
-"""Fit the learned play model (engine/players/learned.py) to self-play logs; write its weights.
+"""Fit the learned play model (bench/players/learned.py) to self-play logs; write its weights.
 
-    .venv/bin/python bench/train_learned.py [--hands 1200] [--write]
+    .venv/bin/python -m bench.players.train_learned [--hands 1200] [--write]
 
 Hands of classic Nines and four-player Nines, each seat a player drawn from a mixed table of
 our own (rules, normal, hard, human-like people each with their own habits, ISMCTS-300): every
 card played is a decision, recorded from the player's own hand. Four hands in five train the
 model, the fifth is held out: the script prints the held-out log-likelihood per play of the
 model, of a uniform choice and of "the rule's card, else uniform", and how often each model's
-likeliest card is the one played. ``--write`` writes engine/players/learned_weights.py.
+likeliest card is the one played. ``--write`` writes bench/players/learned_weights.py.
 """
 
 from __future__ import annotations
@@ -19,11 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.game import Game
-from engine.players.duel import deal_rules, make
-from engine.players.learned import (
+from bench.players.duel import deal_rules, make
+from bench.players.learned import (
     FEATURES,
     Decision,
     card_features,
@@ -32,10 +31,11 @@ from engine.players.learned import (
     plays_of_hand,
     probabilities,
 )
+from engine.game import Game
 from engine.players.simulate import rule_play
 
 TABLE = ("rules", "normal", "hard", "human", "human", "ismcts:300")
-WEIGHTS_FILE = Path(__file__).resolve().parent.parent / "engine/players/learned_weights.py"
+WEIGHTS_FILE = Path(__file__).resolve().parent / "learned_weights.py"
 
 
 def decisions_of_hand(ruleset: str, index: int, seed: int) -> list[Decision]:
@@ -92,9 +92,9 @@ def main() -> None:
         print(f"  {w:+.3f}  {name}")
     if args.write:
         lines = [
-            '"""Weights of the learned play model (engine/players/learned.py), one per feature.',
+            '"""Weights of the learned play model (bench/players/learned.py), one per feature.',
             "",
-            "Written by ``bench/train_learned.py "
+            "Written by ``bench/players/train_learned.py "
             f"--hands {args.hands} --epochs {args.epochs} --write``:",
             f"{len(train)} plays of a mixed table of our players, held-out log-likelihood a play",
             f"{sum(model_ll) / len(model_ll):+.4f} (uniform {sum(uni_ll) / len(uni_ll):+.4f}, "

@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 import random
 
-from engine.game import Game
-from engine.players.duel import deal_rules, make
-from engine.players.learned import (
+from bench.players.duel import deal_rules, make
+from bench.players.learned import (
     N_FEATURES,
     Cache,
     Decision,
@@ -19,7 +18,8 @@ from engine.players.learned import (
     probabilities,
     world_log_likelihood,
 )
-from engine.players.learned_weights import WEIGHTS
+from bench.players.learned_weights import WEIGHTS
+from engine.game import Game
 from engine.players.sampling import Knowledge, knowledge, sample_world
 from engine.players.simulate import legal_mask
 from engine.views import seat_view

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from bench.players.duel import fair_fields, field_specs, field_text, make, match, report
+from bench.players.human import Habits, HumanLikePlayer, softmax_pick
 from engine import Game, Rules, seat_view
 from engine.players import SearchPlayer, make_player
-from engine.players.duel import fair_fields, field_specs, field_text, make, match, report
-from engine.players.human import Habits, HumanLikePlayer, softmax_pick
 from engine.players.rules_player import rule_action
 
 
@@ -30,12 +30,15 @@ def test_fair_fields_leave_out_the_candidate_and_the_baseline() -> None:
 
 
 def test_a_with_spec_is_hard_with_those_settings_changed() -> None:
-    player = make("with:worlds=40+prune=0.2+sighted=false+play_evidence=voids", 1)
+    player = make("with:worlds=40+budget_s=0.5+sighted=false+nein_worlds=12", 1)
     hard = make_player("hard", 1)
     assert isinstance(player, SearchPlayer) and isinstance(hard, SearchPlayer)
-    assert (player.worlds, player.prune, player.sighted) == (40, 0.2, False)
-    assert player.play_evidence == "voids"
-    assert (player.endgame, player.budget_s) == (hard.endgame, hard.budget_s)
+    assert (player.level.worlds, player.level.budget_s, player.level.sighted) == (40, 0.5, False)
+    assert player.level.nein_worlds == 12
+    assert (player.level.endgame, player.level.inference) == (
+        hard.level.endgame,
+        hard.level.inference,
+    )
     with pytest.raises(ValueError, match="no setting"):
         make("with:wolds=40", 1)
     with pytest.raises(ValueError, match="key=value"):

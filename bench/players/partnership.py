@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import bisect
 import random
+from dataclasses import replace
 from typing import Final
 
-from .sampling import Knowledge, sample_world
-from .search import SearchPlayer
-from .simulate import SUIT_OF, rule_play
+from engine.players.levels import SEARCH
+from engine.players.sampling import Knowledge, sample_world
+from engine.players.search import SearchPlayer
+from engine.players.simulate import SUIT_OF, rule_play
 
 #: Cards in hand at or below which the worlds are solved exactly (4: about 1 ms a world).
 ENDGAME: Final = 4
@@ -87,11 +89,12 @@ class PartnershipPlayer(SearchPlayer):
         endgame: int = ENDGAME,
         pool: int = 1,
     ) -> None:
-        super().__init__(seed, worlds=worlds, budget_s=budget_s, pool=pool, endgame=endgame)
+        level = replace(SEARCH, worlds=worlds, budget_s=budget_s, pool=pool, endgame=endgame)
+        super().__init__(seed, level)
 
-    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[tuple[list[int], int]]:
+    def _worlds(self, k: Knowledge, rng: random.Random, count: int) -> list[list[int]]:
         if not k.teams:
             return super()._worlds(k, rng, count)
-        if self.pool > 1:
-            return [(w, 1) for w in fitting_worlds(k, rng, count, self.worlds * self.pool)]
-        return [(sample_world(k, rng), 1) for _ in range(count)]
+        if self.level.pool > 1:
+            return fitting_worlds(k, rng, count, self.level.worlds * self.level.pool)
+        return [sample_world(k, rng) for _ in range(count)]

@@ -7,13 +7,13 @@ the search players are measured against.
 
 from __future__ import annotations
 
-from ..actions import KEEP, PLAYS, SWAP, Action
-from ..game import Game
-from ..views import SeatView, seat_view
-from .base import Player
-from .rules_player import rule_action
-from .sampling import equivalent_groups, knowledge, play_actions, trump_index
-from .search import exchange_outcome, nines_state, race_sheet, race_value
+from engine.actions import KEEP, PLAYS, SWAP, Action
+from engine.game import Game
+from engine.players.base import Player
+from engine.players.nines import exchange_outcome, nines_state, race_sheet, race_value
+from engine.players.rules_player import rule_action
+from engine.players.sampling import equivalent_groups, knowledge, play_actions, trump_index
+from engine.views import SeatView, seat_view
 
 
 def true_world(game: Game) -> list[int]:
@@ -35,7 +35,7 @@ class OmniscientPlayer(Player):
         if len(view.legal) == 1:
             return view.legal[0]
         if game.rules.game == "nein-nine":
-            from .nein import nein_search_worlds
+            from engine.players.nein import nein_search_worlds
 
             return nein_search_worlds(view, [true_world(game)])
         k = knowledge(view)

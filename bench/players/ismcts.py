@@ -13,25 +13,14 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import Protocol
 
-from ..actions import PLAYS, Action
-from ..views import SeatView
-from .base import Player
-from .rules_player import rule_action
-from .sampling import knowledge, sample_world
-from .search import nines_state
-
-
-class State(Protocol):
-    @property
-    def turn(self) -> int: ...
-    @property
-    def over(self) -> bool: ...
-    def legal_moves(self) -> list[int]: ...
-    def play(self, move: int) -> None: ...
-    def score(self, seat: int) -> float: ...
-    def rule_move(self) -> int: ...
+from engine.actions import Action
+from engine.players.base import Player
+from engine.players.games import game_of
+from engine.players.rules_player import rule_action
+from engine.players.sampling import knowledge, sample_world
+from engine.players.state import HandState
+from engine.views import SeatView
 
 
 class Node:
@@ -46,7 +35,7 @@ class Node:
 
 
 def ismcts(
-    new_state: Callable[[], State],
+    new_state: Callable[[], HandState],
     iterations: int,
     rng: random.Random,
     scale: float,
@@ -111,13 +100,10 @@ class IsmctsPlayer(Player):
             return rule_action(view)
         rng = self.rng_for(view)
         k = knowledge(view)
-        if view.table.rules.game == "nein-nine":
-            from .nein import nein_ismcts
+        game = game_of(view.table.rules)
 
-            return nein_ismcts(view, k, rng, self.iterations, self.rule_rollouts)
+        def fresh() -> HandState:
+            return game.state(k, sample_world(k, rng, self.tries), view)
 
-        def fresh() -> State:
-            return nines_state(k, sample_world(k, rng, self.tries), None)
-
-        move = ismcts(fresh, self.iterations, rng, scale=13.0, rule_rollouts=self.rule_rollouts)
-        return PLAYS[move]
+        move = ismcts(fresh, self.iterations, rng, game.scale, rule_rollouts=self.rule_rollouts)
+        return game.action(move)
