@@ -1,4 +1,5 @@
-"""The engine's command line: simulate random games, play one in the terminal, run duels.
+"""The engine's command line: simulate random games and play one in the terminal (duels between
+computer players are the bench's: ``python -m bench.players.duel``).
 
 ``simulate`` writes one game record per line (JSON Lines); the same arguments give the same
 file, byte for byte.
