@@ -11,6 +11,7 @@ import contextlib
 import io
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,9 @@ class ChannelLost(Exception):
 class DiscordPresenter:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
+        #: game id -> (hand number, completed tricks of that hand) when its table was last
+        #: drawn: the tricks completed since then were never on the table, so it lists them.
+        self.tricks_shown: dict[int, tuple[int, int]] = {}
 
     def channel(
         self, session: GameSession, channel_id: int | None = None
@@ -141,9 +145,18 @@ class DiscordPresenter:
 
     def table_message(self, session: GameSession, notes: list[str]) -> dict[str, Any]:
         lang = session.language
+        game = session.game
+        assert game is not None
+        drawn = self.tricks_shown.get(session.id)
+        # Not drawn since this process started: the last trick only (as after a restart).
+        shown = None if drawn is None else drawn[1] if drawn[0] == game.hand_number else 0
+        embed = render.table_embed(
+            lang, session, notes=notes, deadline=session.deadline, shown_tricks=shown
+        )
+        self.tricks_shown[session.id] = (game.hand_number, len(game.tricks))
         return {
             "content": render.turn_content(lang, session),
-            "embed": render.table_embed(lang, session, notes=notes, deadline=session.deadline),
+            "embed": embed,
             "view": ui.table_view(lang, session),
             # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
@@ -206,7 +219,9 @@ class DiscordPresenter:
         for number in range(session.shown_hands + 1, ended + 1):
             hand = game.hands_log[number - 1]
             assert hand.result is not None
-            embed = render.hand_summary(lang, session, hand.result, hand.tricks)
+            # The game's last hand leaves the sheet to the end message: it is shown once.
+            last = game.over and number == ended
+            embed = render.hand_summary(lang, session, hand.result, hand.tricks, sheet=not last)
             if session.table_hand == number and session.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
@@ -350,6 +365,31 @@ class DiscordPresenter:
             session.hand_links.pop(user_id, None)
             session.hand_shows.pop(user_id, None)
 
+    async def close_hands(self, session: GameSession, how: Callable[[str], str]) -> None:
+        """The game ended: every person's newest private hand says so and how (``how``: that
+        sentence in a language), with no card left to click. Through each click's token
+        (valid 15 minutes, like ``refresh_hand``); an expired or dismissed one is let go."""
+        app_id = self.bot.application_id
+        assert app_id is not None
+        links = [(user, link) for user, link in session.hand_links.items()]
+        session.hand_links.clear()
+        for user_id, link in links:
+            if not isinstance(link, HandLink) or link.message is None:
+                continue  # a lobby click's token: no hand was ever sent with it
+            if time.monotonic() >= link.until:
+                continue
+            lang = link.language
+            content = render.closed_hand_content(lang, session, how(lang))
+            # The interaction's webhook (https://discord.com/developers/docs/interactions/
+            # receiving-and-responding#followup-messages): edits need no bot token.
+            webhook = discord.Webhook.partial(app_id, link.token, client=self.bot)
+            message_id: Any = link.message  # "@original", or a follow-up's id
+            try:
+                await webhook.edit_message(message_id, content=content, view=None)
+            except discord.HTTPException:
+                log.info("could not close a private hand in game %s", session.id, exc_info=True)
+            session.hand_shows.pop(user_id, None)
+
     # -- the end -------------------------------------------------------------------------------
 
     async def announced(self, session: GameSession) -> None:
@@ -390,13 +430,25 @@ class DiscordPresenter:
                 embed.set_image(url=None)
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
+        winners = " & ".join(render.name(session, s) for s in game.winners)
+        await self.close_hands(session, lambda lang: tr(lang, "end.winners", who=winners))
         await self.announced(session)
+        self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
 
-    async def ended_early(self, session: GameSession, reason: str) -> None:
-        """A game stopped, abandoned or left by everyone: say so where the table was."""
+    async def ended_early(
+        self, session: GameSession, reason: str, *, by: str | None = None
+    ) -> None:
+        """A game stopped, abandoned or left by everyone: say so where the table was, and in
+        every private hand. ``by``: the name of who stopped it (``/nines stop``)."""
         lang = session.language
-        text = tr(lang, f"end.reason.{reason}") + "\n" + tr(lang, "end.not_rated")
+
+        def how(lang: str) -> str:
+            if by is not None:
+                return tr(lang, "end.stopped_by", who=by)
+            return tr(lang, f"end.reason.{reason}")
+
+        text = how(lang) + "\n" + tr(lang, "end.not_rated")
         embed = discord.Embed(
             title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
         )
@@ -417,7 +469,9 @@ class DiscordPresenter:
             log.info("could not show the end of game %s", session.id)
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
+        await self.close_hands(session, lambda lang: how(lang) + " " + tr(lang, "end.not_rated"))
         await self.announced(session)
+        self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
 
     async def refresh_lobby(self, session: GameSession) -> None:
