@@ -36,6 +36,8 @@ COLOUR = discord.Colour(0x2E7D32)  # card-table green
 CODE_WIDTH = 3  # a player's column on the score sheet: 3 columns, so 4 players fit a phone
 SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
 SHEET_CHARS = 3000  # the whole sheet's budget in an embed description (Discord: 4,096)
+FIELD_CHARS = 1024  # Discord: an embed field's value
+TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
 MINUS = "\u2212"  # the minus sign, in prose (the monospace sheet keeps ASCII "-")
 
 
@@ -681,12 +683,10 @@ def hand_summary(
         lines.append(tr(lang, "summary.instant_win"))
     if result.spare is not None:
         lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
-    if tricks:
-        embed.add_field(
-            name=tr(lang, "summary.all_tricks"),
-            value=all_tricks(lang, session, tricks),
-            inline=False,
-        )
+    for k, value in enumerate(all_tricks(lang, session, tricks) if tricks else ()):
+        # A second field goes on under an invisible name: the list reads as one.
+        title = tr(lang, "summary.all_tricks") if k == 0 else "\u200b"
+        embed.add_field(name=title, value=value, inline=False)
     if sheet:
         rows = [r for r in game.sheet if r.number <= result.number]
         lines.append(sheet_block(lang, session, rules, game.start_scores, rows, last=SUMMARY_ROWS))
@@ -733,17 +733,17 @@ def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded
     ]
 
 
-def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> str:
+def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> list[str]:
     """Every trick of the hand, one a line, each card beside its player in play order (who
-    led, who could not follow), the winner's name and card in bold (N13): within an embed
-    field's 1,024 characters, naming players by their sheet codes if full names are too long
-    (the codes spelled out on a last line)."""
+    led, who could not follow), the winner's name and card in bold (N13). Split into embed
+    field values of at most 1,024 characters, two at most (13 tricks of four full names
+    take two); past that players are named by their sheet codes, spelled out at the end."""
     players = len(session.seats)
     names = [name(session, s) for s in range(players)]
     codes = short_codes(lang, names)
     legend = " · ".join(f"`{c}` {n}" for c, n in zip(codes, names, strict=True))
-    for who, tail in ((names, ""), (codes, "\n" + legend)):
-        text = "\n".join(
+    for who, tail in ((names, []), (codes, [legend])):
+        lines = [
             tr(
                 lang,
                 "summary.trick_played",
@@ -753,10 +753,17 @@ def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> s
                 ),
             )
             for t in tricks
-        )
-        if len(text) + len(tail) <= 1024:
-            return text + tail
-    return text[:1023] + "…"
+        ] + tail
+        fields = [""]
+        for line in lines:
+            joined = f"{fields[-1]}\n{line}" if fields[-1] else line
+            if len(joined) <= FIELD_CHARS:
+                fields[-1] = joined
+            else:
+                fields.append(line[:FIELD_CHARS])
+        if len(fields) <= TRICK_FIELDS:
+            break
+    return fields
 
 
 def end_embed(
