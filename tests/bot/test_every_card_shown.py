@@ -134,8 +134,13 @@ async def test_every_card_stands_beside_its_player_and_hands_close(
     text = embed_text(end.embeds)
     rules = game.rules
     ranking = text.split("Final ranking\n", 1)[1].split("\n")[: rules.units]
-    assert [line.split(". ", 1)[0] for line in ranking][0] == "1"
-    assert len(ranking) == rules.units
+    places = [int(line.split(". ", 1)[0]) for line in ranking]
+    assert places[0] == 1 and places == sorted(places) and len(places) == rules.units
+    winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(0))
+    if game.winners:  # the winners come first
+        first = rules.unit_of(game.winners[0])
+        winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(first))
+        assert ranking[0].startswith(f"1. {winners_line} **"), ranking
     for unit in range(rules.units):
         who = " & ".join(session.seats[s].name for s in rules.seats_of(unit))
         assert any(who in line for line in ranking), who
