@@ -412,11 +412,24 @@ def hand_content(
 def closed_hand_content(lang: str, session: GameSession, how: str) -> str:
     """A private hand once the game has ended: that it is over and how (``how``: the winners,
     or who stopped it, or why it was abandoned), with its last trick; no card is offered."""
-    game = session.game
     lines = [f"**{tr(lang, 'end.title', game=game_title(lang, session.rules))}**", how]
-    if game is not None and game.tricks:
+    return "\n".join(lines + last_play_lines(lang, session))
+
+
+def last_play_lines(lang: str, session: GameSession) -> list[str]:
+    """The trick in progress and the last completed one, where a game ended: its last cards
+    stay in view beside their players."""
+    game = session.game
+    if game is None:
+        return []
+    lines = []
+    if game.trick:
+        table = public_view_of(game)
+        cards = trick_text(session, table.trick, table.joker_call, lang)
+        lines.append(tr(lang, "table.trick", cards=cards))
+    if game.tricks:
         lines.append(completed_trick_text(lang, session, game.tricks[-1]))
-    return "\n".join(lines)
+    return lines
 
 
 def standing_text(lang: str, table: PublicView, seat: int) -> str:

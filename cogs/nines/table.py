@@ -430,11 +430,11 @@ class DiscordPresenter:
                 embed.set_image(url=None)
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
-        winners = " & ".join(render.name(session, s) for s in game.winners)
-        await self.close_hands(session, lambda lang: tr(lang, "end.winners", who=winners))
         await self.announced(session)
         self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
+        winners = " & ".join(render.name(session, s) for s in game.winners)
+        await self.close_hands(session, lambda lang: tr(lang, "end.winners", who=winners))
 
     async def ended_early(
         self, session: GameSession, reason: str, *, by: str | None = None
@@ -448,7 +448,9 @@ class DiscordPresenter:
                 return tr(lang, "end.stopped_by", who=by)
             return tr(lang, f"end.reason.{reason}")
 
-        text = how(lang) + "\n" + tr(lang, "end.not_rated")
+        text = "\n".join(
+            [how(lang), *render.last_play_lines(lang, session), tr(lang, "end.not_rated")]
+        )
         embed = discord.Embed(
             title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
         )
@@ -469,10 +471,10 @@ class DiscordPresenter:
             log.info("could not show the end of game %s", session.id)
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
-        await self.close_hands(session, lambda lang: how(lang) + " " + tr(lang, "end.not_rated"))
         await self.announced(session)
         self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
+        await self.close_hands(session, lambda lang: how(lang) + " " + tr(lang, "end.not_rated"))
 
     async def refresh_lobby(self, session: GameSession) -> None:
         """After a restart: the lobby message shows the seats as stored (a click stored just
