@@ -326,12 +326,12 @@ def table_embed(
         )
     # From the game's record, not the public view: in Nein Nine that hides taken tricks (G11),
     # but the last one stands on the table like every card until the next is played.
-    done = game.tricks
-    first_unseen = len(done) - 1 if shown_tricks is None else max(0, shown_tricks)
-    for trick in done[first_unseen : len(done) - 1]:
+    completed = game.tricks
+    first_unseen = len(completed) - 1 if shown_tricks is None else max(0, shown_tricks)
+    for trick in completed[first_unseen : len(completed) - 1]:
         lines.append(completed_trick_text(lang, session, trick, "table.passed_trick"))
-    if done:
-        lines.append(completed_trick_text(lang, session, done[-1]))
+    if completed:
+        lines.append(completed_trick_text(lang, session, completed[-1]))
     tiebreak = tiebreak_text(lang, session, table)
     if tiebreak:
         lines.append(tiebreak)

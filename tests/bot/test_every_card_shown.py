@@ -20,7 +20,7 @@ import pytest
 from bot.i18n import card_label
 from bot.session import GameSession
 from cogs.nines import render
-from engine import Game, Rules, SheetRow, TrickWon, public_view
+from engine import Game, Rules, SheetRow, TrickWon, public_view, seat_view
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
@@ -136,11 +136,9 @@ async def test_every_card_stands_beside_its_player_and_hands_close(
     ranking = text.split("Final ranking\n", 1)[1].split("\n")[: rules.units]
     places = [int(line.split(". ", 1)[0]) for line in ranking]
     assert places[0] == 1 and places == sorted(places) and len(places) == rules.units
-    winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(0))
-    if game.winners:  # the winners come first
-        first = rules.unit_of(game.winners[0])
-        winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(first))
-        assert ranking[0].startswith(f"1. {winners_line} **"), ranking
+    first = rules.unit_of(game.winners[0])  # the winners come first
+    winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(first))
+    assert ranking[0].startswith(f"1. {winners_line} **"), ranking
     for unit in range(rules.units):
         who = " & ".join(session.seats[s].name for s in rules.seats_of(unit))
         assert any(who in line for line in ranking), who
@@ -204,3 +202,27 @@ def test_a_tie_break_round_says_so_and_why() -> None:
     assert "ann & bob are tied for the lowest score (0)" in (
         render.tiebreak_text("en", session, nines_tied) or ""
     )
+
+
+def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() -> None:
+    """Computers' cards come in one edit: if a whole trick passed since the table was last
+    drawn, the table lists it before the last one. The private hand shows the last trick."""
+    game = Game(Rules.from_settings("four-player"), seed=5)
+    while len(game.tricks) < 2:
+        game.apply(game.turn, game.legal_actions(game.turn)[0])
+    session = session_for(game, ["ann", "bob", "cy", "dee"])
+    first, second = (beside_players(session, t, table=True) for t in game.tricks)
+    text = str(render.table_embed("en", session, shown_tricks=0).description)
+    assert "Trick 1: " in text and first in text and "Last trick: " in text and second in text
+    # Drawn once this hand already, after the first trick: only the last is listed.
+    text = str(render.table_embed("en", session, shown_tricks=1).description)
+    assert "Trick 1: " not in text and first not in text and second in text
+    for seat in range(4):  # every seat's private hand, in Nein Nine too
+        assert second in render.hand_content("en", session, seat_view(game, seat), None)
+    nein = Game(Rules.from_settings("nein-nine"), seed=5)
+    while not nein.tricks:
+        nein.apply(nein.turn, nein.legal_actions(nein.turn)[0])
+    session = session_for(nein, ["ann", "bob", "cy"])
+    last = beside_players(session, nein.tricks[0], table=True)
+    assert last in str(render.table_embed("en", session).description)
+    assert last in render.hand_content("en", session, seat_view(nein, 0), None)
