@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 
@@ -150,13 +151,11 @@ class DiscordPresenter:
         drawn = self.tricks_shown.get(session.id)
         # Not drawn since this process started: the last trick only (as after a restart).
         shown = None if drawn is None else drawn[1] if drawn[0] == game.hand_number else 0
-        embed = render.table_embed(
-            lang, session, notes=notes, deadline=session.deadline, shown_tricks=shown
-        )
-        self.tricks_shown[session.id] = (game.hand_number, len(game.tricks))
         return {
             "content": render.turn_content(lang, session),
-            "embed": embed,
+            "embed": render.table_embed(
+                lang, session, notes=notes, deadline=session.deadline, shown_tricks=shown
+            ),
             "view": ui.table_view(lang, session),
             # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
@@ -173,8 +172,10 @@ class DiscordPresenter:
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")
-            await self.announced(session)  # nowhere left to say it
+            await self.announced(session)  # nowhere left to say it but the private hands
+            self.tricks_shown.pop(session.id, None)
             self.bot.sessions.discard(session)
+            await self.close_hands(session, lambda lang: tr(lang, "end.reason.channel_lost"))
 
     def notes(self, session: GameSession, change: Change) -> list[str]:
         lang = session.language
@@ -237,6 +238,8 @@ class DiscordPresenter:
             await self.game_over(session)
             return
         message = self.table_message(session, self.notes(session, change))
+        # As drawn now: other clicks may play on while the edit is on its way.
+        drawn = (game.hand_number, len(game.tricks))
         before = session.table_message_id
         if session.table_hand != game.hand_number or before is None:
             nonce = _nonce(session, f"t{game.hand_number}")
@@ -245,6 +248,7 @@ class DiscordPresenter:
             session.table_hand = marks["table_hand"] = game.hand_number
         else:
             session.table_message_id = await self.edit(session, before, **message)
+        self.tricks_shown[session.id] = drawn
         if session.table_message_id != before:  # most edits keep the id: nothing to store
             marks["table_message_id"] = session.table_message_id
         if marks:
@@ -386,7 +390,7 @@ class DiscordPresenter:
             message_id: Any = link.message  # "@original", or a follow-up's id
             try:
                 await webhook.edit_message(message_id, content=content, view=None)
-            except discord.HTTPException:
+            except (discord.HTTPException, aiohttp.ClientError):  # the end stands already
                 log.info("could not close a private hand in game %s", session.id, exc_info=True)
             session.hand_shows.pop(user_id, None)
 
