@@ -784,7 +784,8 @@ def end_embed(
 ) -> discord.Embed:
     """The end of the game: the winners (names: a mention in an embed may not render), the
     final ranking, the whole score sheet (the last hand's summary leaves it to this message)
-    and each seat's own rating change."""
+    and each seat's own rating change (two computers of one level each show theirs; their
+    level's leaderboard entry moves by the mean, see ``bot/storage/results.py``)."""
     game = session.game
     assert game is not None
     rules = game.rules
