@@ -102,7 +102,8 @@ class ResultQueries(Queries):
         result: GameResult,
         now: float,
     ) -> dict[int, tuple[float, float]]:
-        """Add a rated result to player_stats; returns seat -> (display before, after)."""
+        """Add a rated result to player_stats; returns seat -> (display before, after), each
+        seat's own: two computers of one level each show their own change."""
         keys = sorted({s.player_key for s in result.seats})
         # Another game of the same players may be finishing at this moment (another process
         # on PostgreSQL): each reads the ratings the other wrote, so neither update is lost.
@@ -120,8 +121,11 @@ class ResultQueries(Queries):
         new = ratings.rate(
             [before[s.player_key] for s in result.seats], [s.place for s in result.seats]
         )
-        # Two seats can share a key (two computers of one level): the entry moves by the mean
-        # of its seats' changes, and each seat counts as one game played.
+        # Two seats can share a key (two computers of one level). Each seat is rated as if it
+        # were alone, from the level's rating before the game, and its line in the end message
+        # shows that change of its own. The level's stored rating then moves by the mean of
+        # its seats' changes (each seat a sample of how well the level plays; the best seat's
+        # would only ever climb) and each seat counts as one game played.
         per_key: dict[str, list[ratings.Rating]] = {}
         for seat_result, rating in zip(result.seats, new, strict=True):
             per_key.setdefault(seat_result.player_key, []).append(rating)
@@ -171,8 +175,8 @@ class ResultQueries(Queries):
             ],
         )
         return {
-            s.seat: (before[s.player_key].display, after[s.player_key].display)
-            for s in result.seats
+            s.seat: (before[s.player_key].display, rating.display)
+            for s, rating in zip(result.seats, new, strict=True)
         }
 
     async def abandon_game(self, game_id: int, reason: str) -> bool:

@@ -315,7 +315,9 @@ class NinesCog(commands.Cog, name="Nines"):
                 tr(session.language, "end.stopped_by", who=member_name(interaction.user)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self.bot.presenter.ended_early(session, "stopped")
+            await self.bot.presenter.ended_early(
+                session, "stopped", by=interaction.user.display_name
+            )
 
     # -- /nines leaderboard, stats, rules ------------------------------------------------------
 

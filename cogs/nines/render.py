@@ -46,6 +46,8 @@ COLOUR = discord.Colour(0x2E7D32)  # card-table green
 CODE_WIDTH = 3  # a player's column on the score sheet: 3 columns, so 4 players fit a phone
 SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
 SHEET_CHARS = 3000  # the whole sheet's budget in an embed description (Discord: 4,096)
+FIELD_CHARS = 1024  # Discord: an embed field's value
+TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
 MINUS = "\u2212"  # the minus sign, in prose (the monospace sheet keeps ASCII "-")
 
 
@@ -82,11 +84,6 @@ def cards_text(cards: Sequence[object], notation: str = "en") -> str:
     return " ".join(card_label(c, notation) for c in cards)  # type: ignore[arg-type]
 
 
-def mention(session: GameSession, seat: int) -> str:
-    info = session.seats[seat]
-    return f"<@{info.user_id}>" if info.user_id is not None else info.name
-
-
 def name(session: GameSession, seat: int) -> str:
     return session.seats[seat].name
 
@@ -105,7 +102,7 @@ def lobby_embed(lang: str, session: GameSession, *, note: str | None = None) -> 
     for i in range(session.players):
         if i < len(session.seats):
             info = session.seats[i]
-            who = mention(session, i)
+            who = name(session, i)  # a name: a mention in an embed may show as <@123…>
             if info.user_id == session.host_id:
                 who += " " + tr(lang, "lobby.host")
             lines.append(f"{i + 1}. {who}")
@@ -164,16 +161,51 @@ def trump_text(lang: str, table: PublicView, notation: str | None = None) -> str
 
 
 def trick_text(
-    session: GameSession, pairs: Sequence[tuple[int, object]], call: str | None, lang: str = "en"
+    session: GameSession,
+    pairs: Sequence[tuple[int, object]],
+    call: str | None,
+    lang: str = "en",
+    *,
+    winner: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> str:
+    """Cards beside their players in play order, a Joker with its call: ``ann **2♥** · bob
+    **A♥**``. With ``winner`` (a completed trick) only the winner's name and card are bold;
+    ``names`` replaces the seats' names (the sheet's short codes)."""
     parts = []
     for seat, card in pairs:
+        who = names[seat] if names is not None else name(session, seat)
         label = card_label(card, card_language(session))  # type: ignore[arg-type]
-        text = f"{name(session, seat)} **{label}**"
+        if winner is None:
+            text = f"{who} **{label}**"
+        elif seat == winner:
+            text = f"**{who} {label}**"
+        else:
+            text = f"{who} {label}"
         if call and getattr(card, "suit", 0) is None:
             text += " " + tr(lang, f"table.joker_{call}")
         parts.append(text)
     return " · ".join(parts)
+
+
+def trick_pairs(trick: TrickWon, players: int) -> list[tuple[int, object]]:
+    """A completed trick's ``(seat, card)`` in play order."""
+    return [((trick.leader + k) % players, c) for k, c in enumerate(trick.cards)]
+
+
+def completed_trick_text(
+    lang: str, session: GameSession, trick: TrickWon, key: str = "table.last_trick"
+) -> str:
+    """A completed trick on the table: who won it, with which card, and every card beside its
+    player (N13, and in Nein Nine too: every card stands on the table until the next one)."""
+    return tr(
+        lang,
+        key,
+        number=trick.number,
+        winner=name(session, trick.winner),
+        card=card_label(trick.winning_card, card_language(session)),
+        cards=trick_text(session, trick_pairs(trick, len(session.seats)), trick.joker, lang),
+    )
 
 
 def unit_name(session: GameSession, rules: Rules, unit: int) -> str:
@@ -231,6 +263,32 @@ def goal_text(lang: str, rules: Rules) -> str:
     return tr(lang, key, quota=rules.quota)
 
 
+def tiebreak_text(lang: str, session: GameSession, table: PublicView) -> str | None:
+    """Why this hand is played at all, when the game would have ended but for a tie (N8,
+    G9): who is tied and at what, and until when play goes on. None in an ordinary hand."""
+    rules = table.rules
+    if table.over or not table.sheet or rules.teams:  # N10: one team alone reaches 0
+        return None
+    scores = table.scores
+    if rules.game == "nein-nine":
+        due = table.hand_number > rules.rounds or any(abs(v) >= rules.limit for v in scores)
+        best = max(scores)
+    else:
+        best = min(scores)
+        due = best <= 0
+    if not due:
+        return None
+    tied = [unit_name(session, rules, u) for u in range(rules.units) if scores[u] == best]
+    key = "table.tiebreak_nein_nine" if rules.game == "nein-nine" else "table.tiebreak_nines"
+    return tr(
+        lang,
+        key,
+        number=table.hand_number,
+        names=" & ".join(tied),
+        score=signed(best) if rules.game == "nein-nine" else str(best),
+    )
+
+
 def tricks_text(session: GameSession, rules: Rules, tricks_won: Sequence[int]) -> str:
     """Tricks taken so far, against the quota in Nines (``alice 2/4``; a team's together)."""
     parts = []
@@ -242,8 +300,17 @@ def tricks_text(session: GameSession, rules: Rules, tricks_won: Sequence[int]) -
 
 
 def table_embed(
-    lang: str, session: GameSession, *, notes: Sequence[str] = (), deadline: float | None = None
+    lang: str,
+    session: GameSession,
+    *,
+    notes: Sequence[str] = (),
+    deadline: float | None = None,
+    shown_tricks: int | None = None,
 ) -> discord.Embed:
+    """The hand in play. ``shown_tricks``: how many of this hand's completed tricks the table
+    showed at its previous edit (None: not known, after a restart). Computers' cards come in
+    one edit, so every trick completed since then is listed, not only the last: people are
+    never shown less of the play than a computer's seat view holds (R1)."""
     game = session.game
     assert game is not None
     table = public_view_of(game)
@@ -278,22 +345,21 @@ def table_embed(
         lines.append(
             tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call, lang))
         )
-    if table.last_trick is not None:
-        last = table.last_trick
-        pairs = [((last.leader + k) % table.players, c) for k, c in enumerate(last.cards)]
-        lines.append(
-            tr(
-                lang,
-                "table.last_trick",
-                winner=name(session, last.winner),
-                card=card_label(last.winning_card, lang),
-                cards=trick_text(session, pairs, last.joker, lang),
-            )
-        )
+    # From the game's record, not the public view: in Nein Nine that hides taken tricks (G11),
+    # but the last one stands on the table like every card until the next is played.
+    completed = game.tricks
+    first_unseen = len(completed) - 1 if shown_tricks is None else max(0, shown_tricks)
+    for trick in completed[first_unseen : len(completed) - 1]:
+        lines.append(completed_trick_text(lang, session, trick, "table.passed_trick"))
+    if completed:
+        lines.append(completed_trick_text(lang, session, completed[-1]))
+    tiebreak = tiebreak_text(lang, session, table)
+    if tiebreak:
+        lines.append(tiebreak)
     lines.append(tr(lang, "table.tricks", tricks=tricks_text(session, rules, table.tricks_won)))
     lines.append(tr(lang, "table.scores", scores=scores_text(lang, session, table)))
     if table.turn is not None:
-        turn = tr(lang, "table.turn", who=mention(session, table.turn))
+        turn = tr(lang, "table.turn", who=name(session, table.turn))
         if session.seats[table.turn].away:
             turn += " " + tr(lang, "table.away")
         elif deadline is not None and not session.seats[table.turn].is_computer:
@@ -350,6 +416,8 @@ def hand_content(
         lines.append(
             tr(lang, "table.trick", cards=trick_text(session, table.trick, table.joker_call, lang))
         )
+    if view.played:  # on a phone the table is off screen: the last trick is here too
+        lines.append(completed_trick_text(lang, session, view.played[-1]))
     if table.over:
         lines.append(tr(lang, "hand.over"))
     elif view.my_turn and joker_prompt:  # the Joker clicked: it waits for its call (G7)
@@ -366,6 +434,29 @@ def hand_content(
         faces = "J" if table.rules.game == "nein-nine" else "KQJ"  # G1: no king or queen
         lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, faces)))
     return "\n".join(lines)
+
+
+def closed_hand_content(lang: str, session: GameSession, how: str) -> str:
+    """A private hand once the game has ended: that it is over and how (``how``: the winners,
+    or who stopped it, or why it was abandoned), with its last trick; no card is offered."""
+    lines = [f"**{tr(lang, 'end.title', game=game_title(lang, session.rules))}**", how]
+    return "\n".join(lines + last_play_lines(lang, session))
+
+
+def last_play_lines(lang: str, session: GameSession) -> list[str]:
+    """The trick in progress and the last completed one, where a game ended: its last cards
+    stay in view beside their players."""
+    game = session.game
+    if game is None:
+        return []
+    lines = []
+    if game.trick:
+        table = public_view_of(game)
+        cards = trick_text(session, table.trick, table.joker_call, lang)
+        lines.append(tr(lang, "table.trick", cards=cards))
+    if game.tricks:
+        lines.append(completed_trick_text(lang, session, game.tricks[-1]))
+    return lines
 
 
 def standing_text(lang: str, table: PublicView, seat: int) -> str:
@@ -608,8 +699,16 @@ def sheet_legend(
 
 
 def hand_summary(
-    lang: str, session: GameSession, result: HandEnded, tricks: Sequence[TrickWon]
+    lang: str,
+    session: GameSession,
+    result: HandEnded,
+    tricks: Sequence[TrickWon],
+    *,
+    sheet: bool = True,
 ) -> discord.Embed:
+    """A hand's outcome: tricks against the quota and what they did to each score, every trick
+    card by card (N13; Nein Nine's too, now that the round is over, G11), the spare, and the
+    sheet so far. ``sheet=False``: the game's last hand, whose end message carries the sheet."""
     game = session.game
     assert game is not None
     rules = game.rules
@@ -617,23 +716,41 @@ def hand_summary(
     embed = discord.Embed(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
     )
-    lines = [tr(lang, "summary.tricks", tricks=tricks_text(session, rules, result.tricks_won))]
     if rules.game == "nein-nine":
+        lines = [tr(lang, "summary.tricks", tricks=tricks_text(session, rules, result.tricks_won))]
         lines.extend(round_lines(lang, session, rules, result))
+    else:
+        lines = [tr(lang, "summary.tricks", tricks=hand_changes(session, game, result))]
     if result.instant_win:
         lines.append(tr(lang, "summary.instant_win"))
     if result.spare is not None:
         lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
-    if tricks and rules.game != "nein-nine":
-        embed.add_field(
-            name=tr(lang, "summary.all_tricks"),
-            value=all_tricks(lang, session, tricks),
-            inline=False,
-        )
-    rows = [r for r in game.sheet if r.number <= result.number]
-    lines.append(sheet_block(lang, session, rules, game.start_scores, rows, last=SUMMARY_ROWS))
+    for k, value in enumerate(all_tricks(lang, session, tricks) if tricks else ()):
+        # A second field goes on under an invisible name: the list reads as one.
+        title = tr(lang, "summary.all_tricks") if k == 0 else "\u200b"
+        embed.add_field(name=title, value=value, inline=False)
+    if sheet:
+        rows = [r for r in game.sheet if r.number <= result.number]
+        lines.append(sheet_block(lang, session, rules, game.start_scores, rows, last=SUMMARY_ROWS))
     embed.description = "\n".join(lines)
     return embed
+
+
+def hand_changes(session: GameSession, game: Game, result: HandEnded) -> str:
+    """Nines: each player's (or team's) tricks against the quota and the change to their
+    score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one."""
+    rules = game.rules
+    before = next(
+        (r.scores for r in game.sheet if r.number == result.number - 1), game.start_scores
+    )
+    parts = []
+    for u in range(rules.units):
+        won = sum(result.tricks_won[s] for s in rules.seats_of(u))
+        change = result.scores[u] - before[u]
+        parts.append(
+            named(unit_name(session, rules, u), str(won)) + f"/{rules.quota} ({signed(change)})"
+        )
+    return " · ".join(parts)
 
 
 def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded) -> list[str]:
@@ -658,48 +775,59 @@ def round_lines(lang: str, session: GameSession, rules: Rules, result: HandEnded
     ]
 
 
-def trick_cards(lang: str, trick: TrickWon, players: int) -> str:
-    """A trick's cards in play order, the winner's in bold: ``6♥ **A♥** 8♥``."""
-    won = (trick.winner - trick.leader) % players
-    return " ".join(
-        f"**{card_label(c, lang)}**" if k == won else card_label(c, lang)
-        for k, c in enumerate(trick.cards)
-    )
-
-
-def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> str:
-    """Every trick of the hand, one a line, with its winner and their card in bold (N13):
-    within an embed field's 1,024 characters, naming players by their sheet codes if full
-    names are too long."""
-    codes = short_codes(lang, [name(session, s) for s in range(len(session.seats))])
-    for who in ([name(session, s) for s in range(len(session.seats))], codes):
-        text = "\n".join(
+def all_tricks(lang: str, session: GameSession, tricks: Sequence[TrickWon]) -> list[str]:
+    """Every trick of the hand, one a line, each card beside its player in play order (who
+    led, who could not follow), the winner's name and card in bold (N13). Split into embed
+    field values of at most 1,024 characters, two at most (13 tricks of four full names
+    take two); past that players are named by their sheet codes, spelled out at the end."""
+    players = len(session.seats)
+    names = [name(session, s) for s in range(players)]
+    codes = short_codes(lang, names)
+    legend = " · ".join(f"`{c}` {n}" for c, n in zip(codes, names, strict=True))
+    for who, tail in ((names, []), (codes, [legend])):
+        lines = [
             tr(
                 lang,
-                "summary.trick_line",
+                "summary.trick_played",
                 number=t.number,
-                who=who[t.winner],
-                cards=trick_cards(lang, t, len(session.seats)),
+                cards=trick_text(
+                    session, trick_pairs(t, players), t.joker, lang, winner=t.winner, names=who
+                ),
             )
             for t in tricks
-        )
-        if len(text) <= 1024:
-            return text
-    return text[:1023] + "…"
+        ] + tail
+        fields = [""]
+        for line in lines:
+            joined = f"{fields[-1]}\n{line}" if fields[-1] else line
+            if len(joined) <= FIELD_CHARS:
+                fields[-1] = joined
+            else:
+                fields.append(line[:FIELD_CHARS])
+        if len(fields) <= TRICK_FIELDS:
+            break
+    return fields
 
 
 def end_embed(
     lang: str, session: GameSession, winners: Sequence[int], changes: Sequence[RatingChange]
 ) -> discord.Embed:
+    """The end of the game: the winners (names: a mention in an embed may not render), the
+    final ranking, the whole score sheet (the last hand's summary leaves it to this message)
+    and each seat's own rating change (two computers of one level each show theirs; their
+    level's leaderboard entry moves by the mean, see ``bot/storage/results.py``)."""
     game = session.game
     assert game is not None
-    who = " & ".join(mention(session, s) for s in winners)
+    rules = game.rules
+    who = " & ".join(name(session, s) for s in winners)
     embed = discord.Embed(
-        title=tr(lang, "end.title", game=game_title(lang, game.rules)),
+        title=tr(lang, "end.title", game=game_title(lang, rules)),
         description=tr(lang, "end.winners", who=who)
         + "\n"
-        + sheet_block(lang, session, game.rules, game.start_scores, game.sheet),
+        + sheet_block(lang, session, rules, game.start_scores, game.sheet),
         colour=discord.Colour.gold(),
+    )
+    embed.add_field(
+        name=tr(lang, "end.ranking"), value=ranking_text(session, game, winners), inline=False
     )
     if changes:
         lines = [
@@ -708,14 +836,33 @@ def end_embed(
                 "end.rating_line",
                 name=session.seats[c.seat].name,
                 rating=number(lang, round(c.after)),
-                change=signed(round(c.delta)),
+                change=signed(round(c.after) - round(c.before)),
             )
-            for c in changes
+            for c in sorted(changes, key=lambda c: c.seat)
         ]
         embed.add_field(name=tr(lang, "end.ratings"), value="\n".join(lines), inline=False)
     else:
         embed.add_field(name=tr(lang, "end.ratings"), value=tr(lang, "end.unrated"), inline=False)
     return embed
+
+
+def ranking_text(session: GameSession, game: Game, winners: Sequence[int]) -> str:
+    """Players (or teams) from first to last with their final scores: the winners first, then
+    by score (lowest first in Nines, highest in Nein Nine); tied scores share a place."""
+    rules = game.rules
+    better = 1 if rules.game == "nein-nine" else -1
+    won = {rules.unit_of(s) for s in winners}
+
+    def key(unit: int) -> tuple[bool, int]:
+        return (unit not in won, -better * game.scores[unit])
+
+    order = sorted(range(rules.units), key=key)
+    lines = []
+    for unit in order:
+        place = 1 + sum(1 for other in order if key(other) < key(unit))
+        who = unit_name(session, rules, unit)
+        lines.append(f"{place}. {named_score(rules, who, game.scores[unit])}")
+    return "\n".join(lines)
 
 
 CHART_FILE = "scores.png"

@@ -11,10 +11,12 @@ import contextlib
 import io
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot import discord_internals
@@ -91,6 +93,9 @@ class ChannelLost(Exception):
 class DiscordPresenter:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
+        #: game id -> (hand number, completed tricks of that hand) when its table was last
+        #: drawn: the tricks completed since then were never on the table, so it lists them.
+        self.tricks_shown: dict[int, tuple[int, int]] = {}
 
     def channel(
         self, session: GameSession, channel_id: int | None = None
@@ -145,9 +150,16 @@ class DiscordPresenter:
 
     def table_message(self, session: GameSession, notes: list[str]) -> dict[str, Any]:
         lang = session.language
+        game = session.game
+        assert game is not None
+        drawn = self.tricks_shown.get(session.id)
+        # Not drawn since this process started: the last trick only (as after a restart).
+        shown = None if drawn is None else drawn[1] if drawn[0] == game.hand_number else 0
         return {
             "content": render.turn_content(lang, session),
-            "embed": render.table_embed(lang, session, notes=notes, deadline=session.deadline),
+            "embed": render.table_embed(
+                lang, session, notes=notes, deadline=session.deadline, shown_tricks=shown
+            ),
             "view": ui.table_view(lang, session),
             # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
@@ -164,8 +176,10 @@ class DiscordPresenter:
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")
-            await self.announced(session)  # nowhere left to say it
+            await self.announced(session)  # nowhere left to say it but the private hands
+            self.tricks_shown.pop(session.id, None)
             self.bot.sessions.discard(session)
+            await self.close_hands(session, lambda lang: tr(lang, "end.reason.channel_lost"))
 
     def notes(self, session: GameSession, change: Change) -> list[str]:
         lang = session.language
@@ -210,7 +224,9 @@ class DiscordPresenter:
         for number in range(session.shown_hands + 1, ended + 1):
             hand = game.hands_log[number - 1]
             assert hand.result is not None
-            embed = render.hand_summary(lang, session, hand.result, hand.tricks)
+            # The game's last hand leaves the sheet to the end message: it is shown once.
+            last = game.over and number == ended
+            embed = render.hand_summary(lang, session, hand.result, hand.tricks, sheet=not last)
             if session.table_hand == number and session.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
@@ -226,6 +242,8 @@ class DiscordPresenter:
             await self.game_over(session)
             return
         message = self.table_message(session, self.notes(session, change))
+        # As drawn now: other clicks may play on while the edit is on its way.
+        drawn = (game.hand_number, len(game.tricks))
         before = session.table_message_id
         if session.table_hand != game.hand_number or before is None:
             nonce = _nonce(session, f"t{game.hand_number}")
@@ -234,6 +252,7 @@ class DiscordPresenter:
             session.table_hand = marks["table_hand"] = game.hand_number
         else:
             session.table_message_id = await self.edit(session, before, **message)
+        self.tricks_shown[session.id] = drawn
         if session.table_message_id != before:  # most edits keep the id: nothing to store
             marks["table_message_id"] = session.table_message_id
         if marks:
@@ -355,6 +374,31 @@ class DiscordPresenter:
             session.hand_links.pop(user_id, None)
             session.hand_shows.pop(user_id, None)
 
+    async def close_hands(self, session: GameSession, how: Callable[[str], str]) -> None:
+        """The game ended: every person's newest private hand says so and how (``how``: that
+        sentence in a language), with no card left to click. Through each click's token
+        (valid 15 minutes, like ``refresh_hand``); an expired or dismissed one is let go."""
+        app_id = self.bot.application_id
+        assert app_id is not None
+        links = [(user, link) for user, link in session.hand_links.items()]
+        session.hand_links.clear()
+        for user_id, link in links:
+            if not isinstance(link, HandLink) or link.message is None:
+                continue  # a lobby click's token: no hand was ever sent with it
+            if time.monotonic() >= link.until:
+                continue
+            lang = link.language
+            content = render.closed_hand_content(lang, session, how(lang))
+            # The interaction's webhook (https://discord.com/developers/docs/interactions/
+            # receiving-and-responding#followup-messages): edits need no bot token.
+            webhook = discord.Webhook.partial(app_id, link.token, client=self.bot)
+            message_id: Any = link.message  # "@original", or a follow-up's id
+            try:
+                await webhook.edit_message(message_id, content=content, view=None)
+            except (discord.HTTPException, aiohttp.ClientError):  # the end stands already
+                log.info("could not close a private hand in game %s", session.id, exc_info=True)
+            session.hand_shows.pop(user_id, None)
+
     # -- the end -------------------------------------------------------------------------------
 
     async def announced(self, session: GameSession) -> None:
@@ -396,12 +440,26 @@ class DiscordPresenter:
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
         await self.announced(session)
+        self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
+        winners = " & ".join(render.name(session, s) for s in game.winners)
+        await self.close_hands(session, lambda lang: tr(lang, "end.winners", who=winners))
 
-    async def ended_early(self, session: GameSession, reason: str) -> None:
-        """A game stopped, abandoned or left by everyone: say so where the table was."""
+    async def ended_early(
+        self, session: GameSession, reason: str, *, by: str | None = None
+    ) -> None:
+        """A game stopped, abandoned or left by everyone: say so where the table was, and in
+        every private hand. ``by``: the name of who stopped it (``/nines stop``)."""
         lang = session.language
-        text = tr(lang, f"end.reason.{reason}") + "\n" + tr(lang, "end.not_rated")
+
+        def how(lang: str) -> str:
+            if by is not None:
+                return tr(lang, "end.stopped_by", who=by)
+            return tr(lang, f"end.reason.{reason}")
+
+        text = "\n".join(
+            [how(lang), *render.last_play_lines(lang, session), tr(lang, "end.not_rated")]
+        )
         embed = discord.Embed(
             title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
         )
@@ -423,7 +481,9 @@ class DiscordPresenter:
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
         await self.announced(session)
+        self.tricks_shown.pop(session.id, None)
         self.bot.sessions.discard(session)
+        await self.close_hands(session, lambda lang: how(lang) + " " + tr(lang, "end.not_rated"))
 
     async def refresh_lobby(self, session: GameSession) -> None:
         """After a restart: the lobby message shows the seats as stored (a click stored just

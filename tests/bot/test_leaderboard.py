@@ -91,10 +91,12 @@ async def test_hand_summaries_end_message_and_rematch(
 
     # One summary per hand, spare revealed, and the sheet so far (N12): a head row, the start
     # row, then one row per hand (the latest ones) with its number, trump, dealer, every score
-    # and the total.
+    # and the total. The last hand's sheet is the end message's: shown once.
     shown = summaries(fake, alice)
     assert len(shown) == game.hand_number
-    for number, message in enumerate(shown, start=1):
+    assert "The spare hand was:" in shown[-1].embeds[0]["description"]
+    assert "```" not in shown[-1].embeds[0]["description"]
+    for number, message in enumerate(shown[:-1], start=1):
         text = message.embeds[0]["description"]
         result = game.hands_log[number - 1].result
         assert isinstance(result, HandEnded)
@@ -121,12 +123,17 @@ async def test_hand_summaries_end_message_and_rematch(
     end = end_message(fake, alice, fake.channel)
     assert end is not None
     text = end.embeds[0]["description"]
-    winners = " & ".join(
-        f"<@{session.seats[s].user_id}>" if session.seats[s].user_id else session.seats[s].name
-        for s in game.winners or ()
-    )
+    winners = " & ".join(session.seats[s].name for s in game.winners or ())  # names, not mentions
     assert f"Winner: {winners}" in text
     assert sheet_rows(text)[-1][-1] == str(game.sheet[-1].total)
+    last = game.sheet[-1]  # the last hand's row, which its summary leaves to this message
+    assert sheet_rows(text)[-1] == [
+        str(last.number),
+        "NT" if last.trump is None else last.trump.value,
+        codes[last.dealer],
+        *map(str, last.scores),
+        str(last.total),
+    ]
     assert len(sheet_rows(text)) == 2 + game.hand_number
     assert any(f["name"] == "Ratings" for f in end.embeds[0]["fields"])
 

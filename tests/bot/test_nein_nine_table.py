@@ -170,7 +170,10 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
         and "This round: " in embed_text(m)
         for m in summaries
     )
-    assert "Tr: " in embed_text(summaries[-1])  # the sheet's legend
+    # The sheet and its legend: in each round's summary but the last, whose sheet is the
+    # end message's (shown once).
+    assert all("Tr: " in embed_text(m) for m in summaries[:-1])
+    assert "Tr: " in embed_text(end) and "```" not in embed_text(summaries[-1])
     assert len(stones_seen) >= 1
 
     # The end: winner, the sheet as text and as a picture.

@@ -313,12 +313,13 @@ def test_the_joker_clicked_asks_for_its_call_in_words() -> None:
 
 
 def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
-    """The end-of-hand list (N13): who took each trick and, in bold, with which card."""
+    """The end-of-hand list (N13): each card beside its player in play order, the winner's
+    name and card in bold."""
     from engine import TrickWon
 
     game = Game(Rules.from_settings("classic"), seed=3)
     session = session_for(game, ["ann", "bob", "cy"])
     aces = tuple(Card.parse(c) for c in ("2H", "AH", "3H"))
     led_by_cy = TrickWon(number=1, leader=2, cards=aces, winner=0)  # cy 2♥, ann A♥, bob 3♥
-    assert render.all_tricks("en", session, [led_by_cy]) == "1. ann: 2♥ **A♥** 3♥"
-    assert render.all_tricks("fr", session, [led_by_cy]) == "1. ann\xa0: 2♥ **A♥** 3♥"
+    assert render.all_tricks("en", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
+    assert render.all_tricks("fr", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]

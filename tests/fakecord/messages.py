@@ -86,6 +86,7 @@ def fill_new(
         msg.type = 19
     if msg.flags & EPHEMERAL and msg.ephemeral_for is None:
         raise invalid_form("flags", "BASE_TYPE_INVALID", "Ephemeral needs an interaction")
+    msg.history.append((msg.content, list(msg.embeds)))
     return msg
 
 
@@ -112,4 +113,5 @@ def apply_edit(
     msg.attachments += _uploads_to_attachments(store, body, uploads, url_base, msg.channel_id)
     msg.flags &= ~LOADING
     msg.edited_timestamp = store.iso_now()
+    msg.history.append((msg.content, list(msg.embeds)))
     return msg

@@ -238,6 +238,9 @@ class Message:
     reactions: dict[str, set[int]] = field(default_factory=dict)  # emoji -> user ids
     # Who was pinged: <@id> mentions that allowed_mentions let through.
     mentions: list[User] = field(default_factory=list)
+    # Every version the message has shown, (content, embeds), oldest first: what a person
+    # watching the channel read between two looks (a test's own reads come less often).
+    history: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
 
     @property
     def loading(self) -> bool:
