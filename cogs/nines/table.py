@@ -378,9 +378,7 @@ class DiscordPresenter:
         """The game ended: every person's newest private hand says so and how (``how``: that
         sentence in a language), with no card left to click. Through each click's token
         (valid 15 minutes, like ``refresh_hand``); an expired or dismissed one is let go."""
-        app_id = self.bot.application_id
-        assert app_id is not None
-        links = [(user, link) for user, link in session.hand_links.items()]
+        links = list(session.hand_links.items())
         session.hand_links.clear()
         for user_id, link in links:
             if not isinstance(link, HandLink) or link.message is None:
@@ -391,7 +389,7 @@ class DiscordPresenter:
             content = render.closed_hand_content(lang, session, how(lang))
             # The interaction's webhook (https://discord.com/developers/docs/interactions/
             # receiving-and-responding#followup-messages): edits need no bot token.
-            webhook = discord.Webhook.partial(app_id, link.token, client=self.bot)
+            webhook = discord_internals.interaction_webhook(self.bot, link.token)
             message_id: Any = link.message  # "@original", or a follow-up's id
             try:
                 await webhook.edit_message(message_id, content=content, view=None)
