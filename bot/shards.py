@@ -21,7 +21,7 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Final
+from typing import Any, Final
 
 from discord.ext import commands
 
@@ -133,6 +133,7 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         self._max_concurrency = 1
         self._keeper: asyncio.Task[None] | None = None
         self._changing = asyncio.Lock()
+        self._fencing: set[asyncio.Task[None]] = set()
         super().__init__(settings, storage, computers, shard_count=count, shard_ids=[])
 
     async def setup_hook(self) -> None:
@@ -158,6 +159,31 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         discord_internals.set_shards(self, self.shard_count, self.shard_ids)
         for shard_id in shard_ids:
             await discord_internals.launch_shard(self, shard_id)
+            # Its lease may have gone while the connection was being made (launch_shard
+            # waits for the IDENTIFY slot): a session never stays on a shard not held.
+            self._fence(shard_id)
+
+    def _fence(self, shard_id: int | None) -> None:
+        """Close at once a connection on a shard this process does not hold: Discord sends
+        every event of a shard to each session identified on it
+        (https://discord.com/developers/docs/events/gateway#sharding), so it would answer
+        clicks for the shard's holder."""
+        if shard_id is None or shard_id in self.leases.held:
+            return
+        shard = self.get_shard(shard_id)
+        if shard is not None:
+            log.warning("closing the connection of shard %d, not held", shard_id)
+            task = asyncio.create_task(shard.disconnect(), name=f"fence-shard-{shard_id}")
+            self._fencing.add(task)
+            task.add_done_callback(self._fencing.discard)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # READY parsed for a shard (discord.py dispatches shard_connect there, also after a
+        # reconnect of its own): if the shard was handed back meanwhile, close it before
+        # its events are acted on.
+        if event_name == "shard_connect" and args and isinstance(args[0], int):
+            self._fence(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this bucket's next IDENTIFY slot, shared by every process."""

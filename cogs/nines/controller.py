@@ -139,6 +139,13 @@ class Controller:
         return session
 
     async def unknown_game(self, interaction: Interaction) -> None:
+        serves = self.bot.serves
+        guild_id = interaction.guild_id
+        if serves is not None and guild_id is not None and not serves(guild_id):
+            # Discord sends a shard's events to every session identified on it; a session
+            # left on a shard this process no longer holds must not answer for its holder.
+            log.warning("click for a game of guild %d, whose shard is not held", guild_id)
+            return
         await self.private(interaction, tr(self.lang(interaction), "error.unknown_game"))
 
     def hand_answer(
