@@ -90,15 +90,91 @@ class Response:
         self.sent.append(text)
 
 
-@pytest.mark.parametrize(("held", "answered"), [({0}, True), (set(), False)])
-async def test_only_the_holder_answers_for_an_unknown_game(held: set[int], answered: bool) -> None:
-    guild_id = 1 << 22 * 2  # any guild: its shard is shard_of(guild_id, 2)
-    shard = shard_of(guild_id, 2)
+class Storage:
+    def __init__(self, row: object) -> None:
+        self.row = row
+
+    async def game(self, game_id: int) -> object:
+        return self.row
+
+
+def click(guild_id: int) -> Any:
+    return SimpleNamespace(guild_id=guild_id, locale="en-US", response=Response())
+
+
+@pytest.mark.parametrize(("held", "answered"), [(True, True), (False, False)])
+async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered: bool) -> None:
+    guild_id = 1 << 22
     leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
-    leases.held = frozenset(shard for _ in held)
-    bot = SimpleNamespace(serves=leases.serves)
-    interaction = SimpleNamespace(guild_id=guild_id, locale="en-US", response=Response())
-    await Controller(bot).unknown_game(interaction)  # type: ignore[arg-type]
+    leases.held = frozenset({shard_of(guild_id, 2)} if held else ())
+    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
+    interaction = click(guild_id)
+    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
     assert bool(interaction.response.sent) is answered
-    if answered:
-        assert interaction.response.sent == ["That game is over or no longer exists."]
+
+
+@pytest.mark.parametrize(
+    ("row", "sentence"),
+    [
+        (None, "I do not know that game (the button is not from a game of mine)."),
+        (
+            SimpleNamespace(is_open=False),
+            "That game is over: its result is in the end message of its channel, and"
+            " /nines record gives the whole game.",
+        ),
+    ],
+)
+async def test_over_is_said_only_of_a_game_that_is_over(row: object, sentence: str) -> None:
+    bot = SimpleNamespace(serves=None, storage=Storage(row))
+    interaction = click(1 << 22)
+    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
+    assert interaction.response.sent == [sentence]
+
+
+class Restoring:
+    """Sessions whose restore brings game 7 back after ``delay`` seconds."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.games: dict[int, object] = {}
+        self.done = asyncio.Event()
+        self.restoring = True
+
+    def get(self, game_id: int) -> object | None:
+        return self.games.get(game_id)
+
+    async def restore(self) -> None:
+        await asyncio.sleep(self.delay)
+        self.games[7] = "the game"
+        self.restoring = False
+        self.done.set()
+
+    async def restored(self, within: float) -> bool:
+        try:
+            await asyncio.wait_for(self.done.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+
+class Deferrable(Response):
+    def __init__(self) -> None:
+        super().__init__()
+        self.deferred = False
+
+    def is_done(self) -> bool:
+        return self.deferred
+
+    async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        self.deferred = True
+
+
+@pytest.mark.parametrize(("delay", "deferred"), [(0.2, False), (2.3, True)])
+async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferred: bool) -> None:
+    sessions = Restoring(delay)
+    controller = Controller(SimpleNamespace(sessions=sessions))  # type: ignore[arg-type]
+    interaction = SimpleNamespace(response=Deferrable())
+    restore = asyncio.ensure_future(sessions.restore())
+    assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
+    assert interaction.response.deferred is deferred
+    await restore
