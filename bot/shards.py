@@ -64,6 +64,8 @@ class ShardLeases:
         self.lease = lease
         self.owner = secrets.token_hex(8)
         self.held: frozenset[int] = frozenset()
+        #: The fencing token of each shard held (storage's ShardLease.epoch).
+        self.epochs: dict[int, int] = {}
         #: time.monotonic() until which the held leases are surely ours.
         self.sure_until = 0.0
         #: When the first lease of another process runs out (Unix time; inf: none), so the
@@ -87,8 +89,12 @@ class ShardLeases:
             (lease.expires_at for lease in others.values() if lease.expires_at > now),
             default=float("inf"),
         )
+        epochs = {s: leases[s].epoch for s in held if s in leases}
         if orphans:
-            held |= await self.storage.take_shards(orphans, self.owner, self.lease)
+            taken = await self.storage.take_shards(orphans, self.owner, self.lease)
+            # A new holder: the conditional write moved each one to its next epoch.
+            epochs |= {s: others[s].epoch + 1 for s in taken}
+            held |= taken
         if self.wanted - held:
             await self.storage.want_shards(self.wanted - held, self.owner)
         asked = frozenset(
@@ -97,6 +103,7 @@ class ShardLeases:
             if s in leases and leases[s].wanted_by not in (None, self.owner)
         )
         before, self.held = self.held, frozenset(held)
+        self.epochs = {s: e for s, e in epochs.items() if s in self.held}
         self.sure_until = started + self.lease
         return self.held - before, before - self.held, asked
 
