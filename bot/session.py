@@ -625,6 +625,10 @@ class Sessions:
     def __init__(self, deps: Deps) -> None:
         self.deps = deps
         self._by_id: dict[int, GameSession] = {}
+        #: Set when no restore is under way: a click that finds no game waits for it.
+        self._restored = asyncio.Event()
+        self._restored.set()
+        self._restoring = 0
         self._by_channel: dict[int, GameSession] = {}
 
     def __len__(self) -> int:
@@ -705,6 +709,28 @@ class Sessions:
         whose end their channel was not told yet come back too, closed, to be announced.
         ``serves`` (a sharded bot): only the games of the guilds it says this process serves,
         and not those it already runs."""
+        self._restoring += 1
+        self._restored.clear()
+        try:
+            return await self._restore(serves)
+        finally:
+            self._restoring -= 1
+            if not self._restoring:
+                self._restored.set()
+
+    @property
+    def restoring(self) -> bool:
+        return not self._restored.is_set()
+
+    async def restored(self, within: float) -> bool:
+        """Wait at most ``within`` seconds for the restores under way; whether they ended."""
+        try:
+            await asyncio.wait_for(self._restored.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _restore(self, serves: Callable[[int], bool] | None) -> list[GameSession]:
         storage = self.deps.storage
         restored = []
         timers: dict[int, float] = {}  # per guild: its turn timer setting

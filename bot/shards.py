@@ -21,7 +21,7 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import Final
+from typing import Any, Final
 
 from discord.ext import commands
 
@@ -64,6 +64,8 @@ class ShardLeases:
         self.lease = lease
         self.owner = secrets.token_hex(8)
         self.held: frozenset[int] = frozenset()
+        #: The fencing token of each shard held (storage's ShardLease.epoch).
+        self.epochs: dict[int, int] = {}
         #: time.monotonic() until which the held leases are surely ours.
         self.sure_until = 0.0
         #: When the first lease of another process runs out (Unix time; inf: none), so the
@@ -87,8 +89,12 @@ class ShardLeases:
             (lease.expires_at for lease in others.values() if lease.expires_at > now),
             default=float("inf"),
         )
+        epochs = {s: leases[s].epoch for s in held if s in leases}
         if orphans:
-            held |= await self.storage.take_shards(orphans, self.owner, self.lease)
+            taken = await self.storage.take_shards(orphans, self.owner, self.lease)
+            # A new holder: the conditional write moved each one to its next epoch.
+            epochs |= {s: others[s].epoch + 1 for s in taken}
+            held |= taken
         if self.wanted - held:
             await self.storage.want_shards(self.wanted - held, self.owner)
         asked = frozenset(
@@ -97,6 +103,7 @@ class ShardLeases:
             if s in leases and leases[s].wanted_by not in (None, self.owner)
         )
         before, self.held = self.held, frozenset(held)
+        self.epochs = {s: e for s, e in epochs.items() if s in self.held}
         self.sure_until = started + self.lease
         return self.held - before, before - self.held, asked
 
@@ -133,6 +140,7 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         self._max_concurrency = 1
         self._keeper: asyncio.Task[None] | None = None
         self._changing = asyncio.Lock()
+        self._fencing: set[asyncio.Task[None]] = set()
         super().__init__(settings, storage, computers, shard_count=count, shard_ids=[])
 
     async def setup_hook(self) -> None:
@@ -158,6 +166,31 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         discord_internals.set_shards(self, self.shard_count, self.shard_ids)
         for shard_id in shard_ids:
             await discord_internals.launch_shard(self, shard_id)
+            # Its lease may have gone while the connection was being made (launch_shard
+            # waits for the IDENTIFY slot): a session never stays on a shard not held.
+            self._fence(shard_id)
+
+    def _fence(self, shard_id: int | None) -> None:
+        """Close at once a connection on a shard this process does not hold: Discord sends
+        every event of a shard to each session identified on it
+        (https://discord.com/developers/docs/events/gateway#sharding), so it would answer
+        clicks for the shard's holder."""
+        if shard_id is None or shard_id in self.leases.held:
+            return
+        shard = self.get_shard(shard_id)
+        if shard is not None:
+            log.warning("closing the connection of shard %d, not held", shard_id)
+            task = asyncio.create_task(shard.disconnect(), name=f"fence-shard-{shard_id}")
+            self._fencing.add(task)
+            task.add_done_callback(self._fencing.discard)
+
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # READY parsed for a shard (discord.py dispatches shard_connect there, also after a
+        # reconnect of its own): if the shard was handed back meanwhile, close it before
+        # its events are acted on.
+        if event_name == "shard_connect" and args and isinstance(args[0], int):
+            self._fence(args[0])
+        super().dispatch(event_name, *args, **kwargs)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Wait for this bucket's next IDENTIFY slot, shared by every process."""

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.settings import Settings, SettingsError
+from bot.shards import ShardLeases
 from bot.storage import Storage
 from tests.storage_backends import Backend
 
@@ -149,8 +150,6 @@ async def test_leases_of_a_process(backend: Backend) -> None:
 
 
 async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
-    from bot.shards import ShardLeases
-
     a = ShardLeases(a_store, 3, (0,), lease=0.3)
     b = ShardLeases(b_store, 3, (1,), lease=0.3)
     assert await a.renew() == ({0}, set(), set())
@@ -186,3 +185,35 @@ async def test_forgotten_settings_are_read_again(two: tuple[Storage, Storage]) -
     assert await a.get_guild_settings(7) == {"turn_timer": 60}  # a's cache
     a.forget_guild_settings()
     assert await a.get_guild_settings(7) == {"turn_timer": 90}
+
+
+async def test_each_new_holder_gets_the_next_epoch(
+    two: tuple[Storage, Storage], clock: Clock
+) -> None:
+    """The fencing token (issue 32): one more per new holder, the same across renewals."""
+    a, b = two
+    assert await a.take_shards([0], "A", 15) == {0}
+    assert (await a.shard_leases())[0].epoch == 1
+    clock.t += 10
+    assert await a.take_shards([0], "A", 15) == {0}
+    assert (await a.shard_leases())[0].epoch == 1  # renewed: the same holder
+    clock.t += 20
+    assert await b.take_shards([0], "B", 15) == {0}  # A died: B takes over
+    assert (await b.shard_leases())[0].epoch == 2
+    await a.want_shards([0], "A")
+    assert await b.hand_over(0, "B", 15)  # back to A
+    lease = (await a.shard_leases())[0]
+    assert (lease.owner, lease.epoch) == ("A", 3)
+
+
+async def test_the_leases_know_the_epoch_of_each_shard_held(
+    two: tuple[Storage, Storage], clock: Clock
+) -> None:
+    a, b = two
+    first = ShardLeases(a, 2, (0, 1), lease=15)
+    await first.renew()
+    assert first.epochs == {0: 1, 1: 1}
+    clock.t += 20  # first died
+    second = ShardLeases(b, 2, (1,), lease=15)
+    gained, _lost, _asked = await second.renew()
+    assert gained == {0, 1} and second.epochs == {0: 2, 1: 2}

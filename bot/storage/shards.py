@@ -15,6 +15,8 @@ class ShardLease:
     owner: str  # a process's random id
     expires_at: float  # Unix time
     wanted_by: str | None  # a process that asked for the shard back
+    #: The fencing token: one more for each new holder, the same across its renewals.
+    epoch: int = 0
 
 
 class ShardQueries(Queries):
@@ -29,9 +31,12 @@ class ShardQueries(Queries):
             held = set()
             for shard_id in wanted:
                 changed = await tx.execute(
-                    "INSERT INTO shard_leases (shard_id, owner, expires_at) VALUES (?, ?, ?)"
+                    "INSERT INTO shard_leases (shard_id, owner, expires_at, epoch)"
+                    " VALUES (?, ?, ?, 1)"
                     " ON CONFLICT (shard_id) DO UPDATE"
                     " SET owner = excluded.owner, expires_at = excluded.expires_at,"
+                    " epoch = CASE WHEN shard_leases.owner = excluded.owner"
+                    " THEN shard_leases.epoch ELSE shard_leases.epoch + 1 END,"
                     # A request to hand the shard back stands until its owner changes.
                     " wanted_by = CASE WHEN shard_leases.owner = excluded.owner"
                     " THEN shard_leases.wanted_by END"
@@ -63,11 +68,11 @@ class ShardQueries(Queries):
 
         async def read(tx: Tx) -> dict[int, ShardLease]:
             rows = await tx.fetchall(
-                "SELECT shard_id, owner, expires_at, wanted_by FROM shard_leases"
+                "SELECT shard_id, owner, expires_at, wanted_by, epoch FROM shard_leases"
             )
             return {
                 int(r["shard_id"]): ShardLease(
-                    str(r["owner"]), float(r["expires_at"]), r["wanted_by"]
+                    str(r["owner"]), float(r["expires_at"]), r["wanted_by"], int(r["epoch"])
                 )
                 for r in rows
             }
@@ -94,7 +99,8 @@ class ShardQueries(Queries):
 
         async def write(tx: Tx) -> int:
             return await tx.execute(
-                "UPDATE shard_leases SET owner = wanted_by, wanted_by = NULL, expires_at = ?"
+                "UPDATE shard_leases SET owner = wanted_by, wanted_by = NULL, expires_at = ?,"
+                " epoch = epoch + 1"
                 " WHERE shard_id = ? AND owner = ? AND wanted_by IS NOT NULL",
                 (now + seconds, shard_id, owner),
             )

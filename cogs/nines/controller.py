@@ -36,6 +36,10 @@ Interaction = discord.Interaction[Any]
 ANSWER_WITHIN: Final = 1.2
 #: A click waits this long for a busy game before it is acknowledged and waits on.
 WAIT_BEFORE_DEFER: Final = 1.0
+#: A click that finds no game while games are being restored waits this long for them, then
+#: is acknowledged and waits up to RESTORE_LONGEST (a takeover waits 30 s for its shard).
+RESTORE_WAIT: Final = 2.0
+RESTORE_LONGEST: Final = 30.0
 
 
 def member_name(user: discord.abc.User) -> str:
@@ -134,12 +138,40 @@ class Controller:
             return render.error_text(lang, error.params["error"])  # type: ignore[arg-type]
         return tr(lang, error.key, **error.params)
 
-    def session_for(self, fields: dict[str, str]) -> GameSession | None:
-        session: GameSession | None = self.sessions.get(int(fields["game"]))
+    async def session_for(
+        self, fields: dict[str, str], interaction: Interaction
+    ) -> GameSession | None:
+        """The clicked game's session; while games are being restored (a start, a shard's
+        takeover), the click waits for them instead of being told the game is gone."""
+        game_id = int(fields["game"])
+        session: GameSession | None = self.sessions.get(game_id)
+        if session is None and self.sessions.restoring:
+            # Discord wants an answer within 3 s; past RESTORE_WAIT the click is deferred
+            # and waits on (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
+            if not await self.sessions.restored(RESTORE_WAIT):
+                if not interaction.response.is_done():
+                    await interaction.response.defer(ephemeral=True, thinking=True)
+                await self.sessions.restored(RESTORE_LONGEST)
+            session = self.sessions.get(game_id)
         return session
 
-    async def unknown_game(self, interaction: Interaction) -> None:
-        await self.private(interaction, tr(self.lang(interaction), "error.unknown_game"))
+    async def unknown_game(self, interaction: Interaction, fields: dict[str, str]) -> None:
+        """No session runs the clicked game here: say what is true of it."""
+        serves = self.bot.serves
+        guild_id = interaction.guild_id
+        if serves is not None and guild_id is not None and not serves(guild_id):
+            # Discord sends a shard's events to every session identified on it; a session
+            # left on a shard this process no longer holds must not answer for its holder.
+            log.warning("click for a game of guild %d, whose shard is not held", guild_id)
+            return
+        row = await self.bot.storage.game(int(fields["game"]))
+        if row is None:
+            key = "error.game_not_known"
+        elif not row.is_open:
+            key = "error.game_over"
+        else:
+            key = "error.unknown_game"
+        await self.private(interaction, tr(self.lang(interaction), key))
 
     def hand_answer(
         self,
@@ -203,9 +235,9 @@ class Controller:
     # -- the lobby -----------------------------------------------------------------------------
 
     async def lobby_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = self.session_for(fields)
+        session = await self.session_for(fields, interaction)
         if session is None:
-            await self.unknown_game(interaction)
+            await self.unknown_game(interaction, fields)
             return
         user = interaction.user
         verb = fields["verb"]
@@ -270,9 +302,9 @@ class Controller:
     # -- hands and moves -----------------------------------------------------------------------
 
     async def hand_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = self.session_for(fields)
+        session = await self.session_for(fields, interaction)
         if session is None:
-            await self.unknown_game(interaction)
+            await self.unknown_game(interaction, fields)
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
@@ -299,9 +331,9 @@ class Controller:
 
     async def joker_prompt(self, interaction: Interaction, fields: dict[str, str]) -> None:
         """Nein Nine: the Joker asks Win or Lose in the same private message."""
-        session = self.session_for(fields)
+        session = await self.session_for(fields, interaction)
         if session is None:
-            await self.unknown_game(interaction)
+            await self.unknown_game(interaction, fields)
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
@@ -322,9 +354,9 @@ class Controller:
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
     async def act(self, interaction: Interaction, fields: dict[str, str], action: Action) -> None:
-        session = self.session_for(fields)
+        session = await self.session_for(fields, interaction)
         if session is None:
-            await self.unknown_game(interaction)
+            await self.unknown_game(interaction, fields)
             return
         user_id = interaction.user.id
         seat = session.seat_of(user_id)
@@ -337,7 +369,7 @@ class Controller:
         try:
             async with self.hold(interaction, session):
                 if session.closed:
-                    await self.unknown_game(interaction)
+                    await self.unknown_game(interaction, fields)
                     return
                 try:
                     # Computers that follow at once (they think off the loop, within a budget)
@@ -389,9 +421,9 @@ class Controller:
             log.info("could not answer a move in game %s", session.id, exc_info=True)
 
     async def back_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = self.session_for(fields)
+        session = await self.session_for(fields, interaction)
         if session is None:
-            await self.unknown_game(interaction)
+            await self.unknown_game(interaction, fields)
             return
         async with self.hold(interaction, session):
             try:

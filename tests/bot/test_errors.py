@@ -300,7 +300,7 @@ async def test_clicks_out_of_turn_or_for_someone_else_are_refused(
     refused(
         await forged_click(fake, due, due_hand, f"nines:1:play:987654321:{session.n}:9H"),
         due,
-        "no longer exists",
+        "I do not know that game",
     )
     assert await snapshot(bot, session) == before
     # The due player's own move still works afterwards.

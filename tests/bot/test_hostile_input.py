@@ -193,9 +193,11 @@ async def test_buttons_of_a_finished_or_unknown_game(
     for custom_id in [b.custom_id for b in hand.buttons() if b.custom_id][:3]:
         res = await raw_click(fake, alice, hand, custom_id)
         assert res.acknowledged and not res.errors
-        assert "over or no longer exists" in text_of(res.message), text_of(res.message)
+        assert "game is over: its result is in the end message" in text_of(res.message), text_of(
+            res.message
+        )
     res = await raw_click(fake, alice, hand, "nines:1:hand:424242")
-    assert "over or no longer exists" in text_of(res.message)
+    assert "I do not know that game" in text_of(res.message)
     row = await nines.storage.game(game_id)
     assert row is not None and row.status == "finished"
 

@@ -127,12 +127,24 @@ class Gateway:
         return int(guild_id) if guild_id else None
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send an event to the session of its guild's shard, or keep it for the RESUME if
-        that session is away."""
-        session = self.session_for(self._guild_of(event, data))
-        if session is None:
-            return
-        await self._send(session, event, data)
+        """Send an event to the session of its guild's shard (kept for its RESUME if that
+        session is away), and to every other session still connected on that shard.
+
+        Discord lets several sessions identify on one shard (sharding:
+        https://discord.com/developers/docs/events/gateway#sharding) and sends the shard's
+        events to each of them, as seen in issue 32 (two processes both got a click, the
+        second callback failed 40060); the double does the same, so a bot that leaves a
+        session on a shard it no longer holds is caught answering for another."""
+        guild_id = self._guild_of(event, data)
+        shard = 0 if guild_id is None else self.shard_of(guild_id)
+        latest = self.by_shard.get(shard)
+        others = [
+            s
+            for s in self.sessions.values()
+            if s.shard == shard and s is not latest and s.ws is not None and not s.ws.closed
+        ]
+        for session in [*([latest] if latest is not None else []), *others]:
+            await self._send(session, event, data)
 
     async def _send(self, session: Session, event: str, data: dict[str, Any]) -> None:
         session.seq += 1

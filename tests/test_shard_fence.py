@@ -1,0 +1,180 @@
+"""The fence on gateway sessions: a process never keeps a session on a shard it does not hold,
+and never answers a click for a shard another process holds (issue 32)."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot import discord_internals
+from bot.shards import ShardedNinesBot, ShardLeases, shard_of
+from cogs.nines.controller import Controller
+
+
+class FakeShard:
+    def __init__(self) -> None:
+        self.disconnected = False
+
+    async def disconnect(self) -> None:
+        self.disconnected = True
+
+
+class FakeBot:
+    """What ShardedNinesBot._launch/_fence/dispatch touch, and nothing else."""
+
+    def __init__(self, held: set[int]) -> None:
+        self.leases = SimpleNamespace(held=frozenset(held))
+        self.shard_count = 2
+        self.shard_ids: list[int] = []
+        self.shards: dict[int, FakeShard] = {}
+        self._fencing: set[asyncio.Task[None]] = set()
+        self.dispatched: list[str] = []
+
+    def get_shard(self, shard_id: int) -> FakeShard | None:
+        return self.shards.get(shard_id)
+
+    _fence = ShardedNinesBot._fence
+    _launch = ShardedNinesBot._launch
+
+
+async def test_a_connection_completing_after_its_handback_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The issue's log: the shard is handed back while the takeover's connection is being
+    made (waiting for the IDENTIFY slot); the session must not stay open."""
+    bot = FakeBot({1})
+
+    async def launch_shard(client: Any, shard_id: int) -> None:
+        client.leases.held = frozenset()  # handed back meanwhile
+        client.shards[shard_id] = FakeShard()  # the connection completes
+
+    monkeypatch.setattr(discord_internals, "set_shards", lambda *args: None)
+    monkeypatch.setattr(discord_internals, "launch_shard", launch_shard)
+    await bot._launch([1])
+    await asyncio.gather(*bot._fencing)
+    assert bot.shards[1].disconnected
+
+
+async def test_a_held_shard_keeps_its_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = FakeBot({1})
+
+    async def launch_shard(client: Any, shard_id: int) -> None:
+        client.shards[shard_id] = FakeShard()
+
+    monkeypatch.setattr(discord_internals, "set_shards", lambda *args: None)
+    monkeypatch.setattr(discord_internals, "launch_shard", launch_shard)
+    await bot._launch([1])
+    assert not bot._fencing and not bot.shards[1].disconnected
+
+
+async def test_a_reconnect_on_a_shard_no_longer_held_is_closed() -> None:
+    """discord.py reconnects a shard on its own and dispatches shard_connect at READY."""
+    bot = FakeBot(set())
+    bot.shards[0] = FakeShard()
+    bot._fence(0)
+    await asyncio.gather(*bot._fencing)
+    assert bot.shards[0].disconnected
+
+
+class Response:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def is_done(self) -> bool:
+        return False
+
+    async def send_message(self, text: str, *, ephemeral: bool) -> None:
+        self.sent.append(text)
+
+
+class Storage:
+    def __init__(self, row: object) -> None:
+        self.row = row
+
+    async def game(self, game_id: int) -> object:
+        return self.row
+
+
+def click(guild_id: int) -> Any:
+    return SimpleNamespace(guild_id=guild_id, locale="en-US", response=Response())
+
+
+@pytest.mark.parametrize(("held", "answered"), [(True, True), (False, False)])
+async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered: bool) -> None:
+    guild_id = 1 << 22
+    leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
+    leases.held = frozenset({shard_of(guild_id, 2)} if held else ())
+    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
+    interaction = click(guild_id)
+    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
+    assert bool(interaction.response.sent) is answered
+
+
+@pytest.mark.parametrize(
+    ("row", "sentence"),
+    [
+        (None, "I do not know that game (the button is not from a game of mine)."),
+        (
+            SimpleNamespace(is_open=False),
+            "That game is over: its result is in the end message of its channel, and"
+            " /nines record gives the whole game.",
+        ),
+    ],
+)
+async def test_over_is_said_only_of_a_game_that_is_over(row: object, sentence: str) -> None:
+    bot = SimpleNamespace(serves=None, storage=Storage(row))
+    interaction = click(1 << 22)
+    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
+    assert interaction.response.sent == [sentence]
+
+
+class Restoring:
+    """Sessions whose restore brings game 7 back after ``delay`` seconds."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.games: dict[int, object] = {}
+        self.done = asyncio.Event()
+        self.restoring = True
+
+    def get(self, game_id: int) -> object | None:
+        return self.games.get(game_id)
+
+    async def restore(self) -> None:
+        await asyncio.sleep(self.delay)
+        self.games[7] = "the game"
+        self.restoring = False
+        self.done.set()
+
+    async def restored(self, within: float) -> bool:
+        try:
+            await asyncio.wait_for(self.done.wait(), within)
+        except TimeoutError:
+            return False
+        return True
+
+
+class Deferrable(Response):
+    def __init__(self) -> None:
+        super().__init__()
+        self.deferred = False
+
+    def is_done(self) -> bool:
+        return self.deferred
+
+    async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        self.deferred = True
+
+
+@pytest.mark.parametrize(("delay", "deferred"), [(0.2, False), (2.3, True)])
+async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferred: bool) -> None:
+    sessions = Restoring(delay)
+    controller = Controller(SimpleNamespace(sessions=sessions))  # type: ignore[arg-type]
+    interaction = SimpleNamespace(response=Deferrable())
+    restore = asyncio.ensure_future(sessions.restore())
+    assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
+    assert interaction.response.deferred is deferred
+    await restore
