@@ -293,7 +293,7 @@ async def test_forged_custom_ids_are_answered(fake_discord: FakeDiscord, start_b
     assert session is not None
     before = await snapshot(bot, session)
     refused(
-        await forged_click(fake, alice, lobby, "nines:1:lobby:999999:start"), alice, "no longer"
+        await forged_click(fake, alice, lobby, "nines:1:lobby:999999:start"), alice, "do not know"
     )
     refused(
         await forged_click(fake, alice, lobby, "somebody-else:button"), alice, "not from a game"
