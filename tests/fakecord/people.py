@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .commands import build_command_data
@@ -47,6 +48,7 @@ class People:
     _hold_until: float
     _pending: set[Interaction]
     _thinking: set[Interaction]
+    busy_probes: list[Callable[[], bool]]
 
     async def slash(
         self, user: User, channel: Channel, command: str, *, wait: bool = True, **options: Any
@@ -238,6 +240,7 @@ class People:
                 or self._pending
                 or self.gateway.reconnecting
                 or now - max(self._last_activity, self._hold_until) < QUIET_SECONDS
+                or any(probe() for probe in self.busy_probes)
             )
             if not busy:
                 return

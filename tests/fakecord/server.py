@@ -9,6 +9,7 @@ import fnmatch
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +123,9 @@ class FakeDiscord(People):
         self.gateway.shard_count = shards
         self._in_flight = 0
         self._hold_until = 0.0
+        #: Checks that say the bot under test is still working on what it received, though
+        #: silent (a computer thinking in its worker process): settle() waits for them too.
+        self.busy_probes: list[Callable[[], bool]] = []
         self._pending: set[Interaction] = set()
         self._thinking: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
