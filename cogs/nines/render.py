@@ -241,9 +241,10 @@ def named(who: str, value: str, marks: str = "") -> str:
 
 
 def named_score(rules: Rules, who: str, score: int) -> str:
-    """``alice **3**``; in Nein Nine ``alice **+3** ○○○``."""
+    """``alice **3**`` (``alice **−1**`` with U+2212, as in prose); in Nein Nine
+    ``alice **+3** ○○○``."""
     if rules.game != "nein-nine":
-        return named(who, str(score))
+        return named(who, str(score) if score >= 0 else f"{MINUS}{-score}")
     return named(who, signed(score), stones_shown(score))
 
 

@@ -323,3 +323,10 @@ def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
     led_by_cy = TrickWon(number=1, leader=2, cards=aces, winner=0)  # cy 2♥, ann A♥, bob 3♥
     assert render.all_tricks("en", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
     assert render.all_tricks("fr", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
+
+
+def test_a_score_below_zero_reads_with_the_minus_sign():
+    """The final ranking and the table write a Nines score below zero as prose does (U+2212)."""
+    classic = Rules.from_settings("classic")
+    assert render.named_score(classic, "ann", -2) == "ann **\u22122**"
+    assert render.named_score(classic, "ann", 3) == "ann **3**"
