@@ -109,7 +109,8 @@ def check(port: int, *, timeout: float = 5.0) -> tuple[bool, str]:
         with urllib.request.urlopen(url, timeout=timeout) as answer:
             return True, answer.read().decode().strip()
     except urllib.error.HTTPError as error:
-        return False, error.read().decode().strip() or f"HTTP {error.code}"
+        with error:  # the answer holds the connection: closed now, not whenever it is collected
+            return False, error.read().decode().strip() or f"HTTP {error.code}"
     except OSError as error:
         return False, f"no answer on {url}: {error}"
 
