@@ -16,6 +16,18 @@ from typing import Any
 DEFAULT_ROUTE_LIMIT, DEFAULT_WINDOW = 10_000, 1.0
 DEFAULT_GLOBAL_LIMIT = 100_000
 
+#: Routes an interaction's token opens: its callback and its webhook (``@original``, follow-ups,
+#: their edits and deletes). Discord: "Interaction endpoints are not bound to the bot's Global
+#: Rate Limit" (https://discord.com/developers/docs/topics/rate-limits#global-rate-limit);
+#: their per-route limits still apply.
+INTERACTION_ROUTE_PREFIXES = ("/interactions/", "/webhooks/{webhook_id}/{webhook_token}")
+
+
+def under_global_limit(template: str) -> bool:
+    """Whether a request on this route (the spec's template) counts against the bot's global
+    limit of requests a second."""
+    return not template.startswith(INTERACTION_ROUTE_PREFIXES)
+
 
 @dataclass
 class _Window:
@@ -140,7 +152,7 @@ class RateLimits:
         if self._global is None:
             self._global = _Window(*self.global_limit)
 
-        if not self._global.take(now):
+        if under_global_limit(template) and not self._global.take(now):
             self.sent_429 += 1
             return self._too_many(max(self._global.reset_at - now, 0.001), True)
 

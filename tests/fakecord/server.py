@@ -25,7 +25,7 @@ from .messages import Upload
 from .models import Channel, Guild, Member, Message, Role, User
 from .people import People
 from .permissions import Perm
-from .ratelimit import RateLimits
+from .ratelimit import RateLimits, under_global_limit
 from .rest import ROUTES, Call, RestApi
 from .store import Store
 
@@ -57,6 +57,12 @@ class RequestRecord:
     status: int
     time: float  # the fake clock's time when the request arrived
     files: tuple[str, ...] = ()
+
+    @property
+    def under_global_limit(self) -> bool:
+        """Whether this request counted against the bot's global limit (not an interaction's
+        token route)."""
+        return under_global_limit(self.route)
 
 
 @dataclass
