@@ -18,7 +18,7 @@ import discord
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
-from bot.session import Change, GameSession, SeatInfo, SessionError
+from bot.session import Change, GameSession, SeatInfo, SessionError, stored_rules
 from bot.storage import ChannelBusy
 from engine import JOKER, Action, Exchange, Play
 
@@ -476,7 +476,7 @@ class Controller:
         cog: Any = self.bot.get_cog("Nines")
         await cog.open_lobby(
             interaction,
-            rules_dict=row.rules,
+            rules=stored_rules(row),
             seats=[
                 SeatInfo(s.name, s.user_id, s.difficulty)
                 for s in seats
