@@ -26,6 +26,7 @@ from engine import (
     Play,
     Rules,
     SeatView,
+    parse_action,
     seat_view,
 )
 
@@ -47,6 +48,12 @@ log = logging.getLogger(__name__)
 LOBBY_SECONDS: Final = 15 * 60
 DEFAULT_TURN_SECONDS: Final = 120
 TIMEOUTS_BEFORE_AWAY: Final = 2  # time-outs in a row before the computer keeps the seat
+
+
+def stored_rules(row: GameRow) -> Rules:
+    """A stored game's rules. Storage keeps them as their dict (``Rules.to_dict``, written by
+    ``Sessions.open_lobby``); the bot passes ``Rules`` everywhere else."""
+    return Rules.from_dict(row.rules)
 
 
 class SessionError(Exception):
@@ -146,7 +153,8 @@ class GameSession:
         self.lobby_channel_id = row.channel_id  # where the lobby message is
         self.host_id = row.host_id
         self.language = row.language
-        self.rules = Rules.from_dict(row.rules)
+        # A restored game replayed from this row has read them already.
+        self.rules = game.rules if game is not None else stored_rules(row)
         self.seed = row.seed
         self.status = row.status
         self.end_reason = row.end_reason  # why an ended game ended
@@ -741,14 +749,13 @@ class Sessions:
                 SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
                 for s in await storage.seats(row.id)
             ]
-            rules = Rules.from_dict(row.rules)
+            rules = stored_rules(row)
             game = None
             if row.status != "lobby":
-                actions = [(a.seat, a.action) for a in await storage.actions(row.id)]
+                stored = await storage.actions(row.id)
                 try:
-                    game = Game.from_dict(
-                        {"rules": row.rules, "seed": row.seed, "actions": actions}
-                    )
+                    actions = [(a.seat, parse_action(a.action)) for a in stored]
+                    game = Game.replay(rules, row.seed, actions)
                 except Exception:
                     log.exception("game %s does not replay; abandoning it", row.id)
                     await storage.abandon_game(row.id, "corrupt")

@@ -140,13 +140,13 @@ class NinesCog(commands.Cog, name="Nines"):
             return
         # The server's values were checked when saved, in the engine's words ("C" is clubs).
         rules = Rules.from_settings(name, {**rule_defaults(settings), **chosen})
-        await self.open_lobby(interaction, rules_dict=rules.to_dict(), seats=None)
+        await self.open_lobby(interaction, rules=rules, seats=None)
 
     async def open_lobby(
         self,
         interaction: Interaction,
         *,
-        rules_dict: dict[str, Any],
+        rules: Rules,
         seats: list[SeatInfo] | None,
     ) -> None:
         """Post a lobby in the interaction's channel: for /nines start and Rematch."""
@@ -165,7 +165,6 @@ class NinesCog(commands.Cog, name="Nines"):
             )
             return
         settings = await self.guild_settings(interaction.guild_id)
-        rules = Rules.from_dict(rules_dict)
         user = interaction.user
         try:
             session = await self.sessions.open_lobby(

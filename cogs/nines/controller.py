@@ -12,17 +12,17 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
-from bot.session import Change, GameSession, SeatInfo, SessionError
+from bot.session import Change, GameSession, SeatInfo, SessionError, stored_rules
 from bot.storage import ChannelBusy
-from engine import JOKER, Action, Card, Exchange, Play
+from engine import JOKER, Action, Exchange, Play
 
-from . import render, ui
+from . import ids, render, ui
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -138,12 +138,9 @@ class Controller:
             return render.error_text(lang, error.params["error"])  # type: ignore[arg-type]
         return tr(lang, error.key, **error.params)
 
-    async def session_for(
-        self, fields: dict[str, str], interaction: Interaction
-    ) -> GameSession | None:
+    async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
         """The clicked game's session; while games are being restored (a start, a shard's
         takeover), the click waits for them instead of being told the game is gone."""
-        game_id = int(fields["game"])
         session: GameSession | None = self.sessions.get(game_id)
         if session is None and self.sessions.restoring:
             # Discord wants an answer within 3 s; past RESTORE_WAIT the click is deferred
@@ -155,7 +152,7 @@ class Controller:
             session = self.sessions.get(game_id)
         return session
 
-    async def unknown_game(self, interaction: Interaction, fields: dict[str, str]) -> None:
+    async def unknown_game(self, interaction: Interaction, game_id: int) -> None:
         """No session runs the clicked game here: say what is true of it."""
         serves = self.bot.serves
         guild_id = interaction.guild_id
@@ -164,7 +161,7 @@ class Controller:
             # left on a shard this process no longer holds must not answer for its holder.
             log.warning("click for a game of guild %d, whose shard is not held", guild_id)
             return
-        row = await self.bot.storage.game(int(fields["game"]))
+        row = await self.bot.storage.game(game_id)
         if row is None:
             key = "error.game_not_known"
         elif not row.is_open:
@@ -232,15 +229,39 @@ class Controller:
         )
         await self.send_hand(interaction, session, content, components)
 
+    # -- the clicks ----------------------------------------------------------------------------
+
+    async def on_click(self, interaction: Interaction, click: ids.Click) -> None:
+        """One click on one of our buttons, parsed from its custom_id, to its handler."""
+        match click:
+            case ids.LobbyClick():
+                await self.lobby_click(interaction, click)
+            case ids.HandClick():
+                await self.hand_click(interaction, click)
+            case ids.PlayClick():
+                await self.play_click(interaction, click)
+            case ids.ExchangeClick():
+                await self.exchange_click(interaction, click)
+            case ids.JokerClick():
+                await self.joker_click(interaction, click)
+            case ids.BackClick():
+                await self.back_click(interaction, click)
+            case ids.RematchClick():
+                await self.rematch_click(interaction, click)
+            case ids.ForgetClick():
+                await self.forget_click(interaction, click)
+            case _:
+                assert_never(click)
+
     # -- the lobby -----------------------------------------------------------------------------
 
-    async def lobby_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = await self.session_for(fields, interaction)
+    async def lobby_click(self, interaction: Interaction, click: ids.LobbyClick) -> None:
+        session = await self.session_for(click.game, interaction)
         if session is None:
-            await self.unknown_game(interaction, fields)
+            await self.unknown_game(interaction, click.game)
             return
         user = interaction.user
-        verb = fields["verb"]
+        verb = click.verb
         lang = session.language
         shown: asyncio.Future[None] | None = None
         async with self.hold(interaction, session):
@@ -251,8 +272,8 @@ class Controller:
                     self.bot.presenter.remember_click(session, interaction)
                 elif verb == "leave":
                     await session.leave(user.id)
-                elif verb.startswith("cpu-"):
-                    level = verb[4:]
+                elif click.level is not None:
+                    level = click.level
                     await session.add_computer(
                         user.id, level, computer_name(lang, level, session.seats)
                     )
@@ -301,10 +322,10 @@ class Controller:
 
     # -- hands and moves -----------------------------------------------------------------------
 
-    async def hand_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = await self.session_for(fields, interaction)
+    async def hand_click(self, interaction: Interaction, click: ids.HandClick) -> None:
+        session = await self.session_for(click.game, interaction)
         if session is None:
-            await self.unknown_game(interaction, fields)
+            await self.unknown_game(interaction, click.game)
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
@@ -314,33 +335,30 @@ class Controller:
         else:
             await self.show_hand(interaction, session, seat)
 
-    async def play_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        card = Card.parse(fields["card"])
-        if card is JOKER:
-            await self.joker_prompt(interaction, fields)
+    async def play_click(self, interaction: Interaction, click: ids.PlayClick) -> None:
+        if click.card is JOKER:
+            await self.joker_prompt(interaction, click)
             return
-        await self.act(interaction, fields, Play(card))
+        await self.act(interaction, click, Play(click.card))
 
-    async def exchange_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        await self.act(interaction, fields, Exchange(fields["choice"] == "swap"))
+    async def exchange_click(self, interaction: Interaction, click: ids.ExchangeClick) -> None:
+        await self.act(interaction, click, Exchange(click.swap))
 
-    async def joker_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        await self.act(
-            interaction, fields, Play(JOKER, "win" if fields["call"] == "win" else "lose")
-        )
+    async def joker_click(self, interaction: Interaction, click: ids.JokerClick) -> None:
+        await self.act(interaction, click, Play(JOKER, "win" if click.win else "lose"))
 
-    async def joker_prompt(self, interaction: Interaction, fields: dict[str, str]) -> None:
+    async def joker_prompt(self, interaction: Interaction, click: ids.PlayClick) -> None:
         """Nein Nine: the Joker asks Win or Lose in the same private message."""
-        session = await self.session_for(fields, interaction)
+        session = await self.session_for(click.game, interaction)
         if session is None:
-            await self.unknown_game(interaction, fields)
+            await self.unknown_game(interaction, click.game)
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
             await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
             return
         try:
-            session._check_turn(interaction.user.id, int(fields["n"]))
+            session._check_turn(interaction.user.id, click.n)
         except SessionError as error:
             await self.show_hand(
                 interaction, session, seat, notice=self.error_text(interaction, error)
@@ -353,10 +371,10 @@ class Controller:
             return
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
-    async def act(self, interaction: Interaction, fields: dict[str, str], action: Action) -> None:
-        session = await self.session_for(fields, interaction)
+    async def act(self, interaction: Interaction, click: ids.MoveClick, action: Action) -> None:
+        session = await self.session_for(click.game, interaction)
         if session is None:
-            await self.unknown_game(interaction, fields)
+            await self.unknown_game(interaction, click.game)
             return
         user_id = interaction.user.id
         seat = session.seat_of(user_id)
@@ -369,14 +387,14 @@ class Controller:
         try:
             async with self.hold(interaction, session):
                 if session.closed:
-                    await self.unknown_game(interaction, fields)
+                    await self.unknown_game(interaction, click.game)
                     return
                 try:
                     # Computers that follow at once (they think off the loop, within a budget)
                     # play before the answer, so the hand comes back current; the move and
                     # theirs are stored together.
                     change = await session.act(
-                        user_id, int(fields["n"]), action, until=clicked + ANSWER_WITHIN
+                        user_id, click.n, action, until=clicked + ANSWER_WITHIN
                     )
                 except SessionError as error:
                     if session.game is None:
@@ -420,10 +438,10 @@ class Controller:
             # The move is stored and stands; the player can reopen the hand any time.
             log.info("could not answer a move in game %s", session.id, exc_info=True)
 
-    async def back_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
-        session = await self.session_for(fields, interaction)
+    async def back_click(self, interaction: Interaction, click: ids.BackClick) -> None:
+        session = await self.session_for(click.game, interaction)
         if session is None:
-            await self.unknown_game(interaction, fields)
+            await self.unknown_game(interaction, click.game)
             return
         async with self.hold(interaction, session):
             try:
@@ -435,11 +453,11 @@ class Controller:
             change = await session.run_computers()
             await self.bot.presenter.show(session, change)
 
-    async def rematch_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+    async def rematch_click(self, interaction: Interaction, click: ids.RematchClick) -> None:
         """A new lobby with the same players; whoever clicks hosts it."""
         lang = self.lang(interaction)
-        finished = await self.bot.storage.game_result(int(fields["game"]))
-        row = await self.bot.storage.game(int(fields["game"]))
+        finished = await self.bot.storage.game_result(click.game)
+        row = await self.bot.storage.game(click.game)
         if row is None or finished is None:
             await self.private(interaction, tr(lang, "error.unknown_game"))
             return
@@ -458,7 +476,7 @@ class Controller:
         cog: Any = self.bot.get_cog("Nines")
         await cog.open_lobby(
             interaction,
-            rules_dict=row.rules,
+            rules=stored_rules(row),
             seats=[
                 SeatInfo(s.name, s.user_id, s.difficulty)
                 for s in seats
@@ -476,9 +494,9 @@ class Controller:
                 return session  # type: ignore[no-any-return]
         return None
 
-    async def forget_click(self, interaction: Interaction, fields: dict[str, str]) -> None:
+    async def forget_click(self, interaction: Interaction, click: ids.ForgetClick) -> None:
         lang = self.lang(interaction)
-        if int(fields["user"]) != interaction.user.id or interaction.guild_id is None:
+        if click.user != interaction.user.id or interaction.guild_id is None:
             await self.private(interaction, tr(lang, "error.not_yours"))
             return
         # Only the confirmation itself is edited into the answer: the same id forged onto

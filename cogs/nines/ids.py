@@ -1,10 +1,19 @@
 """custom_ids of every component: namespaced, versioned, carrying ids only (never trust).
 
+Each kind of click is a typed value, formatted into its custom_id and parsed back here alone:
+the controller never reads a custom_id's text.
+
 >>> PLAY.format(game=42, n=7, card="9H")
 'nines:1:play:42:7:9H'
 >>> PLAY.parse('nines:1:play:42:7:9H')
 {'game': '42', 'n': '7', 'card': '9H'}
 >>> PLAY.parse('nines:1:play:42:7:9X') is None
+True
+>>> parse('nines:1:xchg:42:7:swap')
+ExchangeClick(game=42, n=7, swap=True)
+>>> PlayClick(game=42, n=7, card=Card.parse("JK")).custom_id
+'nines:1:play:42:7:JK'
+>>> parse('nines:1:play:42:7:9X') is None
 True
 """
 
@@ -12,11 +21,20 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import ClassVar, Final, Literal, cast, get_args
+
+from engine import Card
 
 PREFIX: Final = "nines:1:"
 _GAME = r"(?P<game>[1-9][0-9]{0,17})"
 _N = r"(?P<n>0|[1-9][0-9]{0,6})"
+
+LobbyVerb = Literal[
+    "join", "leave", "start", "cancel", "cpu-easy", "cpu-normal", "cpu-hard", "uncpu"
+]
+LOBBY_VERBS: Final[tuple[LobbyVerb, ...]] = get_args(LobbyVerb)
+#: The lobby's "add a computer" verbs, weakest first.
+ADD_COMPUTER: Final[tuple[LobbyVerb, ...]] = ("cpu-easy", "cpu-normal", "cpu-hard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +53,7 @@ class IdTemplate:
 
 
 LOBBY: Final = IdTemplate(
-    rf"nines:1:lobby:{_GAME}:(?P<verb>join|leave|start|cancel|cpu-(?:easy|normal|hard)|uncpu)",
+    rf"nines:1:lobby:{_GAME}:(?P<verb>{'|'.join(LOBBY_VERBS)})",
     "nines:1:lobby:{game}:{verb}",
 )
 HAND: Final = IdTemplate(rf"nines:1:hand:{_GAME}", "nines:1:hand:{game}")
@@ -52,9 +70,190 @@ BACK: Final = IdTemplate(rf"nines:1:back:{_GAME}", "nines:1:back:{game}")
 REMATCH: Final = IdTemplate(rf"nines:1:rematch:{_GAME}", "nines:1:rematch:{game}")
 FORGET: Final = IdTemplate(r"nines:1:forget:(?P<user>[1-9][0-9]{0,19})", "nines:1:forget:{user}")
 
-ALL: Final = (LOBBY, HAND, PLAY, EXCHANGE, JOKER, BACK, REMATCH, FORGET)
+
+# -- the typed clicks: each kind's custom_id from its fields, and back --------------------------
+# ``from_fields`` takes what its TEMPLATE matched: the regex has already refused anything else.
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyClick:
+    """A lobby's button: join, leave, start, cancel, add a computer of a level, remove one."""
+
+    TEMPLATE: ClassVar[IdTemplate] = LOBBY
+    game: int
+    verb: LobbyVerb
+
+    @property
+    def custom_id(self) -> str:
+        return LOBBY.format(game=self.game, verb=self.verb)
+
+    @property
+    def level(self) -> str | None:
+        """The difficulty of the computer to add ("cpu-hard": "hard"), else None."""
+        return self.verb.removeprefix("cpu-") if self.verb in ADD_COMPUTER else None
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> LobbyClick:
+        return cls(int(fields["game"]), cast(LobbyVerb, fields["verb"]))
+
+
+@dataclass(frozen=True, slots=True)
+class HandClick:
+    """My hand / Refresh: the clicker's private hand."""
+
+    TEMPLATE: ClassVar[IdTemplate] = HAND
+    game: int
+
+    @property
+    def custom_id(self) -> str:
+        return HAND.format(game=self.game)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> HandClick:
+        return cls(int(fields["game"]))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayClick:
+    """A card of the hand, at the game's move count ``n`` (a stale click is refused)."""
+
+    TEMPLATE: ClassVar[IdTemplate] = PLAY
+    game: int
+    n: int
+    card: Card
+
+    @property
+    def custom_id(self) -> str:
+        return PLAY.format(game=self.game, n=self.n, card=str(self.card))
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> PlayClick:
+        return cls(int(fields["game"]), int(fields["n"]), Card.parse(fields["card"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeClick:
+    """Keep or Swap during the exchange."""
+
+    TEMPLATE: ClassVar[IdTemplate] = EXCHANGE
+    game: int
+    n: int
+    swap: bool
+
+    @property
+    def custom_id(self) -> str:
+        choice = "swap" if self.swap else "keep"
+        return EXCHANGE.format(game=self.game, n=self.n, choice=choice)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> ExchangeClick:
+        return cls(int(fields["game"]), int(fields["n"]), fields["choice"] == "swap")
+
+
+@dataclass(frozen=True, slots=True)
+class JokerClick:
+    """Nein Nine: the Joker's call, Win or Lose."""
+
+    TEMPLATE: ClassVar[IdTemplate] = JOKER
+    game: int
+    n: int
+    win: bool
+
+    @property
+    def custom_id(self) -> str:
+        return JOKER.format(game=self.game, n=self.n, call="win" if self.win else "lose")
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> JokerClick:
+        return cls(int(fields["game"]), int(fields["n"]), fields["call"] == "win")
+
+
+@dataclass(frozen=True, slots=True)
+class BackClick:
+    """I'm back: an away player takes their seat again."""
+
+    TEMPLATE: ClassVar[IdTemplate] = BACK
+    game: int
+
+    @property
+    def custom_id(self) -> str:
+        return BACK.format(game=self.game)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> BackClick:
+        return cls(int(fields["game"]))
+
+
+@dataclass(frozen=True, slots=True)
+class RematchClick:
+    """Rematch, under an ended game's result."""
+
+    TEMPLATE: ClassVar[IdTemplate] = REMATCH
+    game: int
+
+    @property
+    def custom_id(self) -> str:
+        return REMATCH.format(game=self.game)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> RematchClick:
+        return cls(int(fields["game"]))
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetClick:
+    """The confirmation of /nines forget, for that user alone."""
+
+    TEMPLATE: ClassVar[IdTemplate] = FORGET
+    user: int
+
+    @property
+    def custom_id(self) -> str:
+        return FORGET.format(user=self.user)
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> ForgetClick:
+        return cls(int(fields["user"]))
+
+
+Click = (
+    LobbyClick
+    | HandClick
+    | PlayClick
+    | ExchangeClick
+    | JokerClick
+    | BackClick
+    | RematchClick
+    | ForgetClick
+)
+#: The clicks that make a move, at the game's move count ``n``.
+MoveClick = PlayClick | ExchangeClick | JokerClick
+#: The clicks that name a game.
+GameClick = LobbyClick | HandClick | MoveClick | BackClick | RematchClick
+
+KINDS: Final[tuple[type[Click], ...]] = (
+    LobbyClick,
+    HandClick,
+    PlayClick,
+    ExchangeClick,
+    JokerClick,
+    BackClick,
+    RematchClick,
+    ForgetClick,
+)
+#: Every kind's template.
+ALL: Final = tuple(kind.TEMPLATE for kind in KINDS)
+
+
+def parse(custom_id: str) -> Click | None:
+    """The click a custom_id stands for; None if it is none of ours (forged, or too old)."""
+    for kind in KINDS:
+        fields = kind.TEMPLATE.parse(custom_id)
+        if fields is not None:
+            return kind.from_fields(fields)
+    return None
 
 
 def is_ours(custom_id: str) -> bool:
     """Whether a custom_id is one this bot's components handle."""
-    return any(t.parse(custom_id) is not None for t in ALL)
+    return parse(custom_id) is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import discord
 
@@ -36,18 +36,23 @@ def controller(interaction: Interaction) -> Controller:
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
-    """Base of our buttons: the parsed custom_id fields, handed to the controller."""
+    """Base of our buttons: the click its custom_id stands for, handed to the controller.
+    Each subclass matches one kind's template; discord.py routes only full matches to it."""
 
-    def __init__(self, button: discord.ui.Button[Any], fields: dict[str, str]) -> None:
+    kind: ClassVar[type[ids.Click]]
+
+    def __init__(self, button: discord.ui.Button[Any], click: ids.Click) -> None:
         super().__init__(button)
-        self.fields = fields
+        self.click = click
 
     @classmethod
     async def from_custom_id(
         cls, interaction: Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> GameButton:
         button = cast(discord.ui.Button[Any], item)
-        return cls(discord.ui.Button(custom_id=button.custom_id), match.groupdict())
+        # Parsed once, here where the click arrives: the handlers take the typed click.
+        click = cls.kind.from_fields(match.groupdict())
+        return cls(discord.ui.Button(custom_id=button.custom_id), click)
 
     async def callback(self, interaction: Interaction) -> None:
         measured = metrics.active
@@ -60,7 +65,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
                 # a forged request; Discord's own client sends our ids only from buttons.
                 await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
                 return
-            await self.handle(ctl, interaction)
+            await ctl.on_click(interaction, self.click)
         except RETRYABLE as exc:
             # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
             log.warning("button %s: %s", self.custom_id, describe(exc))
@@ -75,48 +80,37 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
             if measured is not None:
                 measured.click_done(interaction.id)
 
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        raise NotImplementedError
-
 
 class LobbyButton(GameButton, template=ids.LOBBY.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.lobby_click(interaction, self.fields)
+    kind = ids.LobbyClick
 
 
 class HandButton(GameButton, template=ids.HAND.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.hand_click(interaction, self.fields)
+    kind = ids.HandClick
 
 
 class PlayButton(GameButton, template=ids.PLAY.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.play_click(interaction, self.fields)
+    kind = ids.PlayClick
 
 
 class ExchangeButton(GameButton, template=ids.EXCHANGE.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.exchange_click(interaction, self.fields)
+    kind = ids.ExchangeClick
 
 
 class JokerButton(GameButton, template=ids.JOKER.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.joker_click(interaction, self.fields)
+    kind = ids.JokerClick
 
 
 class BackButton(GameButton, template=ids.BACK.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.back_click(interaction, self.fields)
+    kind = ids.BackClick
 
 
 class RematchButton(GameButton, template=ids.REMATCH.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.rematch_click(interaction, self.fields)
+    kind = ids.RematchClick
 
 
 class ForgetButton(GameButton, template=ids.FORGET.pattern):
-    async def handle(self, ctl: Controller, interaction: Interaction) -> None:
-        await ctl.forget_click(interaction, self.fields)
+    kind = ids.ForgetClick
 
 
 def is_button_click(interaction: Interaction) -> bool:
@@ -213,31 +207,31 @@ def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -
     full = len(session.seats) >= session.players
     return Buttons(
         [
-            button(ids.LOBBY.format(game=g, verb="join"), tr(lang, "button.join"), style=B.primary),
-            button(ids.LOBBY.format(game=g, verb="leave"), tr(lang, "button.leave")),
+            button(ids.LobbyClick(g, "join").custom_id, tr(lang, "button.join"), style=B.primary),
+            button(ids.LobbyClick(g, "leave").custom_id, tr(lang, "button.leave")),
             button(
-                ids.LOBBY.format(game=g, verb="start"),
+                ids.LobbyClick(g, "start").custom_id,
                 tr(lang, "button.start"),
                 style=B.success,
                 disabled=not full,
             ),
             button(
-                ids.LOBBY.format(game=g, verb="cancel"), tr(lang, "button.cancel"), style=B.danger
+                ids.LobbyClick(g, "cancel").custom_id, tr(lang, "button.cancel"), style=B.danger
             ),
         ],
         [
             *(
                 button(
-                    ids.LOBBY.format(game=g, verb=f"cpu-{level}"),
-                    tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{level}")),
+                    add.custom_id,
+                    tr(lang, "button.add_cpu", level=tr(lang, f"difficulty.{add.level}")),
                     # the server's usual level (settings: difficulty) stands out
-                    style=B.primary if level == default_level else B.secondary,
+                    style=B.primary if add.level == default_level else B.secondary,
                     disabled=full,
                 )
-                for level in ("easy", "normal", "hard")
+                for add in (ids.LobbyClick(g, verb) for verb in ids.ADD_COMPUTER)
             ),
             button(
-                ids.LOBBY.format(game=g, verb="uncpu"),
+                ids.LobbyClick(g, "uncpu").custom_id,
                 tr(lang, "button.remove_cpu"),
                 disabled=not any(s.is_computer for s in session.seats),
             ),
@@ -246,21 +240,25 @@ def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -
 
 
 def table_view(lang: str, session: GameSession) -> Buttons:
-    row = [button(ids.HAND.format(game=session.id), tr(lang, "button.my_hand"), style=B.primary)]
+    row = [button(ids.HandClick(session.id).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
     if any(s.away for s in session.seats):
-        row.append(button(ids.BACK.format(game=session.id), tr(lang, "button.back")))
+        row.append(button(ids.BackClick(session.id).custom_id, tr(lang, "button.back")))
     return Buttons(row)
 
 
 def end_view(lang: str, session: GameSession) -> Buttons:
     return Buttons(
-        [button(ids.REMATCH.format(game=session.id), tr(lang, "button.rematch"), style=B.success)]
+        [
+            button(
+                ids.RematchClick(session.id).custom_id, tr(lang, "button.rematch"), style=B.success
+            )
+        ]
     )
 
 
 def forget_view(lang: str, user_id: int) -> Buttons:
     return Buttons(
-        [button(ids.FORGET.format(user=user_id), tr(lang, "button.forget"), style=B.danger)]
+        [button(ids.ForgetClick(user_id).custom_id, tr(lang, "button.forget"), style=B.danger)]
     )
 
 
@@ -286,7 +284,7 @@ def hand_view(
     choosing = bool(legal_cards - {None}) and not joker_prompt  # a card to play, now
     cards = [
         button(
-            ids.PLAY.format(game=g, n=n, card=str(card)),
+            ids.PlayClick(g, n, card).custom_id,
             tr(lang, "button.joker") if card.suit is None else card_label(card, notation),
             style=_card_style(card, playable=card in legal_cards or not choosing),
             disabled=not choosing or card not in legal_cards,
@@ -295,24 +293,24 @@ def hand_view(
     ]
     controls: list[Button] = []
     if view.my_turn and view.table.phase == "exchange":
-        for choice in ("keep", "swap"):
+        for swap, choice in ((False, "keep"), (True, "swap")):
             controls.append(
                 button(
-                    ids.EXCHANGE.format(game=g, n=n, choice=choice),
+                    ids.ExchangeClick(g, n, swap).custom_id,
                     tr(lang, f"button.{choice}"),
                     style=B.primary,
                 )
             )
     if joker_prompt:
-        for call in ("win", "lose"):
+        for win, call in ((True, "win"), (False, "lose")):
             controls.append(
                 button(
-                    ids.JOKER.format(game=g, n=n, call=call),
+                    ids.JokerClick(g, n, win).custom_id,
                     tr(lang, f"button.joker_{call}"),
                     style=B.primary,
                 )
             )
-    controls.append(button(ids.HAND.format(game=g), tr(lang, "button.refresh")))
+    controls.append(button(ids.HandClick(g).custom_id, tr(lang, "button.refresh")))
     return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
 
 
@@ -324,5 +322,5 @@ def turn_view(lang: str, session: GameSession) -> Buttons:
     """The turn message's button: opens the clicker's hand (a fresh one once the hand shown
     last is too old for the bot to update)."""
     return Buttons(
-        [button(ids.HAND.format(game=session.id), tr(lang, "button.my_hand"), style=B.primary)]
+        [button(ids.HandClick(session.id).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
     )
