@@ -128,8 +128,9 @@ class Verdict:
 class RateLimits:
     route_limits: dict[str, tuple[int, float]] = field(default_factory=dict)
     global_limit: tuple[int, float] = (DEFAULT_GLOBAL_LIMIT, 1.0)
-    #: Per token and route on an interaction's webhook routes (None: the generous default).
-    webhook_token_limit: tuple[int, float] | None = None
+    #: Per token and route on an interaction's webhook routes: Discord's, always (None: the
+    #: generous default of the other routes).
+    webhook_token_limit: tuple[int, float] | None = WEBHOOK_TOKEN_LIMIT
     #: Messages a channel takes through webhooks, shared by every token (None: no limit).
     webhook_channel_limit: tuple[int, float] | None = None
     sent_429: int = 0
@@ -157,8 +158,9 @@ class RateLimits:
 
     def use_discord_route_limits(self) -> None:
         """Discord's per-route buckets as bots observe them (see the figures' sources above):
-        channel messages, an interaction token's webhook routes, a channel's webhook
-        messages. The global limit is apart: `limit_global(DISCORD_GLOBAL_LIMIT)`."""
+        channel messages and a channel's webhook messages (an interaction token's routes have
+        Discord's limit from the start). The global limit is apart:
+        `limit_global(DISCORD_GLOBAL_LIMIT)`."""
         for method, template, limit, window in CHANNEL_ROUTE_LIMITS:
             self.limit_route(method, template, limit, window)
         self.webhook_token_limit = WEBHOOK_TOKEN_LIMIT
