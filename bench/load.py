@@ -657,8 +657,11 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 if event != "MESSAGE_DELETE" and awaited:
                     watch_tables(msg)
                 if event == "MESSAGE_CREATE" and msg.ephemeral_for is None:
-                    for user in msg.mentions:
-                        notified[user.id].append(msg)
+                    # A turn message names its person, pinged or not (the bot pings only
+                    # when it helps): people read the channel, not only their pings.
+                    named = {int(i) for i in re.findall(r"<@!?(\d+)>", msg.content or "")}
+                    for user_id in named | {user.id for user in msg.mentions}:
+                        notified[user_id].append(msg)
                 elif msg.ephemeral_for is not None and has_cards(msg):
                     hands[msg.ephemeral_for] = msg
                 changed[msg.channel_id].set()
@@ -837,7 +840,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         signal_bots(signal.SIGHUP)
         await asyncio.sleep(0.5)
         go.set()
-        done, pending = await asyncio.wait(tasks, timeout=args.seconds + 120)
+        done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
         for task in pending:
             task.cancel()
         for task in done:
@@ -1102,6 +1105,14 @@ if __name__ == "__main__":
             dest="discord_limits",
             action="store_false",
             help="serve without Discord-like per-channel rate limits",
+        )
+        parser.add_argument(
+            "--drain",
+            type=float,
+            default=120.0,
+            metavar="SECONDS",
+            help="after --seconds, how long games still going may take to finish before they "
+            "are left (new games start only within --seconds)",
         )
         parser.add_argument(
             "--global-limit",
