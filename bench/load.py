@@ -1,6 +1,6 @@
 """Load run: many games at once through the Discord double (a script, not a test).
 
-    .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1]
+    .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1] [--global-limit]
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
 own startup, through ``build_bot``) with a few probes: when each interaction arrived and when
@@ -25,6 +25,7 @@ import inspect
 import json
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -48,13 +49,7 @@ with warnings.catch_warnings():
 
 # -- the bot side (child process) ------------------------------------------------------------
 
-STALL_S = 0.08
-
-DISCORD_ROUTE_LIMITS = (
-    ("POST", "/channels/{channel_id}/messages", 5, 5.0),
-    ("PATCH", "/channels/{channel_id}/messages/{message_id}", 5, 5.0),
-    ("DELETE", "/channels/{channel_id}/messages/{message_id}", 5, 1.0),
-)  # a loop that has not ticked for this long is stalled: say where it is
+STALL_S = 0.08  # a loop that has not ticked for this long is stalled: say where it is
 
 
 def interaction_kind(custom_id: str, command: object) -> str:
@@ -443,6 +438,18 @@ async def child(out: Path) -> None:
 # -- the people (this process) ---------------------------------------------------------------
 
 
+def shown_text(msg: Any) -> str:
+    """Everything a message shows as text: its content, its embeds' titles, descriptions,
+    fields and footers, and its text components (components v2)."""
+    parts = [msg.content or ""]
+    for embed in msg.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name', '')}\n{f.get('value', '')}" for f in embed.get("fields") or []]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    parts += [c.get("content") or "" for c in msg.all_components() if c.get("type") == 10]
+    return "\n".join(parts)
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -529,9 +536,11 @@ async def main(args: argparse.Namespace) -> None:
 
 
 async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
+    from engine.cards import Card
     from tests.fakecord import FakeDiscord
     from tests.fakecord import server as fake_server
     from tests.fakecord.models import Channel, Message, User
+    from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
 
     # The double checks every body against Discord's OpenAPI spec with jsonschema: ~20-60 ms a
     # message with components, which caps it near 40 requests/s. Check one body in
@@ -560,10 +569,12 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         fake.add_member(guild, fake.bot, roles=[fake.add_role(guild, "Nines", BOT_DEFAULT)])
         guilds.append(guild)
     if args.discord_limits:
-        # Discord's per-channel buckets as bots observe them (Discord publishes no figures):
-        # 5 messages posted, 5 edited, 5 deleted per channel every 5, 5 and 1 seconds.
-        for method, template, limit, window in DISCORD_ROUTE_LIMITS:
-            fake.ratelimits.limit_route(method, template, limit, window)
+        # Discord's per-route buckets as bots observe them (Discord publishes no figures; the
+        # double says where each comes from): 5 messages posted, 5 edited, 5 deleted per
+        # channel every 5, 5 and 1 seconds, follow-ups 30 a minute per channel.
+        fake.ratelimits.use_discord_route_limits()
+    if args.global_limit:
+        fake.ratelimits.limit_global(args.global_limit)
     work = Path(tempfile.mkdtemp(prefix="nines-load-"))
     env = {
         **os.environ,
@@ -643,15 +654,50 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
 
         async def announced(event: str, msg: Message) -> None:
             if msg.channel_id in changed:
+                if event != "MESSAGE_DELETE" and awaited:
+                    watch_tables(msg)
                 if event == "MESSAGE_CREATE" and msg.ephemeral_for is None:
-                    for user in msg.mentions:
-                        notified[user.id].append(msg)
+                    # A turn message names its person, pinged or not (the bot pings only
+                    # when it helps): people read the channel, not only their pings.
+                    named = {int(i) for i in re.findall(r"<@!?(\d+)>", msg.content or "")}
+                    for user_id in named | {user.id for user in msg.mentions}:
+                        notified[user_id].append(msg)
                 elif msg.ephemeral_for is not None and has_cards(msg):
                     hands[msg.ephemeral_for] = msg
                 changed[msg.channel_id].set()
             await announce(event, msg)
 
         fake.rest._announce = announced  # type: ignore[method-assign]
+
+        # Table lag: from a person's card click until a public message of the channel first
+        # shows that card beside the player's name (as the trick and the last trick write
+        # it: ``p3a **9♥**``, ``**p3a 9♥**``), read from what the bot sent the double.
+        awaited: defaultdict[int, list[tuple[re.Pattern[str], float]]] = defaultdict(list)
+        table_lags: list[float] = []
+        never_shown = 0
+
+        def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
+            # The bot names a seat by the person's display name (the double's is the user
+            # name), a card by its label in the guild's notation (English here).
+            label = Card.parse(custom_id.rsplit(":", 1)[1]).pretty
+            return re.compile(rf"(?<!\w){re.escape(user.name[:32])}[ *]{{1,3}}{re.escape(label)}")
+
+        def watch_tables(msg: Message) -> None:
+            nonlocal never_shown
+            waiting = awaited.get(msg.channel_id)
+            if not waiting or msg.ephemeral_for is not None:
+                return
+            text = shown_text(msg)
+            now = fake.clock.now()
+            still = []
+            for pattern, clicked in waiting:
+                if pattern.search(text):
+                    table_lags.append(now - clicked)
+                elif now - clicked > 60:  # its game moved on without showing it
+                    never_shown += 1
+                else:
+                    still.append((pattern, clicked))
+            awaited[msg.channel_id] = still
 
         # People make no new move while ``go`` is clear (to weigh the games at rest).
         go = asyncio.Event()
@@ -718,13 +764,19 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                         continue
                 if human:
                     await asyncio.sleep(rng.uniform(0.5, 2.0))
-                inter = await fake.click(user, hand, rng.choice(moves), wait=False)  # type: ignore[arg-type]
+                choice = rng.choice(moves)
+                card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
+                if card is not None:
+                    awaited[channel.id].append(card)
+                inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
                 await answered(inter)
                 person_moves += 1
                 # A deferred answer (the game was busy) edits the hand a little later.
                 answer = inter.message if inter.ack_type == 7 else None
                 if answer is not None and "out of date" in (answer.content or ""):
                     refusals += 1
+                    if card in awaited[channel.id]:  # refused: no table will show it
+                        awaited[channel.id].remove(card)
                 calls = [
                     b.custom_id
                     for b in (answer.buttons() if answer else [])
@@ -771,6 +823,12 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         started = time.monotonic()
         stop_at = started + args.seconds
         requests_before = len(fake.requests)
+        limits = fake.ratelimits
+        budget_before = (
+            limits.under_global,
+            dict(limits.sent_429_by_scope),
+            limits.invalid_requests,
+        )
         tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
         await asyncio.sleep(min(args.seconds / 2, 20))
         signal_bots(signal.SIGUSR2)
@@ -782,7 +840,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         signal_bots(signal.SIGHUP)
         await asyncio.sleep(0.5)
         go.set()
-        done, pending = await asyncio.wait(tasks, timeout=args.seconds + 120)
+        done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
         for task in pending:
             task.cancel()
         for task in done:
@@ -790,6 +848,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 print("a table failed:", repr(task.exception()))
         elapsed = time.monotonic() - started
         requests = fake.requests[requests_before:]
+        under_global = limits.under_global - budget_before[0]
+        by_scope = {
+            scope: limits.sent_429_by_scope[scope] - budget_before[1].get(scope, 0)
+            for scope in SCOPES
+        }
+        invalid = limits.invalid_requests - budget_before[2]
+        never_shown += sum(len(waiting) for waiting in awaited.values())
         database_cpu_at_stop = database_cpu()  # the bots' connections end with them
         signal_bots(signal.SIGTERM)
         for proc in procs:
@@ -898,6 +963,27 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"   channel routes in all: {channel_requests / max(moves, 1):.3f} a card, "
         f"{channel_requests / elapsed:.1f}/s (Discord's global limit: 50/s a bot)"
     )
+    # The double's own count: requests let through the global window (interaction routes are
+    # not bound to it).
+    enforced = f"enforced at {args.global_limit}/s" if args.global_limit else "not enforced"
+    print(
+        f"requests under the global limit: {under_global} in all, "
+        f"{under_global / max(moves, 1):.3f} per card a person plays, "
+        f"{under_global / elapsed:.1f}/s (Discord's global limit: {DISCORD_GLOBAL_LIMIT}/s a "
+        f"bot; {enforced})"
+    )
+    lag = [x * 1000 for x in table_lags]
+    print(
+        f"table lag (a person's card clicked -> the channel first shows it, ms): "
+        f"p50 {pct(lag, 0.5):.1f}  p99 {pct(lag, 0.99):.1f}  "
+        f"max {max(lag, default=float('nan')):.1f}  (n={len(lag)}, never shown: {never_shown})"
+    )
+    print(
+        "429s by scope: "
+        + ", ".join(f"{scope} {n}" for scope, n in by_scope.items())
+        + f"; invalid requests (401, 403, 429 not shared): {invalid} "
+        f"(Cloudflare bans an IP at {INVALID_REQUEST_LIMIT:,} in 10 minutes)"
+    )
     for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
         ms = [v * 1000 for v in values]
         print(
@@ -972,6 +1058,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             [x * 1000 for kind in ("play", "xchg") for x in data["by_kind"].get(kind, [])], 0.99
         ),
         "moves_per_s": person_moves / elapsed,
+        "table_p50": pct(lag, 0.5),
+        "table_p99": pct(lag, 0.99),
         "cpu_per_move": 1000 * data["cpu"] / max(person_moves, 1),
     }
 
@@ -980,6 +1068,8 @@ if __name__ == "__main__":
     if "--child" in sys.argv:
         asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
     else:
+        from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
+
         parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         parser.add_argument("--games", type=int, default=200)
         parser.add_argument("--seconds", type=float, default=60)
@@ -1015,6 +1105,24 @@ if __name__ == "__main__":
             dest="discord_limits",
             action="store_false",
             help="serve without Discord-like per-channel rate limits",
+        )
+        parser.add_argument(
+            "--drain",
+            type=float,
+            default=120.0,
+            metavar="SECONDS",
+            help="after --seconds, how long games still going may take to finish before they "
+            "are left (new games start only within --seconds)",
+        )
+        parser.add_argument(
+            "--global-limit",
+            type=int,
+            nargs="?",
+            const=DISCORD_GLOBAL_LIMIT,
+            default=0,
+            metavar="N",
+            help="make the double enforce a global limit of N requests a second on the bot's "
+            "routes (interaction routes are not bound to it): Discord's 50 without N",
         )
         parser.add_argument(
             "--profile",

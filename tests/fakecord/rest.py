@@ -307,7 +307,9 @@ class RestApi:
     def _channel_message(self, call: Call, chan: Channel) -> Message:
         msg = self.store.message(chan.id, call.int_param("message_id"))
         if msg.ephemeral_for is not None:
-            # Ephemeral messages exist only behind their interaction token.
+            # Ephemeral messages exist only behind their interaction token: the channel routes
+            # answer Unknown Message (discord/discord-api-docs#6007, #6253: "use the dedicated
+            # endpoints for editing interaction responses").
             raise DiscordError(10008)
         return msg
 
@@ -359,6 +361,10 @@ class RestApi:
     async def edit_message(self, call: Call) -> Result:
         chan = self._bot_channel(call)
         msg = self._channel_message(call, chan)
+        # A public interaction answer is the bot's own message (its author is the bot user),
+        # so this route edits it too, token expired or not; Discord documents neither way,
+        # and bots rely on it in guilds (MaxOhn/Bathbot#702 moved to the token only because
+        # the channel route failed in DMs, where the bot may not read the channel).
         if msg.author.id != self.bot_id:
             raise DiscordError(50005)
         if call.uploads:
@@ -430,6 +436,8 @@ class RestApi:
         inter = self.fake.interactions_by_token.get(call.params["webhook_token"])
         if inter is None or call.params["webhook_id"] != str(self.fake.app_id):
             raise DiscordError(10015)
+        # "Interaction tokens are valid for 15 minutes" (Discord API docs, Interactions >
+        # Receiving and Responding), on the double's clock, which tests move forward.
         if inter.expired(self.fake.clock.now()):
             raise DiscordError(50027)
         return inter
@@ -550,6 +558,10 @@ class RestApi:
         return (200, msg.to_json()) if call.flag("wait") else NO_CONTENT
 
     def _token_message(self, call: Call, inter: Interaction) -> Message:
+        """What a token reaches: its original answer (for a component acknowledged with type
+        6 or 7, the message clicked) and "a message sent with that token" (Discord API docs,
+        Interactions > Receiving and Responding > Followup Messages); any other message id
+        is Unknown Message."""
         mid = call.params.get("message_id", "@original")
         if mid == "@original":
             msg = inter.response

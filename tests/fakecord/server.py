@@ -25,7 +25,7 @@ from .messages import Upload
 from .models import Channel, Guild, Member, Message, Role, User
 from .people import People
 from .permissions import Perm
-from .ratelimit import RateLimits, under_global_limit
+from .ratelimit import FOLLOWUP, RateLimits, under_global_limit
 from .rest import ROUTES, Call, RestApi
 from .store import Store
 
@@ -401,6 +401,7 @@ class FakeDiscord(People):
                 code = payload.get("code", 0) if isinstance(payload, dict) else 0
                 msg = payload.get("message", "") if isinstance(payload, dict) else ""
                 call.interaction.errors.append(ErrorRecord(method, template, status, code, msg))
+            self.ratelimits.note_answer(status, headers or {})
             hdrs = {**JSON_HEADERS, **(headers or {})}
             if status == 204:
                 return web.Response(status=204, headers={"Via": "1.1 google", **(headers or {})})
@@ -423,14 +424,25 @@ class FakeDiscord(People):
         if fault := self.ratelimits.fault_for(method, path, template):
             self._hold(fault.hold)
             return answer(fault.status, fault.body, fault.headers)
+        # A bucket counts per top-level resource: "channels (channel_id), guilds (guild_id),
+        # and webhooks (webhook_id or webhook_id + webhook_token)" (Discord API docs, Topics >
+        # Rate Limits); an interaction's callback per interaction.
+        webhook = params.get("webhook_id", "") + "/" + params.get("webhook_token", "")
         major = (
             params.get("channel_id")
             or params.get("guild_id")
-            or params.get("webhook_token")
+            or (webhook if webhook != "/" else "")
             or params.get("interaction_id")
             or ""
         )
-        verdict = self.ratelimits.check(method, template, major)
+        # A follow-up posts into the interaction's channel, whose webhook messages are limited
+        # whoever sends them (ratelimit.WEBHOOK_CHANNEL_LIMIT).
+        posts_into = (
+            str(call.interaction.channel.id)
+            if call.interaction is not None and (method, template) == ("POST", FOLLOWUP)
+            else ""
+        )
+        verdict = self.ratelimits.check(method, template, major, posts_into)
         self._hold(verdict.hold)
         if verdict.status == 429:
             return answer(429, verdict.body, verdict.headers)
