@@ -137,6 +137,8 @@ class Figures:
     seed: int
     rounds: list[Round]
     clicks: int
+    #: Clicks Discord showed as failed (no answer in time): not wrong, but counted.
+    unanswered: int
     moves_answered: int
     lost: list[str]
     doubled: list[str]
@@ -192,7 +194,8 @@ class Figures:
             f"({actions['SIGKILL']} SIGKILL, {actions['SIGTERM']} SIGTERM, "
             f"{actions['restart']} restarts, {actions['skipped']} on a process already down; "
             f"kills during {dict(moments)})",
-            f"clicks {self.clicks}, moves answered played {self.moves_answered}, "
+            f"clicks {self.clicks} ({self.unanswered} failed unanswered), "
+            f"moves answered played {self.moves_answered}, "
             f"timer moves {self.timer_moves}",
             f"lost moves {len(self.lost)}, doubled moves {len(self.doubled)}, "
             f"stored moves nobody made {len(self.unexplained)}",
@@ -692,6 +695,7 @@ class Chaos:
             seed=self.plan.seed,
             rounds=self.rounds,
             clicks=len(self.clicks),
+            unanswered=sum(c.outcome == "unanswered" for c in self.clicks),
             moves_answered=len(played),
             lost=lost,
             doubled=doubled,
