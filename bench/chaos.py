@@ -74,7 +74,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=3, help="and as many shards")
     parser.add_argument("--tables", type=int, default=2, help="servers playing, per shard")
-    parser.add_argument("--gap", default="0.5,3.5", help="seconds between rounds: low,high")
+    parser.add_argument("--gap", default="0.5,3", help="seconds between rounds: low,high")
     parser.add_argument("--down", default="0.5,8", help="seconds a process stays down")
     parser.add_argument("--sigkill", type=float, default=0.6, help="share of SIGKILLs")
     sys.exit(asyncio.run(main(parser.parse_args())))

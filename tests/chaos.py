@@ -190,10 +190,10 @@ class Figures:
         actions = Counter(r.action for r in self.rounds)
         moments = Counter(r.moment for r in self.rounds if r.action.startswith("SIG"))
         lines = [
-            f"seed {self.seed}: {len(self.rounds)} rounds in {self.elapsed:.0f} s "
-            f"({actions['SIGKILL']} SIGKILL, {actions['SIGTERM']} SIGTERM, "
-            f"{actions['restart']} restarts, {actions['skipped']} on a process already down; "
-            f"kills during {dict(moments)})",
+            f"seed {self.seed}: {len(self.rounds) - actions['restart']} rounds in "
+            f"{self.elapsed:.0f} s: {actions['SIGKILL']} SIGKILL, {actions['SIGTERM']} SIGTERM, "
+            f"{actions['skipped']} on a process already down; {actions['restart']} restarts; "
+            f"signals during {dict(moments)}",
             f"clicks {self.clicks} ({self.unanswered} failed unanswered), "
             f"moves answered played {self.moves_answered}, "
             f"timer moves {self.timer_moves}",
