@@ -4,8 +4,8 @@
 
 A throwaway PostgreSQL server (tests/postgres.py), bot processes each preferring one shard of
 as many, people playing game after game in ``--tables`` servers per shard, and ``--rounds``
-rounds of chaos: each sends SIGKILL or SIGTERM to a random process (skipped if it is already
-down), which starts again a random while later. Rounds come ``--gap`` seconds apart (a range),
+rounds of chaos: each sends SIGKILL or SIGTERM to a random process that is up (skipped if none
+is), which starts again a random while later. Rounds come ``--gap`` seconds apart (a range),
 so a process may die again during a takeover, a handback or its IDENTIFY.
 
 Printed: the rounds (and what was going on at each), lost and doubled moves, stored moves

@@ -64,7 +64,7 @@ class Plan:
 
     seed: int
     processes: int = 2
-    #: Rounds of chaos: each sends SIGKILL or SIGTERM to a random process (if it is up).
+    #: Rounds of chaos: each sends SIGKILL or SIGTERM to a random process that is up.
     rounds: int = 3
     #: Seconds from one round to the next, and how long a stopped process stays down.
     gap: tuple[float, float] = (3.0, 8.0)
@@ -192,7 +192,7 @@ class Figures:
         lines = [
             f"seed {self.seed}: {len(self.rounds) - actions['restart']} rounds in "
             f"{self.elapsed:.0f} s: {actions['SIGKILL']} SIGKILL, {actions['SIGTERM']} SIGTERM, "
-            f"{actions['skipped']} on a process already down; {actions['restart']} restarts; "
+            f"{actions['skipped']} with every process down; {actions['restart']} restarts; "
             f"signals during {dict(moments)}",
             f"clicks {self.clicks} ({self.unanswered} failed unanswered), "
             f"moves answered played {self.moves_answered}, "
@@ -375,11 +375,14 @@ class Chaos:
         restarts: list[asyncio.Task[None]] = []
         for _ in range(self.plan.rounds):
             await asyncio.sleep(self.rng.uniform(*self.plan.gap))
-            node = self.nodes[self.rng.randrange(len(self.nodes))]
+            # Any process that is up (or starting): one just restarted may be hit again
+            # during its IDENTIFY, restore or handback.
+            up = [n for n in self.nodes if n.up] or self.nodes
+            node = up[self.rng.randrange(len(up))]
             kill = self.rng.random() < self.plan.sigkill_share
             down = self.rng.uniform(*self.plan.down)
             if not node.up:
-                self._log(node, "skipped")
+                self._log(node, "skipped")  # every process is down
                 continue
             self._log(node, "SIGKILL" if kill else "SIGTERM")
             node.signal(signal.SIGKILL if kill else signal.SIGTERM)
