@@ -58,8 +58,11 @@ async def main(args: argparse.Namespace) -> int:
     print(figures.summary())
     for r in figures.rounds:
         print(f"  +{r.at:6.1f} s  process {r.node}  {r.action:8} during {r.moment}")
-    for shard, start, seconds in figures.outages:
-        print(f"  shard {shard} unserved {seconds:5.1f} s from +{start:.1f} s")
+    for o in figures.outages:
+        print(
+            f"  shard {o.shard} unserved {o.seconds:5.1f} s from +{o.start:.1f} s "
+            f"({o.served_late:.1f} s of it with a process up)"
+        )
     failures = figures.failures()
     print(f"failures: {len(failures)}")
     for failure in failures:
