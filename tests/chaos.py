@@ -390,7 +390,7 @@ class Chaos:
             for node in self.nodes:
                 node.stop()
             await self.fake.stop()
-        return await self._figures(time.monotonic() - started)
+        return await self.read_figures(time.monotonic() - started)
 
     async def _schedule(self) -> None:
         restarts: list[asyncio.Task[None]] = []
@@ -630,7 +630,8 @@ class Chaos:
         return click
 
     # the checks ----------------------------------------------------------------------------
-    async def _figures(self, elapsed: float) -> Figures:
+    async def read_figures(self, elapsed: float) -> Figures:
+        """The checks, from the double's records and the database (after the run)."""
         lost: list[str] = []
         doubled: list[str] = []
         unexplained: list[str] = []
