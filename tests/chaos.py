@@ -500,6 +500,14 @@ class Chaos:
                 return message
         return None
 
+    def _channel_tail(self, table: Table, count: int = 3) -> str:
+        """The newest public messages of a table's channel, as a person reads them."""
+        public = [m for m in self._messages(table, table.users[0]) if m.ephemeral_for is None]
+        return " | ".join(
+            f"[{m.id}{' edited' if m.edited_timestamp else ''}] {text_of(m)[:400]}"
+            for m in public[-count:]
+        )
+
     def end_messages(self, table: Table, game: int) -> list[Message]:
         return [
             m
@@ -576,7 +584,8 @@ class Chaos:
         while not self.end_messages(table, game):
             if time.monotonic() - progress > STUCK_AFTER:
                 table.stuck.append(
-                    f"{table.guild.name} game {game}: no progress for {STUCK_AFTER:.0f} s"
+                    f"{table.guild.name} game {game}: no progress for {STUCK_AFTER:.0f} s; "
+                    f"the channel shows: {self._channel_tail(table)}"
                 )
                 return
             found = table_message(self.fake, table.users[0], table.channel)
@@ -638,6 +647,7 @@ class Chaos:
         replay_errors: list[str] = []
         timer_moves = counted = 0
         ended: dict[int, float | None] = {}  # game -> when it was stored as ended
+        stored_state: list[str] = []  # of the games whose end nobody saw
         played = [c for c in self.clicks if c.move is not None and c.outcome == "answered"]
         # A Joker's first click only asks win or lose: its answer shows the calls.
         played = [
@@ -680,6 +690,12 @@ class Chaos:
                     if row is None:
                         replay_errors.append(f"game {game} not stored")
                         continue
+                    if game not in table.ended:
+                        last = actions[-1] if actions else None
+                        stored_state.append(
+                            f"game {game} stored {row.status}, {len(actions)} moves, the last "
+                            f"{last}, turn deadline {row.turn_deadline}"
+                        )
                     # The stored log replays (a move applied twice would be illegal), and says
                     # which moves were forced: a last card plays itself, nobody clicks it.
                     forced: set[int] = set()
@@ -741,7 +757,7 @@ class Chaos:
             games_ended=sum(len(t.ended) for t in self.tables),
             games_counted=counted,
             end_messages=end_messages,
-            stuck=[s for t in self.tables for s in t.stuck],
+            stuck=[s for t in self.tables for s in t.stuck] + stored_state,
             outages=self.outages,
             doubled_sessions=list(self.fake.gateway.doubled),
             violations=[str(v) for v in self.fake.violations],
