@@ -6,7 +6,9 @@ A throwaway PostgreSQL server (tests/postgres.py), bot processes each preferring
 as many, people playing game after game in ``--tables`` servers per shard, and ``--rounds``
 rounds of chaos: each sends SIGKILL or SIGTERM to a random process that is up (skipped if none
 is), which starts again a random while later. Rounds come ``--gap`` seconds apart (a range),
-so a process may die again during a takeover, a handback or its IDENTIFY.
+so a process may die again during a takeover, a handback or its IDENTIFY. The defaults run
+50 rounds in about two and a half minutes, with a process up most of the time; ``--gap 0.5,3
+--down 0.5,8`` is harsher (every process down at times, most signals during a start).
 
 Printed: the rounds (and what was going on at each), lost and doubled moves, stored moves
 nobody made, double (40060) and wrong answers, games opened/ended/counted and their end
@@ -77,7 +79,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=3, help="and as many shards")
     parser.add_argument("--tables", type=int, default=2, help="servers playing, per shard")
-    parser.add_argument("--gap", default="0.5,3", help="seconds between rounds: low,high")
-    parser.add_argument("--down", default="0.5,8", help="seconds a process stays down")
+    parser.add_argument("--gap", default="1,4", help="seconds between rounds: low,high")
+    parser.add_argument("--down", default="0.5,5", help="seconds a process stays down")
     parser.add_argument("--sigkill", type=float, default=0.6, help="share of SIGKILLs")
     sys.exit(asyncio.run(main(parser.parse_args())))
