@@ -97,9 +97,13 @@ class ShardLeases:
             held |= taken
         if self.wanted - held:
             await self.storage.want_shards(self.wanted - held, self.owner)
+        # Only shards held before this renewal: taking an orphan cleared its request to be
+        # handed back (its owner changed), so the stale one read above must not make this
+        # process let it go unserved while its lease stays this process's, nor take it over
+        # and hand it back in one go.
         asked = frozenset(
             s
-            for s in held - self.wanted
+            for s in (held & self.held) - self.wanted
             if s in leases and leases[s].wanted_by not in (None, self.owner)
         )
         before, self.held = self.held, frozenset(held)

@@ -176,6 +176,27 @@ async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
     assert a.expire() == {0} and a.held == set()
 
 
+async def test_an_orphan_taken_over_is_not_handed_back_at_once(backend: Backend) -> None:
+    """Issue 32 (found by the chaos run): a shard whose owner asked for it back and died again
+    is an orphan; the process that takes it over keeps it (taking it cleared the request)
+    rather than letting it go, unserved, while its lease stays this process's."""
+    a_store, b_store = await backend.open(), await backend.open()
+    try:
+        a = ShardLeases(a_store, 2, (0,), lease=0.3)
+        b = ShardLeases(b_store, 2, (1,), lease=0.3)
+        assert await a.renew() == ({0}, set(), set())
+        await a_store.take_shards({1}, "dead", 0.3)  # a process since dead holds shard 1
+        await a_store.want_shards({1}, b.owner)  # b came back and asked for it, then died
+        await asyncio.sleep(0.35)
+        gained, lost, asked = await a.renew()
+        assert (gained, lost, asked) == ({1}, set(), set())
+        assert a.held == {0, 1}
+        assert (await a_store.shard_leases())[1].wanted_by is None
+    finally:
+        await a_store.close()
+        await b_store.close()
+
+
 async def test_forgotten_settings_are_read_again(two: tuple[Storage, Storage]) -> None:
     """A process taking a shard over drops its cached server settings: another process may
     have changed them while it served the shard."""

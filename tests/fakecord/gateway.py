@@ -7,6 +7,7 @@ events without a guild go to shard 0."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import time
@@ -152,7 +153,11 @@ class Gateway:
         session.log.append(frame)
         self._on_activity()
         if session.ws is not None and not session.ws.closed:
-            await session.ws.send_str(json.dumps(frame))
+            # A socket whose process just died is closing before the double sees it closed:
+            # the frame stays in the log for a RESUME, and the event's sender (a person's
+            # click) is not failed for it.
+            with contextlib.suppress(ConnectionResetError):
+                await session.ws.send_str(json.dumps(frame))
 
     # faults --------------------------------------------------------------------------------
     async def request_reconnect(self, shard: int = 0) -> None:
