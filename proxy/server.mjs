@@ -11,7 +11,7 @@
 //                               https://discord.com/developers/docs/topics/rate-limits#global-rate-limit)
 import { createServer } from 'node:http';
 import process from 'node:process';
-import { proxyRequests } from '@discordjs/proxy';
+import { populateErrorResponse, populateSuccessfulResponse } from '@discordjs/proxy';
 import { REST } from '@discordjs/rest';
 
 function positiveInt(name, fallback) {
@@ -48,13 +48,48 @@ rest.on('rateLimited', (info) => {
 	console.log(`rate limited ${info.global ? 'globally' : `on ${info.route}`}: waiting ${info.timeToReset} ms`);
 });
 
-const proxy = proxyRequests(rest);
+/**
+ * @discordjs/proxy's proxyRequests, with one change: the body is read whole before the request
+ * is queued. proxyRequests hands the incoming stream itself to @discordjs/rest, which, when
+ * Discord answers 429 after all (see README), sends the request again with that stream
+ * already read: an empty body, a message lost. A buffer is sent again whole.
+ */
+async function forward(req, res) {
+	const url = new URL(req.url, 'http://noop');
+	const chunks = [];
+	for await (const chunk of req) chunks.push(chunk);
+	const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+	const headers = { 'Content-Type': req.headers['content-type'] };
+	if (req.headers.authorization) headers.authorization = req.headers.authorization;
+	if (req.headers['x-audit-log-reason']) headers['x-audit-log-reason'] = req.headers['x-audit-log-reason'];
+	try {
+		const answer = await rest.queueRequest({
+			body,
+			fullRoute: url.pathname.replace(/^\/api(\/v\d+)?/, ''),
+			method: req.method,
+			auth: false, // each request's own Authorization header, forwarded above
+			passThroughBody: true,
+			query: url.searchParams,
+			headers,
+		});
+		await populateSuccessfulResponse(res, answer);
+	} catch (error) {
+		if (!populateErrorResponse(res, error)) {
+			// Not Discord's answer (e.g. the upstream unreachable): a 502, which the bot
+			// retries like any server error, instead of this process dying on it.
+			console.error(`${req.method} ${req.url}:`, error);
+			res.statusCode = 502;
+		}
+	} finally {
+		res.end();
+	}
+}
+
 const server = createServer((req, res) => {
-	// An error the proxy does not map to an answer (e.g. the upstream unreachable) ends the
-	// response as it stands, then is thrown: it must read 502, which the bot retries like any
-	// server error, not 200 with no body, and must not end this process.
-	res.statusCode = 502;
-	proxy(req, res).catch((error) => console.error(`${req.method} ${req.url}:`, error));
+	forward(req, res).catch((error) => {
+		console.error(`${req.method} ${req.url}:`, error);
+		res.destroy();
+	});
 });
 
 // `docker stop` and Ctrl-C: stop taking connections, finish those in flight.
