@@ -9,8 +9,7 @@ a game each at the same time, together sending more than that limit in a second:
   global 429s, since each believes it has the whole budget.
 
 The limit is lowered from Discord's 50 a second to GLOBAL_LIMIT so the test stays short: it is
-the ratio of traffic to budget that brings 429s, not the figure, and the proxy keeps the same
-margin below it as in production.
+the ratio of traffic to budget that brings 429s, not the figure.
 """
 
 from __future__ import annotations
@@ -36,10 +35,15 @@ from .test_failover import play, second_guild, until
 from .test_restart import ROOT, BotProcess
 
 GLOBAL_LIMIT = 5  # requests a second, the bot's whole budget in the double
-# The proxy's: @discordjs/rest starts its second when it sends, Discord (and the double) when
-# the first request arrives; when the two seconds are out of step, a few requests of the
-# proxy's next second land in Discord's last one. A margin (as compose.yaml keeps, 45 of 50).
-PROXY_LIMIT = GLOBAL_LIMIT - 1
+# The proxy's. @discordjs/rest starts its second when it sends, the double (as Discord) when
+# the first request arrives, and the double's delay varies (its loop is this test's): requests
+# of the proxy's next second can land in the double's current one. At half the limit, one
+# second of the double's holds two whole seconds of the proxy's: a 429 would need the delay to
+# vary enough to fit a third's requests in too. Production keeps a smaller margin (45 of 50)
+# and the rare 429 is waited out and sent again
+# (test_a_request_refused_with_429_is_sent_again_whole); a full game each at 4 of 5 met one
+# global 429 in 134 requests.
+PROXY_LIMIT = GLOBAL_LIMIT // 2
 
 pytestmark = pytest.mark.skipif(
     shutil.which("node") is None, reason="the REST proxy runs on Node.js: `node` is not installed"
