@@ -7,7 +7,9 @@
 // Environment:
 //   PORT                        where to listen (default 8080)
 //   DISCORD_API_BASE            upstream API with its version (default https://discord.com/api/v10)
-//   GLOBAL_REQUESTS_PER_SECOND  the bot's global budget (default 50, Discord's:
+//   GLOBAL_REQUESTS_PER_SECOND  the bot's global budget (default 45: Discord's 50, less a
+//                               margin since this proxy's second and Discord's are out of
+//                               step, see README;
 //                               https://discord.com/developers/docs/topics/rate-limits#global-rate-limit)
 import { createServer } from 'node:http';
 import process from 'node:process';
@@ -37,11 +39,11 @@ const port = positiveInt('PORT', 8080);
 const rest = new REST({
 	api: versioned.groups.api,
 	version: versioned.groups.version,
-	globalRequestsPerSecond: positiveInt('GLOBAL_REQUESTS_PER_SECOND', 50),
+	globalRequestsPerSecond: positiveInt('GLOBAL_REQUESTS_PER_SECOND', 45),
 	// The bot (discord.py) retries 5xx and network errors itself; retrying here too would
 	// multiply them. A 429 is still waited out and retried here: queued, never passed on,
 	// unlike the proxy-container's rejectOnRateLimit, since discord.py takes a 429 without
-	// Discord's JSON body for a Cloudflare ban and gives up.
+	// Discord's JSON body and Via header for a Cloudflare ban and gives up (discord/http.py).
 	retries: 0,
 });
 rest.on('rateLimited', (info) => {
