@@ -13,9 +13,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from engine import (
     Action,
@@ -34,6 +34,8 @@ from .failpoints import failpoint
 from .storage import (
     ActionConflict,
     ChannelBusy,
+    Fence,
+    FencedOut,
     GameResult,
     GameRow,
     Seat,
@@ -43,6 +45,8 @@ from .storage import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 LOBBY_SECONDS: Final = 15 * 60
 DEFAULT_TURN_SECONDS: Final = 120
@@ -56,6 +60,22 @@ class SessionError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class GameLost(Exception):
+    """The database refused the game's write: another process holds its shard now (a newer
+    lease, storage's FencedOut) and runs the game. The session has closed itself; the click
+    gets no answer from this process (the holder answers it), and nothing says the game ended.
+    """
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is run by another process now")
+        self.game_id = game_id
+
+
+def no_fence(guild_id: int) -> Fence | None:
+    """A process without shards: its writes are not fenced."""
+    return None
 
 
 @dataclass(slots=True)
@@ -125,6 +145,9 @@ class Deps:
     computers: Computers
     presenter: Presenter
     clock: Callable[[], float] = time.time
+    #: The fence of a guild's games' writes: the lease this process holds on the guild's
+    #: shard (a sharded bot), taken when a session starts or is restored.
+    fence: Callable[[int], Fence | None] = no_fence
 
 
 class GameSession:
@@ -182,6 +205,19 @@ class GameSession:
         #: The decision (action count, person's seat) whose deadline the last move stored.
         self._stored: tuple[int, int | None] | None = None
         self.closed = False
+        #: Stamped on every write of the game (storage's fencing.py): the lease under which
+        #: this process runs it. A session never outlives its lease: a new one, a new session.
+        self.fence = deps.fence(row.guild_id)
+
+    async def _write(self, write: Awaitable[T]) -> T:
+        """A storage write of this game; refused by the fence, the game is another process's
+        now: close quietly (GameLost)."""
+        try:
+            return await write
+        except FencedOut:
+            log.warning("game %s: its shard has a newer holder; no longer running it", self.id)
+            self.close()
+            raise GameLost(self.id) from None
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -219,12 +255,15 @@ class GameSession:
             raise SessionError("error.not_lobby")
 
     async def _save_seats(self) -> None:
-        await self.deps.storage.set_seats(
-            self.id,
-            [
-                Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
-                for i, s in enumerate(self.seats)
-            ],
+        await self._write(
+            self.deps.storage.set_seats(
+                self.id,
+                [
+                    Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
+                    for i, s in enumerate(self.seats)
+                ],
+                fence=self.fence,
+            )
         )
 
     async def join(self, user_id: int, name: str) -> None:
@@ -279,7 +318,7 @@ class GameSession:
         await self.load_preferences()
         self.game = Game(self.rules, self.seed)
         self.status = "live"
-        await self.deps.storage.update_game(self.id, status="live")
+        await self._write(self.deps.storage.update_game(self.id, status="live", fence=self.fence))
         change = Change(events=list(self.game.opening))
         await self._arm()
         return change
@@ -408,7 +447,11 @@ class GameSession:
         due = self.person_due()
         deadline = None if due is None else self.deps.clock() + self.turn_seconds
         try:
-            await self.deps.storage.append_actions(self.id, first, batch, turn_deadline=deadline)
+            await self._write(
+                self.deps.storage.append_actions(
+                    self.id, first, batch, turn_deadline=deadline, fence=self.fence
+                )
+            )
         except BaseException as error:
             # The database is the truth: back to what it holds (a cancelled or failed write
             # rolls back). A mismatch means another writer: refuse, change nothing.
@@ -433,7 +476,9 @@ class GameSession:
         if not info.away:
             raise SessionError("error.not_away")
         info.away, info.timeouts = False, 0
-        await self.deps.storage.set_seat_away(self.id, seat, False, 0)
+        await self._write(
+            self.deps.storage.set_seat_away(self.id, seat, False, 0, fence=self.fence)
+        )
         await self._arm()
 
     # -- timers ----------------------------------------------------------------------------------
@@ -478,7 +523,9 @@ class GameSession:
                 deadline = self.deadline  # stored with the move that made it due
             else:
                 deadline = self.deps.clock() + self.turn_seconds
-                await self.deps.storage.update_game(self.id, turn_deadline=deadline)
+                await self._write(
+                    self.deps.storage.update_game(self.id, turn_deadline=deadline, fence=self.fence)
+                )
         self.deadline = deadline
         self._timed = (self.n, self.game.turn if self.game else None)
         self._start_timer(deadline)
@@ -531,6 +578,8 @@ class GameSession:
                     return
                 change = await self._time_out()
             await self.deps.presenter.show(self, change)
+        except GameLost:
+            return  # logged; the shard's holder runs the game's timers now
         except Exception:
             log.exception("timer of game %s failed", self.id)
 
@@ -543,7 +592,11 @@ class GameSession:
         info.timeouts += 1
         if info.timeouts >= TIMEOUTS_BEFORE_AWAY:
             info.away = True
-        await self.deps.storage.set_seat_away(self.id, seat, info.away, info.timeouts)
+        await self._write(
+            self.deps.storage.set_seat_away(
+                self.id, seat, info.away, info.timeouts, fence=self.fence
+            )
+        )
         change = Change(timed_out=[seat])
         if all(s.played_by_computer for s in self.seats):
             # Nobody is left to play: this move is stored, then the game is abandoned.
@@ -598,13 +651,13 @@ class GameSession:
         return GameResult(game.winners, game.hand_number, tuple(seats))
 
     async def _finish(self) -> Change:
-        await self.deps.storage.finish_game(self.id, self.result())
+        await self._write(self.deps.storage.finish_game(self.id, self.result(), fence=self.fence))
         self.status, self.end_reason = "finished", "completed"
         self.close()
         return Change(ended="finished")
 
     async def abandon(self, reason: str) -> None:
-        await self.deps.storage.abandon_game(self.id, reason)
+        await self._write(self.deps.storage.abandon_game(self.id, reason, fence=self.fence))
         self.status, self.end_reason = "abandoned", reason
         self.close()
 
@@ -751,7 +804,9 @@ class Sessions:
                     )
                 except Exception:
                     log.exception("game %s does not replay; abandoning it", row.id)
-                    await storage.abandon_game(row.id, "corrupt")
+                    await storage.abandon_game(
+                        row.id, "corrupt", fence=self.deps.fence(row.guild_id)
+                    )
                     row = replace(row, status="abandoned", end_reason="corrupt")
             session = GameSession(
                 row,
@@ -790,7 +845,10 @@ class Sessions:
                     continue
                 session.seats[seat].autoplay = on
                 if session.status == "live" and session.plays_itself():
-                    changes.append((session, await session.run_computers()))
+                    try:
+                        changes.append((session, await session.run_computers()))
+                    except GameLost:
+                        continue  # logged; its shard's holder runs it
         return changes
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
@@ -836,6 +894,8 @@ class Sessions:
                     else:
                         session.resume_timer()  # a deadline that passed while down fires now
                     await presenter.show(session, change)
+            except GameLost:
+                continue  # logged; taken over again meanwhile
             except Exception:
                 log.exception("could not restore game %s", session.id)
 
@@ -844,6 +904,7 @@ __all__ = [
     "Change",
     "ChannelBusy",
     "Deps",
+    "GameLost",
     "GameSession",
     "Presenter",
     "SeatInfo",

@@ -29,7 +29,7 @@ from . import discord_internals
 from .app import NinesBot
 from .computer import Computers
 from .settings import Settings
-from .storage import Storage
+from .storage import Fence, Storage
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ class ShardLeases:
     def serves(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.count) in self.held
 
+    def fence(self, guild_id: int) -> Fence | None:
+        """The lease of the guild's shard, stamped on its games' writes; None if not held
+        (a write under it is refused: no lease has epoch -1)."""
+        shard_id = shard_of(guild_id, self.count)
+        return Fence(shard_id, self.epochs.get(shard_id, -1) if shard_id in self.held else -1)
+
     async def renew(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
         """Renew what is held, take the wanted shards that are free and the others whose
         lease expired, ask for the wanted ones another process holds; returns (gained, lost,
@@ -103,9 +109,12 @@ class ShardLeases:
             if s in leases and leases[s].wanted_by not in (None, self.owner)
         )
         before, self.held = self.held, frozenset(held)
+        # Held before and now but under a newer epoch: the lease ran out and another process
+        # held the shard in between; the games it ran here are stale, so lost and gained.
+        moved = frozenset(s for s in before & self.held if self.epochs.get(s) != epochs.get(s))
         self.epochs = {s: e for s, e in epochs.items() if s in self.held}
         self.sure_until = started + self.lease
-        return self.held - before, before - self.held, asked
+        return (self.held - before) | moved, (before - self.held) | moved, asked
 
     async def hand_back(self, shard_ids: frozenset[int]) -> None:
         """Give these shards (no longer held nor served) to the processes that asked."""
@@ -142,6 +151,9 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         self._changing = asyncio.Lock()
         self._fencing: set[asyncio.Task[None]] = set()
         super().__init__(settings, storage, computers, shard_count=count, shard_ids=[])
+
+    def fence(self, guild_id: int) -> Fence | None:
+        return self.leases.fence(guild_id)
 
     async def setup_hook(self) -> None:
         # The leases first: the cog restores the games of the shards held.
@@ -233,7 +245,11 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
                     await shard.disconnect()
         self.shard_ids = [s for s in self.shard_ids or [] if s not in shard_ids]
         discord_internals.set_shards(self, self.shard_count, self.shard_ids)
-        self.sessions.let_go(self.leases.serves)
+        # By shard, not by what is held: a shard held again under a newer epoch (``moved``
+        # in renew) drops its stale games too, and _take_over restores them.
+        self.sessions.let_go(
+            lambda guild_id: shard_of(guild_id, self.leases.count) not in shard_ids
+        )
 
     async def _take_over(self, shard_ids: frozenset[int]) -> None:
         """A shard whose owner died (or that was free): its games first, then its session,

@@ -17,7 +17,7 @@ import discord
 from bot import discord_internals, metrics
 from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
-from bot.session import GameSession
+from bot.session import GameLost, GameSession
 from engine import Card, Exchange, SeatView, sort_hand
 
 from . import ids
@@ -61,6 +61,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
                 await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
                 return
             await self.handle(ctl, interaction)
+        except GameLost:
+            # Another process holds the game's shard now and answers the click (logged).
+            pass
         except RETRYABLE as exc:
             # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
             log.warning("button %s: %s", self.custom_id, describe(exc))
