@@ -198,9 +198,9 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # READY parsed for a shard (discord.py dispatches shard_connect there, also after a
-        # reconnect of its own): if the shard was handed back meanwhile, close it before
-        # its events are acted on.
-        if event_name == "shard_connect" and args and isinstance(args[0], int):
+        # reconnect of its own), or RESUMED (shard_resumed): if the shard was handed back
+        # meanwhile, close it before its events are acted on.
+        if event_name in ("shard_connect", "shard_resumed") and args and isinstance(args[0], int):
             self._fence(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
