@@ -74,6 +74,9 @@ class NinesBot(commands.Bot):
         sharded bot's lease of the guild's shard (bot/shards.py, storage's fencing.py)."""
         return None
 
+    def fenced_out(self, fence: Fence) -> None:
+        """A write under ``fence`` was refused: nothing to do without shards."""
+
     def __init__(
         self, settings: Settings, storage: Storage, computers: Computers, **options: Any
     ) -> None:
@@ -97,7 +100,15 @@ class NinesBot(commands.Bot):
     def plug_in(self, presenter: Presenter) -> Sessions:
         """The game extension's presenter, at its setup: the sessions are built around it."""
         self.presenter = presenter
-        self.sessions = Sessions(Deps(self.storage, self.computers, presenter, fence=self.fence))
+        self.sessions = Sessions(
+            Deps(
+                self.storage,
+                self.computers,
+                presenter,
+                fence=self.fence,
+                fenced_out=self.fenced_out,
+            )
+        )
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

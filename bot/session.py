@@ -78,6 +78,10 @@ def no_fence(guild_id: int) -> Fence | None:
     return None
 
 
+def ignore_fenced_out(fence: Fence) -> None:
+    """A process without shards is never fenced out."""
+
+
 @dataclass(slots=True)
 class SeatInfo:
     """Who sits in a seat: a person (``user_id``) or a computer (``difficulty``)."""
@@ -148,6 +152,9 @@ class Deps:
     #: The fence of a guild's games' writes: the lease this process holds on the guild's
     #: shard (a sharded bot), taken when a session starts or is restored.
     fence: Callable[[int], Fence | None] = no_fence
+    #: Told when the database refused a write under a fence: the shard may be lost before
+    #: the next renewal says so (a sharded bot stops serving it at once).
+    fenced_out: Callable[[Fence], None] = ignore_fenced_out
 
 
 class GameSession:
@@ -214,9 +221,10 @@ class GameSession:
         now: close quietly (GameLost)."""
         try:
             return await write
-        except FencedOut:
+        except FencedOut as refused:
             log.warning("game %s: its shard has a newer holder; no longer running it", self.id)
             self.close()
+            self.deps.fenced_out(refused.fence)
             raise GameLost(self.id) from None
 
     # -- reading ---------------------------------------------------------------------------------

@@ -155,6 +155,24 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
     def fence(self, guild_id: int) -> Fence | None:
         return self.leases.fence(guild_id)
 
+    def fenced_out(self, fence: Fence) -> None:
+        """A game's write under ``fence`` was refused: if that is the lease this process
+        believes it holds, another process has the shard, so stop serving it now rather than
+        at the next renewal (meanwhile its clicks would be answered here as well). Under an
+        older epoch than the one held, only that session was stale (renew's ``moved``)."""
+        shard_id = fence.shard_id
+        if shard_id not in self.leases.held or self.leases.epochs.get(shard_id) != fence.epoch:
+            return
+        log.warning("a write on shard %d was refused: its lease is gone", shard_id)
+        self.leases.held -= {shard_id}
+        task = asyncio.create_task(self._fenced_out(shard_id), name="fenced-out")
+        self._fencing.add(task)
+        task.add_done_callback(self._fencing.discard)
+
+    async def _fenced_out(self, shard_id: int) -> None:
+        async with self._changing:
+            await self._let_go(frozenset({shard_id}))
+
     async def setup_hook(self) -> None:
         # The leases first: the cog restores the games of the shards held.
         if not self.leases.held:

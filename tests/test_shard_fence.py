@@ -11,6 +11,7 @@ import pytest
 
 from bot import discord_internals
 from bot.shards import ShardedNinesBot, ShardLeases, shard_of
+from bot.storage import Fence
 from cogs.nines.controller import Controller
 
 
@@ -178,3 +179,37 @@ async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferre
     assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred
     await restore
+
+
+class FencedBot:
+    """What ShardedNinesBot.fenced_out touches."""
+
+    def __init__(self, held: set[int], epochs: dict[int, int]) -> None:
+        self.leases = SimpleNamespace(held=frozenset(held), epochs=epochs)
+        self._fencing: set[asyncio.Task[None]] = set()
+        self._changing = asyncio.Lock()
+        self.let_go: list[frozenset[int]] = []
+
+    async def _let_go(self, shard_ids: frozenset[int]) -> None:
+        self.let_go.append(shard_ids)
+
+    fenced_out = ShardedNinesBot.fenced_out
+    _fenced_out = ShardedNinesBot._fenced_out
+
+
+async def test_a_refused_write_under_the_lease_held_lets_the_shard_go_at_once() -> None:
+    """Issue 32: the database refused a game's write under the epoch this process believes
+    it holds: another process has the shard, so it stops serving it (and answering its
+    clicks) now, not at the next renewal up to 5 s later."""
+    bot = FencedBot({0, 1}, {0: 3, 1: 1})
+    bot.fenced_out(Fence(0, 3))
+    await asyncio.gather(*bot._fencing)
+    assert bot.leases.held == {1} and bot.let_go == [frozenset({0})]
+
+
+async def test_a_refused_write_of_a_stale_session_keeps_the_shard() -> None:
+    """Under an older epoch than the one held: only that session was stale (the renewal
+    that saw the newer epoch restores its games); the shard stays served."""
+    bot = FencedBot({0}, {0: 3})
+    bot.fenced_out(Fence(0, 2))
+    assert not bot._fencing and bot.leases.held == {0} and bot.let_go == []
