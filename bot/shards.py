@@ -73,7 +73,10 @@ class ShardLeases:
         self.next_expiry = float("inf")
 
     def serves(self, guild_id: int) -> bool:
-        return shard_of(guild_id, self.count) in self.held
+        """The guild's shard is held, surely: past ``sure_until`` (a renewal late, the
+        process stalled) the lease may have passed to another process, which answers the
+        shard's clicks; this one waits for its renewal to know."""
+        return shard_of(guild_id, self.count) in self.held and time.monotonic() < self.sure_until
 
     def fence(self, guild_id: int) -> Fence | None:
         """The lease of the guild's shard, stamped on its games' writes; None if not held

@@ -4,6 +4,7 @@ and never answers a click for a shard another process holds (issue 32)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -108,6 +109,7 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
     guild_id = 1 << 22
     leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
     leases.held = frozenset({shard_of(guild_id, 2)} if held else ())
+    leases.sure_until = time.monotonic() + 15  # renewed just now
     bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
     interaction = click(guild_id)
     await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
@@ -173,8 +175,8 @@ class Deferrable(Response):
 @pytest.mark.parametrize(("delay", "deferred"), [(0.2, False), (2.3, True)])
 async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferred: bool) -> None:
     sessions = Restoring(delay)
-    controller = Controller(SimpleNamespace(sessions=sessions))  # type: ignore[arg-type]
-    interaction = SimpleNamespace(response=Deferrable())
+    controller = Controller(SimpleNamespace(sessions=sessions, serves=None))  # type: ignore[arg-type]
+    interaction = SimpleNamespace(response=Deferrable(), guild_id=None)
     restore = asyncio.ensure_future(sessions.restore())
     assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred
@@ -213,3 +215,26 @@ async def test_a_refused_write_of_a_stale_session_keeps_the_shard() -> None:
     bot = FencedBot({0}, {0: 3})
     bot.fenced_out(Fence(0, 2))
     assert not bot._fencing and bot.leases.held == {0} and bot.let_go == []
+
+
+def test_a_lease_not_surely_held_serves_nothing() -> None:
+    """A process stalled past its lease (SIGSTOP, a long pause) may have lost the shard
+    without knowing: until its renewal says so, it answers none of the shard's clicks (the
+    controller's session_for finds no game, and unknown_game says nothing)."""
+    leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
+    leases.held = frozenset({0})
+    leases.sure_until = time.monotonic() + 15
+    assert leases.serves(0) and not leases.serves(1 << 22)
+    leases.sure_until = time.monotonic() - 0.01  # the lease may have run out
+    assert not leases.serves(0)
+
+
+async def test_a_click_on_a_shard_not_surely_held_finds_no_game() -> None:
+    leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
+    leases.held = frozenset({0})
+    sessions = SimpleNamespace(get=lambda game_id: object(), restoring=False)
+    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None), sessions=sessions)
+    controller = Controller(bot)  # type: ignore[arg-type]
+    assert await controller.session_for({"game": "7"}, click(3)) is None  # stalled
+    leases.sure_until = time.monotonic() + 15
+    assert await controller.session_for({"game": "7"}, click(3)) is not None
