@@ -11,6 +11,13 @@ running its games. A process that finds one of its SHARD_IDS held by another ask
 gets its own shards again. IDENTIFYs of every process go through one slot per ``max_concurrency``
 bucket in the database, IDENTIFY_SPACING seconds apart, as Discord requires.
 
+Each new holder of a shard gets the lease's next epoch: every write of the shard's games
+carries it (``fence``) and the database refuses it once a newer holder has the shard
+(storage's fencing.py), and a process answers a shard's clicks only while its lease is
+surely held (``sure_until``), so one that stalled past its lease neither writes nor answers.
+A lost connection whose lease is still held RESUMEs (bot.discord_internals' shard), never
+spending an IDENTIFY.
+
 An unsharded bot (SHARD_COUNT unset) never loads this module.
 """
 
