@@ -213,8 +213,9 @@ class GameSession:
         self._stored: tuple[int, int | None] | None = None
         self.closed = False
         #: Stamped on every write of the game (storage's fencing.py): the lease under which
-        #: this process runs it. A session never outlives its lease: a new one, a new session.
-        self.fence = deps.fence(row.guild_id)
+        #: this process runs it, set by Sessions when it opens or restores the game. A
+        #: session never outlives its lease: a new lease, a new session.
+        self.fence: Fence | None = None
 
     async def _write(self, write: Awaitable[T]) -> T:
         """A storage write of this game; refused by the fence, the game is another process's
@@ -760,6 +761,7 @@ class Sessions:
             players=rules.players,
             turn_seconds=turn_seconds,
         )
+        session.fence = self.deps.fence(guild_id)
         await session._save_seats()
         await session._arm()
         self.add(session)
@@ -824,6 +826,7 @@ class Sessions:
                 turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
+            session.fence = self.deps.fence(row.guild_id)
             if row.status == "live":
                 await session.load_preferences()
             if row.is_open:
