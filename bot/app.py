@@ -23,7 +23,7 @@ from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
 from .session import Deps, GameSession, Presenter, Sessions
 from .settings import Settings
-from .storage import Storage
+from .storage import Fence, Storage
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +69,14 @@ class NinesBot(commands.Bot):
     #: (bot/shards.py); None: every guild (one process).
     serves: Callable[[int], bool] | None = None
 
+    def fence(self, guild_id: int) -> Fence | None:
+        """What this process stamps on a guild's games' writes: nothing in one process; a
+        sharded bot's lease of the guild's shard (bot/shards.py, storage's fencing.py)."""
+        return None
+
+    def fenced_out(self, fence: Fence) -> None:
+        """A write under ``fence`` was refused: nothing to do without shards."""
+
     def __init__(
         self, settings: Settings, storage: Storage, computers: Computers, **options: Any
     ) -> None:
@@ -92,7 +100,15 @@ class NinesBot(commands.Bot):
     def plug_in(self, presenter: Presenter) -> Sessions:
         """The game extension's presenter, at its setup: the sessions are built around it."""
         self.presenter = presenter
-        self.sessions = Sessions(Deps(self.storage, self.computers, presenter))
+        self.sessions = Sessions(
+            Deps(
+                self.storage,
+                self.computers,
+                presenter,
+                fence=self.fence,
+                fenced_out=self.fenced_out,
+            )
+        )
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

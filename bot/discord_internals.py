@@ -18,8 +18,9 @@ from typing import Any, Final, NamedTuple
 import aiohttp
 import discord
 import yarl
-from discord.gateway import DiscordWebSocket
+from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 from discord.http import Route, handle_message_parameters
+from discord.shard import Shard
 
 
 class PrivateAttribute(NamedTuple):
@@ -47,6 +48,13 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.state.ConnectionState", "shard_count", "set_shards"),
     PrivateAttribute("discord.state.AutoShardedConnectionState", "shard_ids", "set_shards"),
     PrivateAttribute("discord.shard.AutoShardedClient", "launch_shard", "launch_shard"),
+    PrivateAttribute(
+        "discord.shard.AutoShardedClient", "_AutoShardedClient__shards", "launch_shard"
+    ),
+    PrivateAttribute("discord.shard", "Shard", "launch_shard"),
+    PrivateAttribute("discord.shard.Shard", "reconnect", "launch_shard"),
+    PrivateAttribute("discord.shard.Shard", "reidentify", "launch_shard"),
+    PrivateAttribute("discord.gateway", "ReconnectWebSocket", "launch_shard"),
     PrivateAttribute(
         "discord.shard.AutoShardedClient", "launch_shards", "bot.shards (overrides it)"
     ),
@@ -152,10 +160,34 @@ def set_shards(
     state.shard_ids = list(shard_ids)
 
 
+class _ResumingShard(Shard):
+    """A shard that RESUMEs after a failed reconnection instead of IDENTIFYing again.
+
+    discord.py's shard RESUMEs when its socket closes with a code that allows it, but when
+    that attempt fails (Discord unreachable for a moment: connection refused, a timeout) its
+    ``reconnect`` IDENTIFYs anew, dropping a session Discord still keeps, its missed events
+    with it, and spending the identify budget (1,000 a day). Discord: "Resuming" and
+    "Session Start Limit" (https://discord.com/developers/docs/events/gateway#resuming,
+    https://discord.com/developers/docs/events/gateway#session-start-limit). A session
+    Discord no longer has answers Invalid Session (opcode 9, d false), upon which discord.py
+    IDENTIFYs (https://discord.com/developers/docs/events/gateway-events#invalid-session).
+    The unsharded ``Client.connect`` loop already resumes in these cases."""
+
+    async def reconnect(self) -> None:
+        if getattr(self.ws, "session_id", None) is None:
+            await super().reconnect()
+            return
+        await self.reidentify(ReconnectWebSocket(self.id, resume=True))
+
+
 async def launch_shard(client: discord.AutoShardedClient, shard_id: int) -> None:
     """Connect one more shard on the configured gateway. AutoShardedClient only launches all
-    of ``shard_ids`` at start; its ``launch_shard`` is the undocumented step it uses."""
+    of ``shard_ids`` at start; its ``launch_shard`` is the undocumented step it uses. The
+    shard it makes resumes after a failed reconnection (``_ResumingShard``)."""
     await client.launch_shard(DiscordWebSocket.DEFAULT_GATEWAY, shard_id)
+    shard = client._AutoShardedClient__shards.get(shard_id)  # type: ignore[attr-defined]
+    if shard is not None and type(shard) is Shard:
+        shard.__class__ = _ResumingShard  # made by launch_shard, which names the class
 
 
 # -- messages ---------------------------------------------------------------------------------

@@ -13,9 +13,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeVar
 
 from engine import (
     Action,
@@ -35,6 +35,8 @@ from .failpoints import failpoint
 from .storage import (
     ActionConflict,
     ChannelBusy,
+    Fence,
+    FencedOut,
     GameResult,
     GameRow,
     Seat,
@@ -44,6 +46,8 @@ from .storage import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 LOBBY_SECONDS: Final = 15 * 60
 DEFAULT_TURN_SECONDS: Final = 120
@@ -63,6 +67,26 @@ class SessionError(Exception):
         super().__init__(key)
         self.key = key
         self.params = params
+
+
+class GameLost(Exception):
+    """The database refused the game's write: another process holds its shard now (a newer
+    lease, storage's FencedOut) and runs the game. The session has closed itself; the click
+    gets no answer from this process (the holder answers it), and nothing says the game ended.
+    """
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} is run by another process now")
+        self.game_id = game_id
+
+
+def no_fence(guild_id: int) -> Fence | None:
+    """A process without shards: its writes are not fenced."""
+    return None
+
+
+def ignore_fenced_out(fence: Fence) -> None:
+    """A process without shards is never fenced out."""
 
 
 @dataclass(slots=True)
@@ -132,6 +156,12 @@ class Deps:
     computers: Computers
     presenter: Presenter
     clock: Callable[[], float] = time.time
+    #: The fence of a guild's games' writes: the lease this process holds on the guild's
+    #: shard (a sharded bot), taken when a session starts or is restored.
+    fence: Callable[[int], Fence | None] = no_fence
+    #: Told when the database refused a write under a fence: the shard may be lost before
+    #: the next renewal says so (a sharded bot stops serving it at once).
+    fenced_out: Callable[[Fence], None] = ignore_fenced_out
 
 
 class GameSession:
@@ -190,6 +220,21 @@ class GameSession:
         #: The decision (action count, person's seat) whose deadline the last move stored.
         self._stored: tuple[int, int | None] | None = None
         self.closed = False
+        #: Stamped on every write of the game (storage's fencing.py): the lease under which
+        #: this process runs it, set by Sessions when it opens or restores the game. A
+        #: session never outlives its lease: a new lease, a new session.
+        self.fence: Fence | None = None
+
+    async def _write(self, write: Awaitable[T]) -> T:
+        """A storage write of this game; refused by the fence, the game is another process's
+        now: close quietly (GameLost)."""
+        try:
+            return await write
+        except FencedOut as refused:
+            log.warning("game %s: its shard has a newer holder; no longer running it", self.id)
+            self.close()
+            self.deps.fenced_out(refused.fence)
+            raise GameLost(self.id) from None
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -227,12 +272,15 @@ class GameSession:
             raise SessionError("error.not_lobby")
 
     async def _save_seats(self) -> None:
-        await self.deps.storage.set_seats(
-            self.id,
-            [
-                Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
-                for i, s in enumerate(self.seats)
-            ],
+        await self._write(
+            self.deps.storage.set_seats(
+                self.id,
+                [
+                    Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
+                    for i, s in enumerate(self.seats)
+                ],
+                fence=self.fence,
+            )
         )
 
     async def join(self, user_id: int, name: str) -> None:
@@ -287,7 +335,7 @@ class GameSession:
         await self.load_preferences()
         self.game = Game(self.rules, self.seed)
         self.status = "live"
-        await self.deps.storage.update_game(self.id, status="live")
+        await self._write(self.deps.storage.update_game(self.id, status="live", fence=self.fence))
         change = Change(events=list(self.game.opening))
         await self._arm()
         return change
@@ -416,7 +464,11 @@ class GameSession:
         due = self.person_due()
         deadline = None if due is None else self.deps.clock() + self.turn_seconds
         try:
-            await self.deps.storage.append_actions(self.id, first, batch, turn_deadline=deadline)
+            await self._write(
+                self.deps.storage.append_actions(
+                    self.id, first, batch, turn_deadline=deadline, fence=self.fence
+                )
+            )
         except BaseException as error:
             # The database is the truth: back to what it holds (a cancelled or failed write
             # rolls back). A mismatch means another writer: refuse, change nothing.
@@ -441,7 +493,9 @@ class GameSession:
         if not info.away:
             raise SessionError("error.not_away")
         info.away, info.timeouts = False, 0
-        await self.deps.storage.set_seat_away(self.id, seat, False, 0)
+        await self._write(
+            self.deps.storage.set_seat_away(self.id, seat, False, 0, fence=self.fence)
+        )
         await self._arm()
 
     # -- timers ----------------------------------------------------------------------------------
@@ -486,7 +540,9 @@ class GameSession:
                 deadline = self.deadline  # stored with the move that made it due
             else:
                 deadline = self.deps.clock() + self.turn_seconds
-                await self.deps.storage.update_game(self.id, turn_deadline=deadline)
+                await self._write(
+                    self.deps.storage.update_game(self.id, turn_deadline=deadline, fence=self.fence)
+                )
         self.deadline = deadline
         self._timed = (self.n, self.game.turn if self.game else None)
         self._start_timer(deadline)
@@ -539,6 +595,8 @@ class GameSession:
                     return
                 change = await self._time_out()
             await self.deps.presenter.show(self, change)
+        except GameLost:
+            return  # logged; the shard's holder runs the game's timers now
         except Exception:
             log.exception("timer of game %s failed", self.id)
 
@@ -551,7 +609,11 @@ class GameSession:
         info.timeouts += 1
         if info.timeouts >= TIMEOUTS_BEFORE_AWAY:
             info.away = True
-        await self.deps.storage.set_seat_away(self.id, seat, info.away, info.timeouts)
+        await self._write(
+            self.deps.storage.set_seat_away(
+                self.id, seat, info.away, info.timeouts, fence=self.fence
+            )
+        )
         change = Change(timed_out=[seat])
         if all(s.played_by_computer for s in self.seats):
             # Nobody is left to play: this move is stored, then the game is abandoned.
@@ -606,13 +668,13 @@ class GameSession:
         return GameResult(game.winners, game.hand_number, tuple(seats))
 
     async def _finish(self) -> Change:
-        await self.deps.storage.finish_game(self.id, self.result())
+        await self._write(self.deps.storage.finish_game(self.id, self.result(), fence=self.fence))
         self.status, self.end_reason = "finished", "completed"
         self.close()
         return Change(ended="finished")
 
     async def abandon(self, reason: str) -> None:
-        await self.deps.storage.abandon_game(self.id, reason)
+        await self._write(self.deps.storage.abandon_game(self.id, reason, fence=self.fence))
         self.status, self.end_reason = "abandoned", reason
         self.close()
 
@@ -707,6 +769,7 @@ class Sessions:
             players=rules.players,
             turn_seconds=turn_seconds,
         )
+        session.fence = self.deps.fence(guild_id)
         await session._save_seats()
         await session._arm()
         self.add(session)
@@ -758,7 +821,9 @@ class Sessions:
                     game = Game.replay(rules, row.seed, actions)
                 except Exception:
                     log.exception("game %s does not replay; abandoning it", row.id)
-                    await storage.abandon_game(row.id, "corrupt")
+                    await storage.abandon_game(
+                        row.id, "corrupt", fence=self.deps.fence(row.guild_id)
+                    )
                     row = replace(row, status="abandoned", end_reason="corrupt")
             session = GameSession(
                 row,
@@ -768,6 +833,7 @@ class Sessions:
                 turn_seconds=await self._turn_seconds(row.guild_id, timers),
                 game=game,
             )
+            session.fence = self.deps.fence(row.guild_id)
             if row.status == "live":
                 await session.load_preferences()
             if row.is_open:
@@ -797,7 +863,10 @@ class Sessions:
                     continue
                 session.seats[seat].autoplay = on
                 if session.status == "live" and session.plays_itself():
-                    changes.append((session, await session.run_computers()))
+                    try:
+                        changes.append((session, await session.run_computers()))
+                    except GameLost:
+                        continue  # logged; its shard's holder runs it
         return changes
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
@@ -843,6 +912,8 @@ class Sessions:
                     else:
                         session.resume_timer()  # a deadline that passed while down fires now
                     await presenter.show(session, change)
+            except GameLost:
+                continue  # logged; taken over again meanwhile
             except Exception:
                 log.exception("could not restore game %s", session.id)
 
@@ -851,6 +922,7 @@ __all__ = [
     "Change",
     "ChannelBusy",
     "Deps",
+    "GameLost",
     "GameSession",
     "Presenter",
     "SeatInfo",

@@ -11,6 +11,13 @@ running its games. A process that finds one of its SHARD_IDS held by another ask
 gets its own shards again. IDENTIFYs of every process go through one slot per ``max_concurrency``
 bucket in the database, IDENTIFY_SPACING seconds apart, as Discord requires.
 
+Each new holder of a shard gets the lease's next epoch: every write of the shard's games
+carries it (``fence``) and the database refuses it once a newer holder has the shard
+(storage's fencing.py), and a process answers a shard's clicks only while its lease is
+surely held (``sure_until``), so one that stalled past its lease neither writes nor answers.
+A lost connection whose lease is still held RESUMEs (bot.discord_internals' shard), never
+spending an IDENTIFY.
+
 An unsharded bot (SHARD_COUNT unset) never loads this module.
 """
 
@@ -29,7 +36,7 @@ from . import discord_internals
 from .app import NinesBot
 from .computer import Computers
 from .settings import Settings
-from .storage import Storage
+from .storage import Fence, Storage
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +80,16 @@ class ShardLeases:
         self.next_expiry = float("inf")
 
     def serves(self, guild_id: int) -> bool:
-        return shard_of(guild_id, self.count) in self.held
+        """The guild's shard is held, surely: past ``sure_until`` (a renewal late, the
+        process stalled) the lease may have passed to another process, which answers the
+        shard's clicks; this one waits for its renewal to know."""
+        return shard_of(guild_id, self.count) in self.held and time.monotonic() < self.sure_until
+
+    def fence(self, guild_id: int) -> Fence | None:
+        """The lease of the guild's shard, stamped on its games' writes; None if not held
+        (a write under it is refused: no lease has epoch -1)."""
+        shard_id = shard_of(guild_id, self.count)
+        return Fence(shard_id, self.epochs.get(shard_id, -1) if shard_id in self.held else -1)
 
     async def renew(self) -> tuple[frozenset[int], frozenset[int], frozenset[int]]:
         """Renew what is held, take the wanted shards that are free and the others whose
@@ -107,9 +123,12 @@ class ShardLeases:
             if s in leases and leases[s].wanted_by not in (None, self.owner)
         )
         before, self.held = self.held, frozenset(held)
+        # Held before and now but under a newer epoch: the lease ran out and another process
+        # held the shard in between; the games it ran here are stale, so lost and gained.
+        moved = frozenset(s for s in before & self.held if self.epochs.get(s) != epochs.get(s))
         self.epochs = {s: e for s, e in epochs.items() if s in self.held}
         self.sure_until = started + self.lease
-        return self.held - before, before - self.held, asked
+        return (self.held - before) | moved, (before - self.held) | moved, asked
 
     async def hand_back(self, shard_ids: frozenset[int]) -> None:
         """Give these shards (no longer held nor served) to the processes that asked."""
@@ -146,6 +165,27 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
         self._changing = asyncio.Lock()
         self._fencing: set[asyncio.Task[None]] = set()
         super().__init__(settings, storage, computers, shard_count=count, shard_ids=[])
+
+    def fence(self, guild_id: int) -> Fence | None:
+        return self.leases.fence(guild_id)
+
+    def fenced_out(self, fence: Fence) -> None:
+        """A game's write under ``fence`` was refused: if that is the lease this process
+        believes it holds, another process has the shard, so stop serving it now rather than
+        at the next renewal (meanwhile its clicks would be answered here as well). Under an
+        older epoch than the one held, only that session was stale (renew's ``moved``)."""
+        shard_id = fence.shard_id
+        if shard_id not in self.leases.held or self.leases.epochs.get(shard_id) != fence.epoch:
+            return
+        log.warning("a write on shard %d was refused: its lease is gone", shard_id)
+        self.leases.held -= {shard_id}
+        task = asyncio.create_task(self._fenced_out(shard_id), name="fenced-out")
+        self._fencing.add(task)
+        task.add_done_callback(self._fencing.discard)
+
+    async def _fenced_out(self, shard_id: int) -> None:
+        async with self._changing:
+            await self._let_go(frozenset({shard_id}))
 
     async def setup_hook(self) -> None:
         # The leases first: the cog restores the games of the shards held.
@@ -190,9 +230,9 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
 
     def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
         # READY parsed for a shard (discord.py dispatches shard_connect there, also after a
-        # reconnect of its own): if the shard was handed back meanwhile, close it before
-        # its events are acted on.
-        if event_name == "shard_connect" and args and isinstance(args[0], int):
+        # reconnect of its own), or RESUMED (shard_resumed): if the shard was handed back
+        # meanwhile, close it before its events are acted on.
+        if event_name in ("shard_connect", "shard_resumed") and args and isinstance(args[0], int):
             self._fence(args[0])
         super().dispatch(event_name, *args, **kwargs)
 
@@ -237,7 +277,11 @@ class ShardedNinesBot(NinesBot, commands.AutoShardedBot):
                     await shard.disconnect()
         self.shard_ids = [s for s in self.shard_ids or [] if s not in shard_ids]
         discord_internals.set_shards(self, self.shard_count, self.shard_ids)
-        self.sessions.let_go(self.leases.serves)
+        # By shard, not by what is held: a shard held again under a newer epoch (``moved``
+        # in renew) drops its stale games too, and _take_over restores them.
+        self.sessions.let_go(
+            lambda guild_id: shard_of(guild_id, self.leases.count) not in shard_ids
+        )
 
     async def _take_over(self, shard_ids: frozenset[int]) -> None:
         """A shard whose owner died (or that was free): its games first, then its session,

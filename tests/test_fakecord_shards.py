@@ -12,7 +12,15 @@ import aiohttp
 import pytest
 
 from tests.fakecord import FakeDiscord
-from tests.fakecord.gateway import DISPATCH, HELLO, IDENTIFY, INVALID_SHARD, shard_of
+from tests.fakecord.gateway import (
+    DISPATCH,
+    HELLO,
+    IDENTIFY,
+    INVALID_SESSION,
+    INVALID_SHARD,
+    RESUME,
+    shard_of,
+)
 
 
 class Socket:
@@ -155,3 +163,40 @@ async def test_identify_spacing_and_a_doubled_shard_are_recorded(fake2: FakeDisc
         assert second.named("CHANNEL_CREATE") == []
         for socket in (first, second, again):
             await socket.close()
+
+
+async def test_a_resume_replays_what_was_missed_and_beside_another_session_is_doubled(
+    fake2: FakeDiscord,
+) -> None:
+    """RESUME (op 6): the events after the bot's last sequence are replayed, then RESUMED; a
+    session resumed while another process's session is connected on its shard is recorded
+    as doubled (the same harm as a second IDENTIFY); an unknown session gets Invalid
+    Session, not resumable."""
+    fake = fake2
+    async with aiohttp.ClientSession() as http:
+        first = await connect(http, fake, [0, 2])
+        await until(lambda: bool(first.named("READY")))
+        session_id = first.named("READY")[0]["session_id"]
+        seen = fake.gateway.sessions[session_id].seq
+        await fake.gateway.drop(code=4000, shard=0)
+        await until(lambda: first.closed_with is not None)
+        fake.add_channel(fake.guild, "missed")  # sent while away: kept for the RESUME
+        other = await connect(http, fake, [0, 2])  # another process takes the shard
+        await until(lambda: bool(other.named("READY")))
+        ws = await http.ws_connect(fake.gateway_url)
+        assert (await ws.receive_json())["op"] == HELLO
+        resume = {"token": fake.token, "session_id": session_id, "seq": seen}
+        await ws.send_json({"op": RESUME, "d": resume})
+        frames = [await ws.receive_json() for _ in range(2)]
+        assert [(f["t"], f["s"]) for f in frames] == [
+            ("CHANNEL_CREATE", seen + 1),
+            ("RESUMED", seen + 2),
+        ]
+        assert fake.gateway.doubled == [0]
+        await ws.close()
+        gone = await http.ws_connect(fake.gateway_url)
+        assert (await gone.receive_json())["op"] == HELLO
+        await gone.send_json({"op": RESUME, "d": {**resume, "session_id": "unknown"}})
+        assert await gone.receive_json() == {"op": INVALID_SESSION, "d": False}
+        await gone.close()
+        await other.close()

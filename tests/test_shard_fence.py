@@ -4,6 +4,7 @@ and never answers a click for a shard another process holds (issue 32)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from bot import discord_internals
 from bot.shards import ShardedNinesBot, ShardLeases, shard_of
+from bot.storage import Fence
 from cogs.nines.controller import Controller
 
 
@@ -107,6 +109,7 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
     guild_id = 1 << 22
     leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
     leases.held = frozenset({shard_of(guild_id, 2)} if held else ())
+    leases.sure_until = time.monotonic() + 15  # renewed just now
     bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
     interaction = click(guild_id)
     await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
@@ -172,9 +175,66 @@ class Deferrable(Response):
 @pytest.mark.parametrize(("delay", "deferred"), [(0.2, False), (2.3, True)])
 async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferred: bool) -> None:
     sessions = Restoring(delay)
-    controller = Controller(SimpleNamespace(sessions=sessions))  # type: ignore[arg-type]
-    interaction = SimpleNamespace(response=Deferrable())
+    controller = Controller(SimpleNamespace(sessions=sessions, serves=None))  # type: ignore[arg-type]
+    interaction = SimpleNamespace(response=Deferrable(), guild_id=None)
     restore = asyncio.ensure_future(sessions.restore())
     assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred
     await restore
+
+
+class FencedBot:
+    """What ShardedNinesBot.fenced_out touches."""
+
+    def __init__(self, held: set[int], epochs: dict[int, int]) -> None:
+        self.leases = SimpleNamespace(held=frozenset(held), epochs=epochs)
+        self._fencing: set[asyncio.Task[None]] = set()
+        self._changing = asyncio.Lock()
+        self.let_go: list[frozenset[int]] = []
+
+    async def _let_go(self, shard_ids: frozenset[int]) -> None:
+        self.let_go.append(shard_ids)
+
+    fenced_out = ShardedNinesBot.fenced_out
+    _fenced_out = ShardedNinesBot._fenced_out
+
+
+async def test_a_refused_write_under_the_lease_held_lets_the_shard_go_at_once() -> None:
+    """Issue 32: the database refused a game's write under the epoch this process believes
+    it holds: another process has the shard, so it stops serving it (and answering its
+    clicks) now, not at the next renewal up to 5 s later."""
+    bot = FencedBot({0, 1}, {0: 3, 1: 1})
+    bot.fenced_out(Fence(0, 3))
+    await asyncio.gather(*bot._fencing)
+    assert bot.leases.held == {1} and bot.let_go == [frozenset({0})]
+
+
+async def test_a_refused_write_of_a_stale_session_keeps_the_shard() -> None:
+    """Under an older epoch than the one held: only that session was stale (the renewal
+    that saw the newer epoch restores its games); the shard stays served."""
+    bot = FencedBot({0}, {0: 3})
+    bot.fenced_out(Fence(0, 2))
+    assert not bot._fencing and bot.leases.held == {0} and bot.let_go == []
+
+
+def test_a_lease_not_surely_held_serves_nothing() -> None:
+    """A process stalled past its lease (SIGSTOP, a long pause) may have lost the shard
+    without knowing: until its renewal says so, it answers none of the shard's clicks (the
+    controller's session_for finds no game, and unknown_game says nothing)."""
+    leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
+    leases.held = frozenset({0})
+    leases.sure_until = time.monotonic() + 15
+    assert leases.serves(0) and not leases.serves(1 << 22)
+    leases.sure_until = time.monotonic() - 0.01  # the lease may have run out
+    assert not leases.serves(0)
+
+
+async def test_a_click_on_a_shard_not_surely_held_finds_no_game() -> None:
+    leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
+    leases.held = frozenset({0})
+    sessions = SimpleNamespace(get=lambda game_id: object(), restoring=False)
+    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None), sessions=sessions)
+    controller = Controller(bot)  # type: ignore[arg-type]
+    assert await controller.session_for({"game": "7"}, click(3)) is None  # stalled
+    leases.sure_until = time.monotonic() + 15
+    assert await controller.session_for({"game": "7"}, click(3)) is not None

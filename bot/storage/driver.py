@@ -44,10 +44,13 @@ class Dialect:
     for_update: str
     #: The smaller of two values (SQLite's scalar min, PostgreSQL's LEAST).
     least: str
+    #: Appended to the SELECT of a shard's lease that fences a write: PostgreSQL holds the
+    #: row so a takeover's UPDATE waits for the write's commit (SQLite: its one writer).
+    for_share: str
 
 
-SQLITE = Dialect("sqlite", for_update="", least="min")
-POSTGRESQL = Dialect("postgresql", for_update=" FOR UPDATE", least="LEAST")
+SQLITE = Dialect("sqlite", for_update="", least="min", for_share="")
+POSTGRESQL = Dialect("postgresql", for_update=" FOR UPDATE", least="LEAST", for_share=" FOR SHARE")
 
 
 class Tx(Protocol):

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .driver import POSTGRESQL, IntegrityViolation, Queries, Row, Tx
+from .fencing import check_fence, current_lease
 from .values import (
     ENDED_STATUSES,
     GAME_KINDS,
@@ -15,6 +16,8 @@ from .values import (
     ActionConflict,
     ActionRow,
     ChannelBusy,
+    Fence,
+    FencedOut,
     GameKind,
     GameNotFound,
     GameRow,
@@ -57,8 +60,8 @@ async def _game_status(tx: Tx, game_id: int) -> str:
     return str(row["status"])
 
 
-#: A move's write on PostgreSQL (migration 0007).
-APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?)"
+#: A move's write on PostgreSQL (migration 0011: 0007's with the writer's fence).
+APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class GameQueries(Queries):
@@ -69,7 +72,7 @@ class GameQueries(Queries):
             return
 
         async def call(tx: Tx) -> None:
-            await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None))
+            await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None, None, None))
 
         await self._driver.on_each_connection(call)
 
@@ -176,11 +179,14 @@ class GameQueries(Queries):
             " ORDER BY id"
         )
 
-    async def update_game(self, game_id: int, **fields: Any) -> GameRow:
+    async def update_game(
+        self, game_id: int, *, fence: Fence | None = None, **fields: Any
+    ) -> GameRow:
         """Change some of a game's columns (message ids, deadline, lobby status, ...).
 
         Only the columns in ``UPDATABLE`` are accepted; ``status`` may only be 'lobby' or
-        'live' here and never reopens an ended game.
+        'live' here and never reopens an ended game. ``fence``: the writer's lease of the
+        game's shard (FencedOut once it is not current; fencing.py).
         """
         unknown = set(fields) - UPDATABLE
         if unknown:
@@ -205,12 +211,20 @@ class GameQueries(Queries):
         ]
 
         async def set_columns(tx: Tx) -> Row | None:
+            if fence is None:
+                return await tx.fetchone(
+                    f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? RETURNING *",
+                    (*values, now, game_id),
+                )
+            # The fence in the statement itself: still one statement (``mark``).
             return await tx.fetchone(
-                f"UPDATE games SET {assignments}, updated_at = ? WHERE id = ? RETURNING *",
-                (*values, now, game_id),
+                f"UPDATE games SET {assignments}, updated_at = ?"
+                f" WHERE id = ? AND {current_lease(tx)} RETURNING *",
+                (*values, now, game_id, fence.shard_id, fence.epoch),
             )
 
         async def update(tx: Tx) -> Row:
+            await check_fence(tx, game_id, fence)
             current = await _game_status(tx, game_id)
             if status is not None and current in ENDED_STATUSES:
                 raise GameStateError(f"game {game_id} has ended and cannot be reopened")
@@ -232,7 +246,13 @@ class GameQueries(Queries):
 
         try:
             if status is None and thread_id is None:
-                return game_from(await self._driver.write(mark, hot=True, single=True))
+                try:
+                    return game_from(await self._driver.write(mark, hot=True, single=True))
+                except GameNotFound:
+                    # Nothing written: a game that exists was refused by the fence.
+                    if fence is not None and await self.game(game_id) is not None:
+                        raise FencedOut(game_id, fence) from None
+                    raise
             return game_from(await self._driver.write(update, hot=True))
         except IntegrityViolation:
             if thread_id is not None:  # another game took the thread meanwhile
@@ -241,11 +261,14 @@ class GameQueries(Queries):
 
     # --- seats --------------------------------------------------------------------------------
 
-    async def set_seats(self, game_id: int, seats: Iterable[Seat]) -> list[SeatRow]:
+    async def set_seats(
+        self, game_id: int, seats: Iterable[Seat], *, fence: Fence | None = None
+    ) -> list[SeatRow]:
         """Replace the game's seats; only while it is in its lobby (seats are fixed once live)."""
         seat_list = sorted(seats, key=lambda s: s.seat)
 
         async def replace(tx: Tx) -> list[Row]:
+            await check_fence(tx, game_id, fence)
             if await _game_status(tx, game_id) != "lobby":
                 raise GameStateError(f"game {game_id} has started; its seats are fixed")
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
@@ -282,10 +305,13 @@ class GameQueries(Queries):
 
         return [seat_from(row) for row in await self._driver.read(read)]
 
-    async def set_seat_away(self, game_id: int, seat: int, away: bool, timeouts: int) -> None:
+    async def set_seat_away(
+        self, game_id: int, seat: int, away: bool, timeouts: int, *, fence: Fence | None = None
+    ) -> None:
         """Record a seat's time-outs and whether the computer now plays it."""
 
         async def update(tx: Tx) -> None:
+            await check_fence(tx, game_id, fence)
             changed = await tx.execute(
                 "UPDATE seats SET away = ?, timeouts = ? WHERE game_id = ? AND seat = ?",
                 (int(away), timeouts, game_id, seat),
@@ -306,6 +332,7 @@ class GameQueries(Queries):
         by_computer: bool,
         *,
         turn_deadline: float | None = None,
+        fence: Fence | None = None,
     ) -> int:
         """Store action ``n`` of the game and its new turn deadline, atomically.
 
@@ -314,7 +341,7 @@ class GameQueries(Queries):
         is the deadline of the next decision (None: no timer running). Returns the next index.
         """
         return await self.append_actions(
-            game_id, n, [(seat, action, by_computer)], turn_deadline=turn_deadline
+            game_id, n, [(seat, action, by_computer)], turn_deadline=turn_deadline, fence=fence
         )
 
     async def append_actions(
@@ -324,11 +351,13 @@ class GameQueries(Queries):
         actions: Sequence[tuple[int, str, bool]],
         *,
         turn_deadline: float | None = None,
+        fence: Fence | None = None,
     ) -> int:
         """Store ``(seat, action, by_computer)`` moves as indices ``first_n``, ``first_n + 1``...
 
         All or nothing, e.g. a person's card and the computer cards that follow it. Same rules
-        as append_action; returns the next index.
+        as append_action; returns the next index. ``fence``: the writer's lease of the game's
+        shard; FencedOut, nothing stored, once a newer holder has it (fencing.py).
         """
         if not actions:
             raise ValueError("no actions to append")
@@ -342,6 +371,8 @@ class GameQueries(Queries):
         def check(found: Row | None) -> int:
             if found is None:
                 raise GameNotFound(game_id)
+            if found["status"] == "fenced" and fence is not None:
+                raise FencedOut(game_id, fence)
             if found["status"] in ENDED_STATUSES:
                 raise ActionConflict(game_id, first_n, None)
             stored = int(found["stored"])
@@ -353,6 +384,7 @@ class GameQueries(Queries):
             # One trip for the game's status and its count of actions. The game's row stays
             # locked to the commit (PostgreSQL), so two writers of one game count its actions
             # one after the other.
+            await check_fence(tx, game_id, fence)
             stored = check(
                 await tx.fetchone(
                     "SELECT status, (SELECT count(*) FROM actions WHERE game_id = games.id)"
@@ -375,7 +407,8 @@ class GameQueries(Queries):
             return first_n + len(actions)
 
         async def call(tx: Tx) -> int:
-            # PostgreSQL: the same steps in one function call (migration 0007), one round trip.
+            # PostgreSQL: the same steps, fence first, in one function call (migration 0011),
+            # one round trip.
             check(
                 await tx.fetchone(
                     APPEND_ACTIONS,
@@ -387,6 +420,8 @@ class GameQueries(Queries):
                         [row[4] for row in rows],
                         now,
                         turn_deadline,
+                        None if fence is None else fence.shard_id,
+                        None if fence is None else fence.epoch,
                     ),
                 )
             )

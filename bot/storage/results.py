@@ -5,8 +5,10 @@ from __future__ import annotations
 from bot import ratings
 
 from .driver import Queries, Row, Tx
+from .fencing import check_fence
 from .values import (
     ENDED_STATUSES,
+    Fence,
     FinishedGame,
     GameNotFound,
     GameResult,
@@ -19,19 +21,23 @@ from .values import (
 
 
 class ResultQueries(Queries):
-    async def finish_game(self, game_id: int, result: GameResult) -> bool:
+    async def finish_game(
+        self, game_id: int, result: GameResult, *, fence: Fence | None = None
+    ) -> bool:
         """Record the result, mark the game finished and update statistics and ratings.
 
         One transaction, and idempotent: a game already finished or abandoned is left alone and
         the call returns False, so no game is ever counted twice. A game is rated and counted in
         the statistics only if it was created rated and at least two seats are people; either
         way its result is kept for history. The game must be live, and the result's seats and
-        player keys must be the stored seats' (ValueError otherwise).
+        player keys must be the stored seats' (ValueError otherwise). ``fence``: the
+        writer's lease of the game's shard (FencedOut once it is not current; fencing.py).
         """
         validate_result(result)
         now = self._now()
 
         async def finish(tx: Tx) -> bool:
+            await check_fence(tx, game_id, fence)
             game = await tx.fetchone(
                 f"SELECT guild_id, kind, status, rated FROM games WHERE id = ?"
                 f"{tx.dialect.for_update}",
@@ -179,12 +185,13 @@ class ResultQueries(Queries):
             for s, rating in zip(result.seats, new, strict=True)
         }
 
-    async def abandon_game(self, game_id: int, reason: str) -> bool:
+    async def abandon_game(self, game_id: int, reason: str, *, fence: Fence | None = None) -> bool:
         """End a game without a result: never rated, never counted. Idempotent like
-        finish_game (returns False if the game had already ended)."""
+        finish_game (returns False if the game had already ended). ``fence`` as finish_game."""
         now = self._now()
 
         async def abandon(tx: Tx) -> bool:
+            await check_fence(tx, game_id, fence)
             changed = await tx.execute(
                 "UPDATE games SET status = 'abandoned', ended_at = ?, updated_at = ?,"
                 " end_reason = ?, rated = 0, turn_deadline = NULL, announced = 0"

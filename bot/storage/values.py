@@ -66,6 +66,28 @@ class GameStateError(StorageError):
     """The call does not fit the game's status (e.g. changing seats once it has started)."""
 
 
+class FencedOut(StorageError):
+    """A game's write refused, nothing written: its writer's lease of the game's shard has
+    passed to a newer holder (issue 32's fencing token), which runs the game now."""
+
+    def __init__(self, game_id: int, fence: Fence) -> None:
+        super().__init__(
+            f"game {game_id}: write refused, shard {fence.shard_id} is past epoch {fence.epoch}"
+        )
+        self.game_id = game_id
+        self.fence = fence
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """What a sharded process stamps on each write of a game: the game's shard and the epoch
+    of its lease on it (storage's ShardLease.epoch). The write goes through only while that
+    lease is the shard's current one. A process without shards writes with no fence (None)."""
+
+    shard_id: int
+    epoch: int
+
+
 # --- values -----------------------------------------------------------------------------------
 
 

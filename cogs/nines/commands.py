@@ -210,7 +210,9 @@ class NinesCog(commands.Cog, name="Nines"):
         message_id = getattr(callback, "message_id", None)
         if message_id is not None:
             session.lobby_message_id = int(message_id)
-            await self.bot.storage.update_game(session.id, lobby_message_id=int(message_id))
+            await self.bot.storage.update_game(
+                session.id, fence=session.fence, lobby_message_id=int(message_id)
+            )
             if settings.get("threads") == "on":
                 await self.open_thread(interaction, session)
 
@@ -237,7 +239,7 @@ class NinesCog(commands.Cog, name="Nines"):
         except discord.HTTPException:
             log.info("game %s: could not open a thread; playing in the channel", session.id)
             return
-        await self.bot.storage.update_game(session.id, thread_id=thread.id)
+        await self.bot.storage.update_game(session.id, fence=session.fence, thread_id=thread.id)
         self.sessions.move_to_thread(session, thread.id)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(

@@ -141,6 +141,9 @@ class Controller:
     async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
         """The clicked game's session; while games are being restored (a start, a shard's
         takeover), the click waits for them instead of being told the game is gone."""
+        serves, guild_id = self.bot.serves, interaction.guild_id
+        if serves is not None and guild_id is not None and not serves(guild_id):
+            return None  # not surely this process's shard: unknown_game says nothing
         session: GameSession | None = self.sessions.get(game_id)
         if session is None and self.sessions.restoring:
             # Discord wants an answer within 3 s; past RESTORE_WAIT the click is deferred

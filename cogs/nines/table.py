@@ -238,7 +238,7 @@ class DiscordPresenter:
             session.shown_hands = marks["shown_hands"] = number
         if game.over:
             if marks:
-                await self.bot.storage.update_game(session.id, **marks)
+                await self.bot.storage.update_game(session.id, fence=session.fence, **marks)
             await self.game_over(session)
             return
         message = self.table_message(session, self.notes(session, change))
@@ -256,7 +256,7 @@ class DiscordPresenter:
         if session.table_message_id != before:  # most edits keep the id: nothing to store
             marks["table_message_id"] = session.table_message_id
         if marks:
-            await self.bot.storage.update_game(session.id, **marks)
+            await self.bot.storage.update_game(session.id, fence=session.fence, **marks)
         await self.turn(session, change.answered)
 
     # -- whose turn it is ----------------------------------------------------------------------
@@ -300,7 +300,10 @@ class DiscordPresenter:
             return
         session.turn_message_id, session.turn_n = new, (n if new is not None else None)
         await self.bot.storage.update_game(
-            session.id, turn_message_id=session.turn_message_id, turn_n=session.turn_n
+            session.id,
+            fence=session.fence,
+            turn_message_id=session.turn_message_id,
+            turn_n=session.turn_n,
         )
         if old is not None:
             await self.delete(session, old)
@@ -311,7 +314,9 @@ class DiscordPresenter:
         if old is None:
             return
         session.turn_message_id = session.turn_n = None
-        await self.bot.storage.update_game(session.id, turn_message_id=None, turn_n=None)
+        await self.bot.storage.update_game(
+            session.id, fence=session.fence, turn_message_id=None, turn_n=None
+        )
         await self.delete(session, old)
 
     async def delete(self, session: GameSession, message_id: int) -> None:
@@ -401,7 +406,7 @@ class DiscordPresenter:
 
     async def announced(self, session: GameSession) -> None:
         """The game's end stands in its channel (or cannot be told): nothing more is owed."""
-        await self.bot.storage.update_game(session.id, announced=True)
+        await self.bot.storage.update_game(session.id, fence=session.fence, announced=True)
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
@@ -503,7 +508,7 @@ class DiscordPresenter:
                 log.info("the lobby message of game %s is gone", session.id)
         if session.lobby_message_id != before:
             await self.bot.storage.update_game(
-                session.id, lobby_message_id=session.lobby_message_id
+                session.id, fence=session.fence, lobby_message_id=session.lobby_message_id
             )
 
     async def lobby_expired(self, session: GameSession) -> None:

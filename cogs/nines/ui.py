@@ -17,7 +17,8 @@ import discord
 from bot import discord_internals, metrics
 from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
-from bot.session import GameSession
+from bot.session import GameLost, GameSession
+from bot.storage import FencedOut
 from engine import Card, Exchange, SeatView, sort_hand
 
 from . import ids
@@ -66,6 +67,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
                 await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
                 return
             await ctl.on_click(interaction, self.click)
+        except (GameLost, FencedOut):
+            # Another process holds the game's shard now and answers the click (logged by
+            # the session; FencedOut: a presenter's write of the game refused the same way).
+            log.info("button %s: the game's shard has another holder", self.custom_id)
         except RETRYABLE as exc:
             # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
             log.warning("button %s: %s", self.custom_id, describe(exc))

@@ -271,11 +271,23 @@ class Gateway:
         await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
 
     async def _resume(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
+        """Op 6 as Discord answers it (https://discord.com/developers/docs/events/gateway#resuming):
+        the session named by its id (READY's ``session_id``, reached at READY's
+        ``resume_gateway_url``) gets every dispatch after the ``seq`` the bot last saw, then
+        RESUMED; a session Discord no longer has (ended by a close with 1000/1001 from the
+        bot, or never known) gets Invalid Session with ``d: false``, "not resumable", and the
+        bot must IDENTIFY anew (https://discord.com/developers/docs/events/gateway-events#invalid-session).
+        """
         session = self.sessions.get(d.get("session_id", ""))
         if session is None or d.get("token") != self._token:
             await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
             return None
         self.resumes += 1
+        if any(
+            s.shard == session.shard and s is not session and s.ws is not None and not s.ws.closed
+            for s in self.sessions.values()
+        ):
+            self.doubled.append(session.shard)  # resumed beside another process's session
         session.ws = ws
         self.by_shard[session.shard] = session
         seen = int(d.get("seq") or 0)

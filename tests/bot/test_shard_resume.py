@@ -1,0 +1,64 @@
+"""Issue 32: resume, don't re-identify. A sharded process that loses its gateway connection
+but not its lease RESUMEs its sessions (Discord's budget of IDENTIFYs is 1,000 a day), the
+events sent meanwhile are replayed to it, and a click sent while it was away is answered once.
+Against the double's gateway (tests/fakecord/gateway.py: session id, sequence, replay,
+Invalid Session), with the real ``python -m bot``."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.fakecord import FakeDiscord
+
+from .people import table_message
+from .robust import finish, open_game
+from .test_failover import until
+from .test_restart import BotProcess
+
+
+async def test_a_lost_connection_with_the_lease_held_is_resumed(tmp_path: Path) -> None:
+    fake = FakeDiscord(shards=2)
+    await fake.start()
+    bot = BotProcess(fake, tmp_path / "data" / "nines.sqlite3")
+    bot.env.update(SHARD_COUNT="2", LOG_LEVEL="INFO")  # one process holding both shards
+    alice = fake.add_user("alice")
+    try:
+        await bot.start()
+        await until(lambda: len(fake.gateway.by_shard) == 2, 30, "both shards identified")
+        await until(fake.gateway.connected.is_set, 30, "both shards connected")
+        await open_game(fake, alice, computers=("easy", "easy"), start=3)
+        table = table_message(fake, alice, fake.channel)
+        assert table is not None
+        identifies, resumes = fake.gateway.identifies, fake.gateway.resumes
+
+        # The game's shard's socket drops with a code that allows resuming.
+        shard = fake.gateway.shard_of(fake.guild.id)
+        await fake.gateway.drop(code=4000, shard=shard)
+        res = await fake.click(alice, table, "My hand")  # dispatched while the bot is away
+        assert res.acknowledged and res.ephemeral and not res.errors
+        assert fake.gateway.resumes == resumes + 1
+
+        # Discord unreachable for a while: the reconnections are refused (connection
+        # refused), then it is back. discord.py's shard would IDENTIFY after a failed
+        # attempt; ours RESUMEs both sessions.
+        port = fake.port
+        await fake.stop()
+        await asyncio.sleep(1.5)  # at least one refused attempt
+        await fake.start(port)
+        await until(
+            lambda: fake.gateway.resumes >= resumes + 3 and fake.gateway.connected.is_set(),
+            30,
+            "both shards resumed",
+        )
+        res = await fake.click(alice, table, "My hand")
+        assert res.acknowledged and res.ephemeral and not res.errors
+        assert fake.gateway.identifies == identifies, "a new IDENTIFY instead of a RESUME"
+        assert fake.gateway.doubled == []
+        await finish(fake, [alice], fake.channel)
+        assert not fake.violations, fake.violations
+    finally:
+        if bot.proc is not None and bot.proc.poll() is None:
+            bot.proc.terminate()
+            bot.proc.wait(10)
+        await fake.stop()

@@ -1,0 +1,82 @@
+"""Issue 32: a process stalled past its lease (SIGSTOP) while another took its shard over.
+Discord sends the shard's events to both sessions; when the stalled one wakes, it neither
+stores a move (its writes are fenced) nor answers a click (its lease is not surely held):
+every click is answered once, by the new holder, and the game's log stays whole."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from pathlib import Path
+
+from bot.shards import LEASE_SECONDS
+from tests.fakecord import FakeDiscord
+from tests.fakecord.wiring import discord_pointed_at
+from tests.storage_backends import Backend
+
+from .people import table_message
+from .robust import open_game, text_of, wait_for
+from .test_failover import actions, play, second_guild, sharded, until
+
+CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
+
+
+async def test_a_stalled_holder_neither_stores_nor_answers(tmp_path: Path) -> None:
+    fake = FakeDiscord(shards=2)
+    fake.gateway.max_concurrency = 2  # no 5 s wait between the two shards' IDENTIFYs
+    await fake.start()
+    database = tmp_path / "data" / "nines.sqlite3"
+    backend = Backend("sqlite", str(database))
+    first, second = sharded(fake, backend, database, 0), sharded(fake, backend, database, 1)
+    guild1, channel1 = second_guild(fake)
+    carol, dave = fake.add_user("carol", guild=guild1), fake.add_user("dave", guild=guild1)
+    stopped = False
+    try:
+        with discord_pointed_at(fake):
+            await first.start()
+            await second.start()
+            game1 = await open_game(
+                fake, carol, people=(dave,), computers=("easy",), channel=channel1
+            )
+            await play(fake, [carol, dave], channel1, 2)
+            stale = fake.gateway.by_shard[1]
+            assert second.proc is not None
+            os.kill(second.proc.pid, signal.SIGSTOP)  # its socket stays open, unread
+            stopped = True
+            await until(
+                lambda: (
+                    fake.gateway.by_shard.get(1) not in (None, stale)
+                    and fake.gateway.connected.is_set()
+                ),
+                LEASE_SECONDS + 25,
+                "shard 1 taken over",
+            )
+            await wait_for(
+                fake,
+                lambda: "restored" in text_of(table_message(fake, carol, channel1)),
+                within=15,
+                what="the table restored",
+            )
+            # Clicks now reach both sessions of shard 1: the new holder's and the stalled one.
+            await play(fake, [carol, dave], channel1, 2)
+            os.kill(second.proc.pid, signal.SIGCONT)  # it wakes and reads those clicks
+            stopped = False
+            await asyncio.sleep(3)
+            await play(fake, [carol, dave], channel1, 1)
+            refused = [r for r in fake.requests if r.route == CALLBACK and r.status >= 400]
+            assert refused == [], "a click answered twice"
+            # The takeover IDENTIFYed beside the stalled session, which could not close it.
+            assert fake.gateway.doubled == [1]
+            await until(lambda: stale.ws is None, 15, "the stalled process letting shard 1 go")
+            assert "lost the lease of shard(s) [1]" in second.log.read_text()
+            assert not fake.violations, fake.violations
+    finally:
+        if stopped and second.proc is not None:
+            os.kill(second.proc.pid, signal.SIGCONT)
+        first.stop()
+        second.stop()
+        await fake.stop()
+    # Every stored move replays in order: nothing stored twice by the two processes.
+    logged = await actions(database, game1)
+    assert len(logged) >= 5
