@@ -112,7 +112,7 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
     leases.sure_until = time.monotonic() + 15  # renewed just now
     bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
     interaction = click(guild_id)
-    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
+    await Controller(bot).unknown_game(interaction, 7)  # type: ignore[arg-type]
     assert bool(interaction.response.sent) is answered
 
 
@@ -130,7 +130,7 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
 async def test_over_is_said_only_of_a_game_that_is_over(row: object, sentence: str) -> None:
     bot = SimpleNamespace(serves=None, storage=Storage(row))
     interaction = click(1 << 22)
-    await Controller(bot).unknown_game(interaction, {"game": "7"})  # type: ignore[arg-type]
+    await Controller(bot).unknown_game(interaction, 7)  # type: ignore[arg-type]
     assert interaction.response.sent == [sentence]
 
 
@@ -178,7 +178,7 @@ async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferre
     controller = Controller(SimpleNamespace(sessions=sessions, serves=None))  # type: ignore[arg-type]
     interaction = SimpleNamespace(response=Deferrable(), guild_id=None)
     restore = asyncio.ensure_future(sessions.restore())
-    assert await controller.session_for({"game": "7"}, interaction) == "the game"  # type: ignore[arg-type]
+    assert await controller.session_for(7, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred
     await restore
 
@@ -235,6 +235,6 @@ async def test_a_click_on_a_shard_not_surely_held_finds_no_game() -> None:
     sessions = SimpleNamespace(get=lambda game_id: object(), restoring=False)
     bot = SimpleNamespace(serves=leases.serves, storage=Storage(None), sessions=sessions)
     controller = Controller(bot)  # type: ignore[arg-type]
-    assert await controller.session_for({"game": "7"}, click(3)) is None  # stalled
+    assert await controller.session_for(7, click(3)) is None  # stalled
     leases.sure_until = time.monotonic() + 15
-    assert await controller.session_for({"game": "7"}, click(3)) is not None
+    assert await controller.session_for(7, click(3)) is not None
