@@ -117,13 +117,16 @@ def _stored_seats(game_id: int, seats: Sequence[Seat]) -> list[SeatRow]:
 
 class GameQueries(Queries):
     async def prepare_moves(self) -> None:
-        """PostgreSQL: make every pooled connection ready for a move's write before the first
-        click (``Driver.on_each_connection``): a call for no game, which writes nothing."""
+        """PostgreSQL: make every pooled connection ready for a move's write, a lobby click's
+        and a Start's before the first click (``Driver.on_each_connection``): calls for no
+        game, which write nothing."""
         if self._driver.dialect is not POSTGRESQL:
             return
 
         async def call(tx: Tx) -> None:
             await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None))
+            await tx.fetchone(SET_SEATS, (0, *_seat_columns([])))
+            await tx.fetchone(START_GAME, (0, 0.0, None, []))
 
         await self._driver.on_each_connection(call)
 
