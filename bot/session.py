@@ -332,10 +332,25 @@ class GameSession:
             raise SessionError("error.host_only")
         if len(self.seats) < self.players:
             raise SessionError("error.seats_empty", missing=self.players - len(self.seats))
-        await self.load_preferences()
         self.game = Game(self.rules, self.seed)
         self.status = "live"
-        await self._write(self.deps.storage.update_game(self.id, status="live", fence=self.fence))
+        # The first deadline is stored with the start, one write (issue 31). Whose decision is
+        # due does not hang on the preferences read with it: autoplay plays only a forced card,
+        # and nobody holds one at the deal (if it did, _arm stops the timer).
+        seat = self.person_due()
+        deadline = None if seat is None else self.deps.clock() + self.turn_seconds
+        try:
+            autoplay = await self._write(
+                self.deps.storage.start_game(
+                    self.id, self.people, turn_deadline=deadline, fence=self.fence
+                )
+            )
+        except BaseException:
+            self.game, self.status = None, "lobby"
+            raise
+        for info in self.seats:
+            info.autoplay = info.user_id in autoplay
+        self._stored, self.deadline = (self.n, seat), deadline
         change = Change(events=list(self.game.opening))
         await self._arm()
         return change
@@ -761,6 +776,7 @@ class Sessions:
             seed=random.SystemRandom().getrandbits(62),
             host_id=host_id,
             language=language,
+            seats=[Seat(0, host_name, host_id)],  # stored with the game: one write (issue 31)
         )
         session = GameSession(
             row,
@@ -770,7 +786,6 @@ class Sessions:
             turn_seconds=turn_seconds,
         )
         session.fence = self.deps.fence(guild_id)
-        await session._save_seats()
         await session._arm()
         self.add(session)
         return session

@@ -93,6 +93,7 @@ async def test_every_write_of_a_game_is_fenced(backend: Backend) -> None:
             lambda f: old.update_game(game_id, table_message_id=5, fence=f),  # one statement
             lambda f: old.update_game(game_id, status="live", fence=f),  # a transaction
             lambda f: old.set_seats(game_id, SEATS[:2], fence=f),
+            lambda f: old.start_game(game_id, [], turn_deadline=None, fence=f),
             lambda f: old.set_seat_away(game_id, 1, True, 2, fence=f),
             lambda f: old.abandon_game(game_id, "stale", fence=f),
         ]
@@ -105,8 +106,10 @@ async def test_every_write_of_a_game_is_fenced(backend: Backend) -> None:
         assert (
             await new.update_game(game_id, table_message_id=5, fence=current)
         ).table_message_id == 5
+        await new.set_seats(game_id, SEATS, fence=current)
         await new.set_seat_away(game_id, 1, True, 2, fence=current)
-        assert (await new.update_game(game_id, status="live", fence=current)).status == "live"
+        await new.start_game(game_id, [], turn_deadline=None, fence=current)
+        assert (await new.game(game_id)).status == "live"  # type: ignore[union-attr]
         result = GameResult(
             winners=(0,),
             hands_played=1,

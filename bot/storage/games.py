@@ -62,17 +62,79 @@ async def _game_status(tx: Tx, game_id: int) -> str:
 
 #: A move's write on PostgreSQL (migration 0011: 0007's with the writer's fence).
 APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#: A lobby's writes on PostgreSQL (migration 0012), one round trip each, fenced as a move's.
+OPEN_GAME = "SELECT * FROM open_game(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+SET_SEATS = "SELECT set_seats(?, ?, ?, ?, ?, ?, ?, ?, ?) AS status"
+START_GAME = "SELECT * FROM start_game(?, ?, ?, ?, ?, ?)"
+
+_INSERT_SEATS = (
+    "INSERT INTO seats (game_id, seat, player_key, user_id, name, is_computer, difficulty)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _check_seats(seats: Sequence[Seat]) -> None:
+    """What the database would refuse half-way: a seat number or a person twice."""
+    numbers = [s.seat for s in seats]
+    people = [s.user_id for s in seats if s.user_id is not None]
+    if len(set(numbers)) != len(numbers) or len(set(people)) != len(people):
+        raise ValueError(f"invalid seats: {list(seats)}")
+
+
+def _seat_columns(seats: Sequence[Seat]) -> list[list[Any]]:
+    """The seats as the PostgreSQL functions take them: one array per column."""
+    return [
+        [s.seat for s in seats],
+        [s.player_key for s in seats],
+        [s.user_id for s in seats],
+        [s.name for s in seats],
+        [int(s.is_computer) for s in seats],
+        [s.difficulty for s in seats],
+    ]
+
+
+def _seat_rows(game_id: int, seats: Sequence[Seat]) -> list[tuple[Any, ...]]:
+    return [
+        (game_id, s.seat, s.player_key, s.user_id, s.name, int(s.is_computer), s.difficulty)
+        for s in seats
+    ]
+
+
+def _stored_seats(game_id: int, seats: Sequence[Seat]) -> list[SeatRow]:
+    """What a lobby's fresh seats are once stored: nobody away, no time-outs yet."""
+    return [
+        SeatRow(
+            game_id=game_id,
+            seat=s.seat,
+            player_key=s.player_key,
+            user_id=s.user_id,
+            name=s.name,
+            is_computer=s.is_computer,
+            difficulty=s.difficulty,
+            away=False,
+            timeouts=0,
+        )
+        for s in seats
+    ]
+
+
+def _fence_values(fence: Fence | None) -> tuple[int | None, int | None]:
+    """A fence as the PostgreSQL functions take it: (shard, epoch), or NULLs: not fenced."""
+    return (None, None) if fence is None else (fence.shard_id, fence.epoch)
 
 
 class GameQueries(Queries):
     async def prepare_moves(self) -> None:
-        """PostgreSQL: make every pooled connection ready for a move's write before the first
-        click (``Driver.on_each_connection``): a call for no game, which writes nothing."""
+        """PostgreSQL: make every pooled connection ready for a move's write, a lobby click's
+        and a Start's before the first click (``Driver.on_each_connection``): calls for no
+        game, which write nothing."""
         if self._driver.dialect is not POSTGRESQL:
             return
 
         async def call(tx: Tx) -> None:
             await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None, None, None))
+            await tx.fetchone(SET_SEATS, (0, *_seat_columns([]), None, None))
+            await tx.fetchone(START_GAME, (0, 0.0, None, [], None, None))
 
         await self._driver.on_each_connection(call)
 
@@ -89,15 +151,32 @@ class GameQueries(Queries):
         thread_id: int | None = None,
         lobby_message_id: int | None = None,
         rated: bool = True,
+        seats: Iterable[Seat] = (),
     ) -> GameRow:
-        """Open a lobby. Raises ChannelBusy if the channel (or thread) already has an open game.
+        """Open a lobby with its first ``seats`` (e.g. the host's). Raises ChannelBusy if the
+        channel (or thread) already has an open game, ValueError for seats the schema refuses.
 
         ``rated=False`` makes a friendly game; otherwise finish_game rates it when at least two
         people played.
         """
         if kind not in GAME_KINDS:
             raise ValueError(f"unknown game kind {kind!r}")
+        seat_list = sorted(seats, key=lambda s: s.seat)
+        _check_seats(seat_list)
         now = self._now()
+        values = (
+            guild_id,
+            channel_id,
+            thread_id,
+            kind,
+            json.dumps(dict(rules), sort_keys=True),
+            seed,
+            host_id,
+            language,
+            lobby_message_id,
+            now,
+            int(rated),
+        )
 
         async def create(tx: Tx) -> Row:
             busy = await _open_game_id(tx, channel_id, thread_id)
@@ -107,25 +186,22 @@ class GameQueries(Queries):
                 "INSERT INTO games (guild_id, channel_id, thread_id, kind, rules, seed, status,"
                 " host_id, language, lobby_message_id, created_at, updated_at, rated)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING *",
-                (
-                    guild_id,
-                    channel_id,
-                    thread_id,
-                    kind,
-                    json.dumps(dict(rules), sort_keys=True),
-                    seed,
-                    host_id,
-                    language,
-                    lobby_message_id,
-                    now,
-                    now,
-                    int(rated),
-                ),
+                (*values[:-1], now, values[-1]),  # created_at, updated_at, rated
             )
+            assert row is not None
+            await tx.executemany(_INSERT_SEATS, _seat_rows(int(row["id"]), seat_list))
+            return row
+
+        async def call(tx: Tx) -> Row:
+            # PostgreSQL: the same steps in one function call (migration 0012), one round trip;
+            # an open game in the channel is a unique violation there, handled below.
+            row = await tx.fetchone(OPEN_GAME, (*values, *_seat_columns(seat_list)))
             assert row is not None
             return row
 
         try:
+            if self._driver.dialect is POSTGRESQL:
+                return game_from(await self._driver.write(call, hot=True, single=True))
             return game_from(await self._driver.write(create, hot=True))
         except IntegrityViolation:
             # Another process opened a game here between our check and our insert.
@@ -266,36 +342,90 @@ class GameQueries(Queries):
     ) -> list[SeatRow]:
         """Replace the game's seats; only while it is in its lobby (seats are fixed once live)."""
         seat_list = sorted(seats, key=lambda s: s.seat)
+        _check_seats(seat_list)
 
-        async def replace(tx: Tx) -> list[Row]:
-            await check_fence(tx, game_id, fence)
-            if await _game_status(tx, game_id) != "lobby":
+        def check(status: object) -> None:
+            if status is None:
+                raise GameNotFound(game_id)
+            if status == "fenced" and fence is not None:
+                raise FencedOut(game_id, fence)
+            if status != "lobby":
                 raise GameStateError(f"game {game_id} has started; its seats are fixed")
-            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            try:
-                await tx.executemany(
-                    "INSERT INTO seats (game_id, seat, player_key, user_id, name, is_computer,"
-                    " difficulty) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            s.seat,
-                            s.player_key,
-                            s.user_id,
-                            s.name,
-                            int(s.is_computer),
-                            s.difficulty,
-                        )
-                        for s in seat_list
-                    ],
-                )
-            except IntegrityViolation as error:
-                raise ValueError(f"invalid seats for game {game_id}: {error}") from error
-            return await tx.fetchall(
-                "SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
 
-        return [seat_from(row) for row in await self._driver.write(replace, hot=True)]
+        async def replace(tx: Tx) -> None:
+            await check_fence(tx, game_id, fence)
+            check(await _game_status(tx, game_id))
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seat_list))
+
+        async def call(tx: Tx) -> None:
+            # PostgreSQL: the same steps in one function call (migration 0012), one round trip.
+            row = await tx.fetchone(
+                SET_SEATS, (game_id, *_seat_columns(seat_list), *_fence_values(fence))
+            )
+            check(None if row is None else row["status"])
+
+        try:
+            if self._driver.dialect is POSTGRESQL:
+                await self._driver.write(call, hot=True, single=True)
+            else:
+                await self._driver.write(replace, hot=True)
+        except IntegrityViolation as error:
+            raise ValueError(f"invalid seats for game {game_id}: {error}") from error
+        return _stored_seats(game_id, seat_list)
+
+    async def start_game(
+        self,
+        game_id: int,
+        people: Iterable[int],
+        *,
+        turn_deadline: float | None,
+        fence: Fence | None = None,
+    ) -> set[int]:
+        """A lobby's Start: the game goes live, with the deadline of its first decision (None:
+        no timer). Returns which of ``people`` have autoplay on (see autoplay_users), read in
+        the same trip. Raises GameStateError unless the game is in its lobby, FencedOut (nothing
+        stored) once the game's shard has a newer holder."""
+        wanted = sorted(set(people))
+        now = self._now()
+
+        def check(status: object) -> None:
+            if status is None:
+                raise GameNotFound(game_id)
+            if status == "fenced" and fence is not None:
+                raise FencedOut(game_id, fence)
+            if status != "lobby":
+                raise GameStateError(f"game {game_id} has already started or ended")
+
+        async def start(tx: Tx) -> set[int]:
+            await check_fence(tx, game_id, fence)
+            check(await _game_status(tx, game_id))
+            await tx.execute(
+                "UPDATE games SET status = 'live', started_at = ?, updated_at = ?,"
+                " turn_deadline = ? WHERE id = ?",
+                (now, now, turn_deadline, game_id),
+            )
+            if not wanted:
+                return set()
+            marks = ", ".join("?" * len(wanted))
+            rows = await tx.fetchall(
+                f"SELECT user_id FROM player_prefs WHERE autoplay = 1 AND user_id IN ({marks})",
+                wanted,
+            )
+            return {int(row["user_id"]) for row in rows}
+
+        async def call(tx: Tx) -> set[int]:
+            # PostgreSQL: the same steps in one function call (migration 0012), one round trip.
+            row = await tx.fetchone(
+                START_GAME, (game_id, now, turn_deadline, wanted, *_fence_values(fence))
+            )
+            check(None if row is None else row["status"])
+            assert row is not None
+            return {int(user_id) for user_id in row["autoplay"]}
+
+        if self._driver.dialect is POSTGRESQL:
+            return await self._driver.write(call, hot=True, single=True)
+        return await self._driver.write(start, hot=True)
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async def read(tx: Tx) -> list[Row]:
