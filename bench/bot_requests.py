@@ -31,6 +31,7 @@ from bot.app import build_bot
 from bot.settings import Settings
 from cogs.nines import ids
 from engine import Action, Exchange, Play
+from tests.bot.notebook import delivery
 from tests.fakecord.interactions import MESSAGE_COMPONENT
 from tests.fakecord.models import Message, User
 from tests.fakecord.server import FakeDiscord
@@ -122,12 +123,14 @@ async def bench(games: int, seed: int) -> None:
                         assert seat is not None
                         user: User = by_id[session.seats[seat].user_id or 0]
                         if user.id not in hands:
-                            table = fake.store.message_by_id(session.table_message_id or 0)
+                            table = fake.store.message_by_id(
+                                delivery(session).table_message_id or 0
+                            )
                             opened = await fake.click(user, table, "My hand")
                             assert opened.message is not None
                             hands[user.id] = opened.message
                         action = rng.choice(list(game.legal_actions(seat)))
-                        table_id = session.table_message_id
+                        table_id = delivery(session).table_message_id
                         hand_before = game.hand_number
                         mark = len(fake.requests)
                         inter = await fake._interact(

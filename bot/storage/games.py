@@ -15,12 +15,14 @@ from .values import (
     ActionConflict,
     ActionRow,
     ChannelBusy,
+    DeliveryMarks,
     GameKind,
     GameNotFound,
     GameRow,
     GameStateError,
     Seat,
     SeatRow,
+    delivery_from,
     game_from,
     seat_from,
 )
@@ -175,6 +177,42 @@ class GameQueries(Queries):
             "SELECT * FROM games WHERE announced = 0 AND status IN ('finished', 'abandoned')"
             " ORDER BY id"
         )
+
+    async def load_delivery(self, game_id: int) -> DeliveryMarks:
+        """How far the game's channel has been told (the presenter's notebook, as saved)."""
+
+        async def read(tx: Tx) -> Row | None:
+            return await tx.fetchone(
+                "SELECT table_message_id, table_hand, shown_hands, turn_message_id, turn_n"
+                " FROM games WHERE id = ?",
+                (game_id,),
+            )
+
+        row = await self._driver.read(read)
+        if row is None:
+            raise GameNotFound(game_id)
+        return delivery_from(row)
+
+    async def save_delivery(self, game_id: int, marks: DeliveryMarks) -> None:
+        """Store the presenter's notebook of a game: one statement, whatever changed."""
+        now = self._now()
+
+        async def save(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE games SET table_message_id = ?, table_hand = ?, shown_hands = ?,"
+                " turn_message_id = ?, turn_n = ?, updated_at = ? WHERE id = ?",
+                (
+                    marks.table_message_id,
+                    marks.table_hand,
+                    marks.shown_hands,
+                    marks.turn_message_id,
+                    marks.turn_n,
+                    now,
+                    game_id,
+                ),
+            )
+
+        await self._driver.write(save, hot=True, single=True)
 
     async def update_game(self, game_id: int, **fields: Any) -> GameRow:
         """Change some of a game's columns (message ids, deadline, lobby status, ...).
