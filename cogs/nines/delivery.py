@@ -30,6 +30,10 @@ class HandLink:
     until: float  # time.monotonic() after which the token is too old
 
 
+def token(interaction: Interaction) -> Token:
+    return Token(interaction.token, time.monotonic() + TOKEN_SECONDS)
+
+
 def link(interaction: Interaction, message: str | None) -> HandLink:
     return HandLink(
         interaction.token,
@@ -37,6 +41,19 @@ def link(interaction: Interaction, message: str | None) -> HandLink:
         language_of(interaction.locale),
         time.monotonic() + TOKEN_SECONDS,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A click's interaction token, usable for public follow-ups and for editing or deleting
+    the messages it created until ``until`` (``time.monotonic()``; Discord: 15 minutes)."""
+
+    value: str
+    until: float
+
+    @property
+    def alive(self) -> bool:
+        return time.monotonic() < self.until
 
 
 @dataclass(slots=True)
@@ -59,11 +76,20 @@ class Delivery:
     #: completed since then were never on the table, so it lists them. None: not drawn since
     #: this process started.
     tricks_shown: tuple[int, int] | None = None
+    #: The game's freshest click token (anyone's click: a lobby click, a card, My hand):
+    #: the turn message is posted through it, off Discord's global rate limit.
+    click: Token | None = None
+    #: The token that created the standing turn message (None: posted on the channel route),
+    #: which deletes it while it lives.
+    turn_by: Token | None = None
     #: Per person (user id): where their newest private hand can be edited from (an
     #: interaction token lives 15 minutes, so it is never stored)...
     hand_links: dict[int, HandLink] = field(default_factory=dict)
     #: ... and the decision (action count) it shows or is about to show.
     hand_shows: dict[int, int] = field(default_factory=dict)
+
+    def live_click(self) -> Token | None:
+        return self.click if self.click is not None and self.click.alive else None
 
     def load(self, marks: DeliveryMarks) -> None:
         self.loaded = True

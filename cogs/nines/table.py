@@ -25,7 +25,7 @@ from bot.session import Change, GameSession
 from engine import HandStarted, TrumpSet, public_view
 
 from . import render, ui
-from .delivery import Delivery, link
+from .delivery import Delivery, Token, link, token
 
 if TYPE_CHECKING:
     from bot.app import NinesBot as Bot
@@ -284,39 +284,78 @@ class DiscordPresenter:
             user_id = None  # their click's answer says "Your turn" already
         if user_id is not None and delivery.turn_n == n and delivery.turn_message_id is not None:
             return  # this decision's turn message stands already
-        old = delivery.turn_message_id
+        old, old_by = delivery.turn_message_id, delivery.turn_by
         new: int | None = None
         if user_id is not None:
             lang = session.language
-            posted = await self.post(
-                session,
-                content=tr(lang, "table.your_turn", who=f"<@{user_id}>"),
-                view=ui.turn_view(lang, session),
-                allowed_mentions=discord.AllowedMentions(
+            ping: dict[str, Any] = {
+                "content": tr(lang, "table.your_turn", who=f"<@{user_id}>"),
+                "view": ui.turn_view(lang, session),
+                "allowed_mentions": discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id)]
                 ),
-                nonce=_nonce(session, f"p{n}"),
-            )
-            new = posted.id
+            }
+            click = delivery.live_click()
+            new = None if click is None else await self.follow_up(session, click, **ping)
+            delivery.turn_by = None if new is None else click
+            if new is None:  # no live token (a timer's move, a restart): the channel route
+                new = (await self.post(session, nonce=_nonce(session, f"p{n}"), **ping)).id
+            # A follow-up carries no nonce (the spec's IncomingWebhookRequestPartial has none):
+            # a crash from here until the save leaves it standing, and the restarted process
+            # (no live token) posts the ping again on the channel route.
             failpoint("turn_posted")
         if old == new:
             return
         delivery.turn_message_id, delivery.turn_n = new, (n if new is not None else None)
         await self.save(session, delivery)
         if old is not None:
-            await self.delete(session, old)
+            await self.delete(session, old, by=old_by)
 
     async def clear_turn(self, session: GameSession) -> None:
         """The game ended: its turn message goes."""
         delivery = await self.loaded(session)
-        old = delivery.turn_message_id
+        old, old_by = delivery.turn_message_id, delivery.turn_by
         if old is None:
             return
         delivery.turn_message_id = delivery.turn_n = None
         await self.save(session, delivery)
-        await self.delete(session, old)
+        await self.delete(session, old, by=old_by)
 
-    async def delete(self, session: GameSession, message_id: int) -> None:
+    async def follow_up(self, session: GameSession, click: Token, **kwargs: Any) -> int | None:
+        """Post a public message through a click's token; None if Discord refused it (the
+        token expired or was never answered: the caller posts on the channel route).
+
+        Follow-ups, like every route an interaction token opens, are not bound to Discord's
+        global rate limit, only to their per-route limit (whose major parameter is the
+        webhook id and token): https://discord.com/developers/docs/topics/rate-limits
+        #global-rate-limit ("Interaction endpoints are not bound to the bot's Global Rate
+        Limit") and .../interactions/receiving-and-responding#followup-messages."""
+        webhook = discord_internals.interaction_webhook(self.bot, click.value)
+        try:
+            sent = await webhook.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            if error.code in LOST_CHANNEL:
+                raise ChannelLost from error
+            log.info("a follow-up of game %s was refused (%s)", session.id, error.code)
+            return None
+        except aiohttp.ClientError:
+            return None
+        return sent.id
+
+    async def delete(self, session: GameSession, message_id: int, *, by: Token | None) -> None:
+        """Delete a message of the game: through the token that created it while it lives
+        (off the global limit, see ``follow_up``), else on the channel route, where the bot
+        may delete its own messages, follow-ups included: they are authored by the bot user
+        (https://discord.com/developers/docs/resources/message#delete-message)."""
+        if by is not None and by.alive:
+            webhook = discord_internals.interaction_webhook(self.bot, by.value)
+            try:
+                await webhook.delete_message(message_id)
+                return
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                if getattr(error, "code", None) == UNKNOWN_MESSAGE:
+                    return  # deleted already
+                # Expired meanwhile: the channel route.
         try:
             await discord_internals.delete_message(self.bot, session.channel_id, message_id)
         except discord.NotFound:
@@ -338,12 +377,16 @@ class DiscordPresenter:
         """Where the clicker's newest private hand is: the message the click answered
         (``message`` None: the interaction's own), edited through the click's token."""
         where = "@original" if message is None else str(message)
-        self.delivery(session).hand_links[interaction.user.id] = link(interaction, where)
+        delivery = self.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, where)
+        delivery.click = token(interaction)  # answered: its follow-ups may be sent
 
     def remember_click(self, session: GameSession, interaction: Interaction) -> None:
         """A lobby click: its token can send the clicker their first hand privately once the
         game starts (no "My hand" click needed)."""
-        self.delivery(session).hand_links[interaction.user.id] = link(interaction, None)
+        delivery = self.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, None)
+        delivery.click = token(interaction)
 
     def hand_shown(self, session: GameSession, user_id: int) -> None:
         """A click's answer shows this person the game as it is now: no refresh owed them
