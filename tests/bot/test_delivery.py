@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.storage import DeliveryMarks, GameNotFound, Storage
+from cogs.nines.delivery import Token
 from tests.fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .notebook import delivery
-from .people import table_message, turn_messages
+from .people import table_message, turn_messages, whose_turn
 from .robust import open_game, play_one, wait_for
 
 
@@ -57,3 +59,80 @@ async def test_the_notebook_names_the_standing_messages_and_is_stored(
     pings = turn_messages(fake, alice, fake.channel)
     assert [m.id for m in pings] == ([notebook.turn_message_id] if pings else [])
     assert await nines.storage.load_delivery(game_id) == notebook.marks()
+
+
+CHANNEL_POST = ("POST", "/channels/{channel_id}/messages")
+CHANNEL_DELETE = ("DELETE", "/channels/{channel_id}/messages/{message_id}")
+FOLLOW_UP = ("POST", "/webhooks/{webhook_id}/{webhook_token}")
+
+
+def is_ping(body: Any) -> bool:
+    return isinstance(body, dict) and not body.get("embeds") and "<@" in (body.get("content") or "")
+
+
+async def test_turn_messages_go_through_click_tokens_off_the_global_limit(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Three people, pings on: every turn message is a follow-up of a live click and is
+    deleted through it; what the global limit still counts per card is the table's edit."""
+    fake = fake_discord
+    await start_bot()
+    users = [fake.add_user(name) for name in ("alice", "bob", "carol")]
+    await open_game(fake, users[0], people=tuple(users[1:]), start=3)
+    mark = len(fake.requests)
+    rng = random.Random(3)
+    cards = 0
+    for _ in range(24):
+        if await play_one(fake, users, fake.channel, rng) is None:
+            break
+        cards += 1
+    await fake.settle()
+    sent = fake.requests[mark:]
+    assert cards >= 20
+    assert [r for r in sent if r.status == 429] == []
+    kinds = [(r.method, r.route) for r in sent]
+    assert not any(k == CHANNEL_POST and is_ping(r.body) for k, r in zip(kinds, sent, strict=True))
+    assert CHANNEL_DELETE not in kinds
+    assert sum(1 for r in sent if (r.method, r.route) == FOLLOW_UP and is_ping(r.body)) > 10
+    global_per_card = sum(1 for r in sent if r.under_global_limit) / cards
+    assert global_per_card <= 1.25, global_per_card  # was 3.1 (issue 31): the table edits
+
+
+async def test_with_no_live_token_the_turn_message_takes_the_channel_route(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """A timer's move long after the last click: no token lives, so the turn message is
+    posted (with its nonce) and the old one deleted on the channel routes, and reads right."""
+    fake = fake_discord
+    nines = await start_bot()
+    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": 0.3})
+    users = [fake.add_user(name) for name in ("alice", "bob", "carol")]
+    game_id = await open_game(fake, users[0], people=tuple(users[1:]), start=3)
+    session = nines.sessions.get(game_id)
+    assert session is not None
+    notebook = delivery(session)
+    first = notebook.turn_message_id
+    assert first is not None and notebook.turn_by is not None  # the Start click's follow-up
+    # As if 15 minutes had passed since every click.
+    notebook.click = notebook.turn_by = Token(notebook.turn_by.value, 0.0)
+    mark = len(fake.requests)
+    await wait_for(
+        fake,
+        lambda: notebook.turn_message_id not in (None, first),
+        what="the turn message after the time-out",
+    )
+    await fake.settle()
+    sent = fake.requests[mark:]
+    kinds = [(r.method, r.route) for r in sent]
+    pings = [r for r in sent if (r.method, r.route) == CHANNEL_POST and is_ping(r.body)]
+    assert pings and all("nonce" in r.body for r in pings)
+    assert CHANNEL_DELETE in kinds and f"/messages/{first}" in next(
+        r.path for r in sent if (r.method, r.route) == CHANNEL_DELETE
+    )
+    assert not any(k == FOLLOW_UP and is_ping(r.body) for k, r in zip(kinds, sent, strict=True))
+    assert [r for r in sent if r.status == 429] == []
+    # What people read: one turn message, naming the person whose turn it is.
+    due = whose_turn(fake, users, fake.channel)
+    standing = turn_messages(fake, users[0], fake.channel)
+    assert due is not None and len(standing) == 1
+    assert f"<@{due.id}>" in (standing[0].content or "")
