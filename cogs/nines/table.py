@@ -91,10 +91,6 @@ class DiscordPresenter:
     async def save(self, session: GameSession, delivery: Delivery) -> None:
         await self.bot.storage.save_delivery(session.id, delivery.marks())
 
-    def forget(self, session: GameSession) -> Delivery:
-        """The game is over for the presenter: its notebook, for the last private hands."""
-        return self.deliveries.pop(session.id, None) or Delivery()
-
     def channel(
         self, session: GameSession, channel_id: int | None = None
     ) -> discord.PartialMessageable:
@@ -176,8 +172,8 @@ class DiscordPresenter:
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")
-            await self.announced(session)  # nowhere left to say it but the private hands
-            delivery = self.forget(session)
+            # Nowhere left to say it but the private hands.
+            delivery = await self.announced(session)
             self.bot.sessions.discard(session)
             await self.close_hands(
                 session, delivery, lambda lang: tr(lang, "end.reason.channel_lost")
@@ -452,9 +448,11 @@ class DiscordPresenter:
 
     # -- the end -------------------------------------------------------------------------------
 
-    async def announced(self, session: GameSession) -> None:
-        """The game's end stands in its channel (or cannot be told): nothing more is owed."""
+    async def announced(self, session: GameSession) -> Delivery:
+        """The game's end stands in its channel (or cannot be told): nothing more is owed.
+        Returns the game's notebook, now dropped, for closing the last private hands."""
         await self.bot.storage.update_game(session.id, announced=True)
+        return self.deliveries.pop(session.id, None) or Delivery()
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
@@ -490,8 +488,7 @@ class DiscordPresenter:
                 embed.set_image(url=None)
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
-        await self.announced(session)
-        delivery = self.forget(session)
+        delivery = await self.announced(session)
         self.bot.sessions.discard(session)
         winners = " & ".join(render.name(session, s) for s in game.winners)
         await self.close_hands(session, delivery, lambda lang: tr(lang, "end.winners", who=winners))
@@ -532,8 +529,7 @@ class DiscordPresenter:
             log.info("could not show the end of game %s", session.id)
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
-        await self.announced(session)
-        delivery = self.forget(session)
+        delivery = await self.announced(session)
         self.bot.sessions.discard(session)
         await self.close_hands(
             session, delivery, lambda lang: how(lang) + " " + tr(lang, "end.not_rated")
@@ -580,5 +576,4 @@ class DiscordPresenter:
         except (ChannelLost, discord.HTTPException):
             log.info("could not mark the lobby of game %s expired", session.id)
         await self.announced(session)
-        self.forget(session)  # the lobby clicks' links
         self.bot.sessions.discard(session)
