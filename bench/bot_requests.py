@@ -31,6 +31,7 @@ from bot.app import build_bot
 from bot.settings import Settings
 from cogs.nines import ids
 from engine import Action, Exchange, Play
+from tests.bot.notebook import delivery
 from tests.fakecord.interactions import MESSAGE_COMPONENT
 from tests.fakecord.models import Message, User
 from tests.fakecord.server import FakeDiscord
@@ -81,6 +82,7 @@ async def bench(games: int, seed: int) -> None:
     per_card: list[int] = []  # requests per card, on clicks that did not end a hand
     per_end: list[int] = []  # requests per card that ended a hand (or the game)
     per_decision: list[int] = []  # exchange (keep/swap) clicks
+    global_cost: list[int] = []  # of them, under Discord's global limit, per card
     kinds_card: Counter[str] = Counter()
     kinds_end: Counter[str] = Counter()
     answer_ms: list[float] = []
@@ -122,12 +124,14 @@ async def bench(games: int, seed: int) -> None:
                         assert seat is not None
                         user: User = by_id[session.seats[seat].user_id or 0]
                         if user.id not in hands:
-                            table = fake.store.message_by_id(session.table_message_id or 0)
+                            table = fake.store.message_by_id(
+                                delivery(session).table_message_id or 0
+                            )
                             opened = await fake.click(user, table, "My hand")
                             assert opened.message is not None
                             hands[user.id] = opened.message
                         action = rng.choice(list(game.legal_actions(seat)))
-                        table_id = session.table_message_id
+                        table_id = delivery(session).table_message_id
                         hand_before = game.hand_number
                         mark = len(fake.requests)
                         inter = await fake._interact(
@@ -152,6 +156,8 @@ async def bench(games: int, seed: int) -> None:
                         )
                         answer_ms.append(1000 * (arrived - inter.created_at))
                         kinds = Counter(kind_of(r.method, r.route, r.path, table_id) for r in sent)
+                        if not isinstance(action, Exchange):
+                            global_cost.append(sum(1 for r in sent if r.under_global_limit))
                         if isinstance(action, Exchange):
                             per_decision.append(len(sent))
                         elif game.over or game.hand_number != hand_before:
@@ -170,9 +176,11 @@ async def bench(games: int, seed: int) -> None:
                 await fake.settle()
                 failed = [i for i in fake.interactions.values() if i.failed or i.errors]
                 violations = list(fake.violations)
+                all_requests = list(fake.requests)
                 await stop_client(bot, task)
     elapsed = time.perf_counter() - started
     cards = per_card + per_end
+    rate_limited = sum(1 for r in all_requests if r.status == 429)
     over_two = sum(1 for n in cards if n > 2)
     print(
         f"games: {games} ({hands_played} hands), person moves: {len(answer_ms)} "
@@ -182,6 +190,11 @@ async def bench(games: int, seed: int) -> None:
         f"Discord requests per card a person plays: mean {statistics.mean(cards):.3f}, "
         f"max {max(cards)}, over two: {over_two}/{len(cards)} "
         f"({100 * over_two / len(cards):.1f}%)"
+    )
+    print(
+        f"  under Discord's global limit (issue 31: at most 0.25): mean "
+        f"{statistics.mean(global_cost):.3f} a card, max {max(global_cost)}; "
+        f"responses of 429: {rate_limited}"
     )
     print(
         f"  cards within a hand ({len(per_card)}): mean {statistics.mean(per_card):.3f}, "

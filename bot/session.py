@@ -189,23 +189,12 @@ class GameSession:
         self.status = row.status
         self.end_reason = row.end_reason  # why an ended game ended
         self.lobby_message_id = row.lobby_message_id
-        self.table_message_id = row.table_message_id
         self.created_at = row.created_at
         self.players = players
         self.seats = seats
         self.turn_seconds = turn_seconds
         self.game = game
         self.deadline: float | None = row.turn_deadline
-        # How far the channel has been told (storage's deliveries columns; see the presenter).
-        self.shown_hands = row.shown_hands
-        self.table_hand = row.table_hand
-        self.turn_message_id = row.turn_message_id
-        self.turn_n = row.turn_n
-        #: Per person (user id): where their newest private hand can be edited from (the
-        #: presenter's, opaque here: an interaction token lives 15 minutes, so it is never
-        #: stored), and the decision (action count) it shows or is about to show.
-        self.hand_links: dict[int, object] = {}
-        self.hand_shows: dict[int, int] = {}
         self.deps = deps
         self.lock = asyncio.Lock()
         #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit

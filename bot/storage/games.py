@@ -16,6 +16,7 @@ from .values import (
     ActionConflict,
     ActionRow,
     ChannelBusy,
+    DeliveryMarks,
     Fence,
     FencedOut,
     GameKind,
@@ -24,6 +25,7 @@ from .values import (
     GameStateError,
     Seat,
     SeatRow,
+    delivery_from,
     game_from,
     seat_from,
 )
@@ -253,6 +255,36 @@ class GameQueries(Queries):
         return await self._games(
             "SELECT * FROM games WHERE announced = 0 AND status IN ('finished', 'abandoned')"
             " ORDER BY id"
+        )
+
+    async def load_delivery(self, game_id: int) -> DeliveryMarks:
+        """How far the game's channel has been told (the presenter's notebook, as saved)."""
+
+        async def read(tx: Tx) -> Row | None:
+            return await tx.fetchone(
+                "SELECT table_message_id, table_hand, shown_hands, turn_message_id, turn_n"
+                " FROM games WHERE id = ?",
+                (game_id,),
+            )
+
+        row = await self._driver.read(read)
+        if row is None:
+            raise GameNotFound(game_id)
+        return delivery_from(row)
+
+    async def save_delivery(
+        self, game_id: int, marks: DeliveryMarks, *, fence: Fence | None = None
+    ) -> None:
+        """Store the presenter's notebook of a game: one statement, whatever changed, fenced
+        as every write of a game."""
+        await self.update_game(
+            game_id,
+            fence=fence,
+            table_message_id=marks.table_message_id,
+            table_hand=marks.table_hand,
+            shown_hands=marks.shown_hands,
+            turn_message_id=marks.turn_message_id,
+            turn_n=marks.turn_n,
         )
 
     async def update_game(

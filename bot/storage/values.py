@@ -356,6 +356,31 @@ def validate_result(result: GameResult) -> None:
         raise ValueError("places start at 1")
 
 
+@dataclass(frozen=True, slots=True)
+class DeliveryMarks:
+    """How far a game's channel has been told (migration 0004's columns): the presenter's
+    notebook as storage keeps it, plain values (``bot`` knows nothing of the presenter)."""
+
+    table_message_id: int | None = None
+    #: The hand the table message shows.
+    table_hand: int | None = None
+    #: Hands whose summaries stand in the channel.
+    shown_hands: int = 0
+    #: The standing "your turn" message and the decision (action count) it announced.
+    turn_message_id: int | None = None
+    turn_n: int | None = None
+
+
+def delivery_from(row: Row) -> DeliveryMarks:
+    return DeliveryMarks(
+        table_message_id=row["table_message_id"],
+        table_hand=row["table_hand"],
+        shown_hands=row["shown_hands"],
+        turn_message_id=row["turn_message_id"],
+        turn_n=row["turn_n"],
+    )
+
+
 # Columns update_game may touch; status may only move between the open states there, since
 # ending a game must go through finish_game / abandon_game.
 UPDATABLE = frozenset(

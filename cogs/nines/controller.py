@@ -187,7 +187,7 @@ class Controller:
         view = session.view(seat)
         content = render.hand_content(lang, session, view, notice, joker_prompt=joker_prompt)
         # The bot need not bring this person's hand up to date until the game moves on.
-        session.hand_shows[interaction.user.id] = session.n
+        self.bot.presenter.hand_shown(session, interaction.user.id)
         return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
 
     async def send_hand(

@@ -13,7 +13,6 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -21,11 +20,12 @@ import discord
 
 from bot import discord_internals
 from bot.failpoints import failpoint
-from bot.i18n import card_label, language_of, tr, trump_name
+from bot.i18n import card_label, tr, trump_name
 from bot.session import Change, GameSession
 from engine import HandStarted, TrumpSet, public_view
 
 from . import render, ui
+from .delivery import Delivery, Token, link, token
 
 if TYPE_CHECKING:
     from bot.app import NinesBot as Bot
@@ -47,9 +47,6 @@ LOST_CHANNEL = {UNKNOWN_CHANNEL, MISSING_ACCESS, MISSING_PERMISSIONS}
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
-#: How long after a click its token may still edit the private hand (Discord: 15 minutes).
-TOKEN_SECONDS = 14 * 60
-
 Interaction = discord.Interaction[Any]
 
 
@@ -58,26 +55,6 @@ def _nonce(session: GameSession, what: str) -> str:
     made with it by this bot (for a few minutes). From the game's random seed, not its id,
     which another database (a reset, a test) would reuse. At most 25 characters."""
     return f"{session.seed:x}"[:13] + what
-
-
-@dataclass(slots=True)
-class HandLink:
-    """Where a seat's newest private hand can be edited: a click's interaction token and the
-    message (``@original``, a follow-up's id, or None: not sent yet, a lobby click's token)."""
-
-    token: str
-    message: str | None
-    language: str
-    until: float  # time.monotonic() after which the token is too old
-
-
-def _link(interaction: Interaction, message: str | None) -> HandLink:
-    return HandLink(
-        interaction.token,
-        message,
-        language_of(interaction.locale),
-        time.monotonic() + TOKEN_SECONDS,
-    )
 
 
 #: One thread draws every score chart: asyncio's default pool grew to six threads, each with
@@ -93,9 +70,26 @@ class ChannelLost(Exception):
 class DiscordPresenter:
     def __init__(self, bot: NinesBot) -> None:
         self.bot = bot
-        #: game id -> (hand number, completed tricks of that hand) when its table was last
-        #: drawn: the tricks completed since then were never on the table, so it lists them.
-        self.tricks_shown: dict[int, tuple[int, int]] = {}
+        #: game id -> what its channel and people were shown (the session's is the game).
+        self.deliveries: dict[int, Delivery] = {}
+
+    def delivery(self, session: GameSession) -> Delivery:
+        """The game's notebook in this process (its stored marks not read yet: ``loaded``)."""
+        found = self.deliveries.get(session.id)
+        if found is None:
+            found = self.deliveries[session.id] = Delivery()
+        return found
+
+    async def loaded(self, session: GameSession) -> Delivery:
+        """The game's notebook with its stored marks: read the first time the presenter meets
+        the game in this process (after a restart, they say how far the channel was told)."""
+        delivery = self.delivery(session)
+        if not delivery.loaded:
+            delivery.load(await self.bot.storage.load_delivery(session.id))
+        return delivery
+
+    async def save(self, session: GameSession, delivery: Delivery) -> None:
+        await self.bot.storage.save_delivery(session.id, delivery.marks(), fence=session.fence)
 
     def channel(
         self, session: GameSession, channel_id: int | None = None
@@ -148,11 +142,13 @@ class DiscordPresenter:
 
     # -- the table -----------------------------------------------------------------------------
 
-    def table_message(self, session: GameSession, notes: list[str]) -> dict[str, Any]:
+    def table_message(
+        self, session: GameSession, delivery: Delivery, notes: list[str]
+    ) -> dict[str, Any]:
         lang = session.language
         game = session.game
         assert game is not None
-        drawn = self.tricks_shown.get(session.id)
+        drawn = delivery.tricks_shown
         # Not drawn since this process started: the last trick only (as after a restart).
         shown = None if drawn is None else drawn[1] if drawn[0] == game.hand_number else 0
         return {
@@ -176,10 +172,12 @@ class DiscordPresenter:
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
             await session.abandon("channel_lost")
-            await self.announced(session)  # nowhere left to say it but the private hands
-            self.tricks_shown.pop(session.id, None)
+            # Nowhere left to say it but the private hands.
+            delivery = await self.announced(session)
             self.bot.sessions.discard(session)
-            await self.close_hands(session, lambda lang: tr(lang, "end.reason.channel_lost"))
+            await self.close_hands(
+                session, delivery, lambda lang: tr(lang, "end.reason.channel_lost")
+            )
 
     def notes(self, session: GameSession, change: Change) -> list[str]:
         lang = session.language
@@ -207,11 +205,11 @@ class DiscordPresenter:
     async def _show(self, session: GameSession, change: Change) -> None:
         """Bring the channel up to the game's stored state.
 
-        What the channel owes follows from the stored moves; the session's delivery marks
-        (stored, see migration 0004) say how far it was told. Each step is safe to repeat: an
-        edit is idempotent, and a post carries a nonce Discord enforces, so a post repeated
-        after a crash returns the message it made the first time. A restart therefore just
-        calls this again and finishes whatever a dead process left owed, exactly once.
+        What the channel owes follows from the stored moves; the game's delivery marks
+        (``Delivery``, stored, see migration 0004) say how far it was told. Each step is safe
+        to repeat: an edit is idempotent, and a post carries a nonce Discord enforces, so a post
+        repeated after a crash returns the message it made the first time. A restart therefore
+        just calls this again and finishes whatever a dead process left owed, exactly once.
         """
         if change.ended not in (None, "finished"):
             await self.ended_early(session, change.ended or "stopped")
@@ -219,44 +217,44 @@ class DiscordPresenter:
         game = session.game
         assert game is not None
         lang = session.language
-        marks: dict[str, Any] = {}
+        delivery = await self.loaded(session)
+        changed = False
         ended = sum(1 for hand in game.hands_log if hand.result is not None)
-        for number in range(session.shown_hands + 1, ended + 1):
+        for number in range(delivery.shown_hands + 1, ended + 1):
             hand = game.hands_log[number - 1]
             assert hand.result is not None
             # The game's last hand leaves the sheet to the end message: it is shown once.
             last = game.over and number == ended
             embed = render.hand_summary(lang, session, hand.result, hand.tricks, sheet=not last)
-            if session.table_hand == number and session.table_message_id is not None:
+            if delivery.table_hand == number and delivery.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
-                    session, session.table_message_id, content=None, embed=embed, view=None
+                    session, delivery.table_message_id, content=None, embed=embed, view=None
                 )
             else:
                 await self.post(session, embed=embed, nonce=_nonce(session, f"s{number}"))
             failpoint("summary_shown")
-            session.shown_hands = marks["shown_hands"] = number
+            delivery.shown_hands = number
+            changed = True
         if game.over:
-            if marks:
-                await self.bot.storage.update_game(session.id, fence=session.fence, **marks)
+            if changed:
+                await self.save(session, delivery)
             await self.game_over(session)
             return
-        message = self.table_message(session, self.notes(session, change))
+        message = self.table_message(session, delivery, self.notes(session, change))
         # As drawn now: other clicks may play on while the edit is on its way.
         drawn = (game.hand_number, len(game.tricks))
-        before = session.table_message_id
-        if session.table_hand != game.hand_number or before is None:
+        before = delivery.table_message_id
+        if delivery.table_hand != game.hand_number or before is None:
             nonce = _nonce(session, f"t{game.hand_number}")
-            session.table_message_id = (await self.post(session, nonce=nonce, **message)).id
+            delivery.table_message_id = (await self.post(session, nonce=nonce, **message)).id
             failpoint("table_posted")
-            session.table_hand = marks["table_hand"] = game.hand_number
+            delivery.table_hand = game.hand_number
         else:
-            session.table_message_id = await self.edit(session, before, **message)
-        self.tricks_shown[session.id] = drawn
-        if session.table_message_id != before:  # most edits keep the id: nothing to store
-            marks["table_message_id"] = session.table_message_id
-        if marks:
-            await self.bot.storage.update_game(session.id, fence=session.fence, **marks)
+            delivery.table_message_id = await self.edit(session, before, **message)
+        delivery.tricks_shown = drawn
+        if changed or delivery.table_message_id != before:  # most edits keep the id
+            await self.save(session, delivery)
         await self.turn(session, change.answered)
 
     # -- whose turn it is ----------------------------------------------------------------------
@@ -272,6 +270,7 @@ class DiscordPresenter:
         be noise: none is posted."""
         seat = session.person_due()
         n = session.n
+        delivery = await self.loaded(session)
         if seat is not None:
             await self.refresh_hand(session, seat)
         user_id = None if seat is None else session.seats[seat].user_id
@@ -279,47 +278,80 @@ class DiscordPresenter:
             user_id = None
         if user_id is not None and answered == (user_id, n):
             user_id = None  # their click's answer says "Your turn" already
-        if user_id is not None and session.turn_n == n and session.turn_message_id is not None:
+        if user_id is not None and delivery.turn_n == n and delivery.turn_message_id is not None:
             return  # this decision's turn message stands already
-        old = session.turn_message_id
+        old, old_by = delivery.turn_message_id, delivery.turn_by
         new: int | None = None
         if user_id is not None:
             lang = session.language
-            posted = await self.post(
-                session,
-                content=tr(lang, "table.your_turn", who=f"<@{user_id}>"),
-                view=ui.turn_view(lang, session),
-                allowed_mentions=discord.AllowedMentions(
+            ping: dict[str, Any] = {
+                "content": tr(lang, "table.your_turn", who=f"<@{user_id}>"),
+                "view": ui.turn_view(lang, session),
+                "allowed_mentions": discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id)]
                 ),
-                nonce=_nonce(session, f"p{n}"),
-            )
-            new = posted.id
+            }
+            click = delivery.live_click()
+            new = None if click is None else await self.follow_up(session, click, **ping)
+            delivery.turn_by = None if new is None else click
+            if new is None:  # no live token (a timer's move, a restart): the channel route
+                new = (await self.post(session, nonce=_nonce(session, f"p{n}"), **ping)).id
+            # A follow-up carries no nonce (the spec's IncomingWebhookRequestPartial has none):
+            # a crash from here until the save leaves it standing, and the restarted process
+            # (no live token) posts the ping again on the channel route.
             failpoint("turn_posted")
         if old == new:
             return
-        session.turn_message_id, session.turn_n = new, (n if new is not None else None)
-        await self.bot.storage.update_game(
-            session.id,
-            fence=session.fence,
-            turn_message_id=session.turn_message_id,
-            turn_n=session.turn_n,
-        )
+        delivery.turn_message_id, delivery.turn_n = new, (n if new is not None else None)
+        await self.save(session, delivery)
         if old is not None:
-            await self.delete(session, old)
+            await self.delete(session, old, by=old_by)
 
     async def clear_turn(self, session: GameSession) -> None:
         """The game ended: its turn message goes."""
-        old = session.turn_message_id
+        delivery = await self.loaded(session)
+        old, old_by = delivery.turn_message_id, delivery.turn_by
         if old is None:
             return
-        session.turn_message_id = session.turn_n = None
-        await self.bot.storage.update_game(
-            session.id, fence=session.fence, turn_message_id=None, turn_n=None
-        )
-        await self.delete(session, old)
+        delivery.turn_message_id = delivery.turn_n = None
+        await self.save(session, delivery)
+        await self.delete(session, old, by=old_by)
 
-    async def delete(self, session: GameSession, message_id: int) -> None:
+    async def follow_up(self, session: GameSession, click: Token, **kwargs: Any) -> int | None:
+        """Post a public message through a click's token; None if Discord refused it (the
+        token expired or was never answered: the caller posts on the channel route).
+
+        Follow-ups, like every route an interaction token opens, are not bound to Discord's
+        global rate limit, only to their per-route limit (whose major parameter is the
+        webhook id and token): https://discord.com/developers/docs/topics/rate-limits
+        #global-rate-limit ("Interaction endpoints are not bound to the bot's Global Rate
+        Limit") and .../interactions/receiving-and-responding#followup-messages."""
+        webhook = discord_internals.interaction_webhook(self.bot, click.value)
+        try:
+            sent = await webhook.send(wait=True, **kwargs)
+        except discord.HTTPException as error:
+            if error.code in LOST_CHANNEL:
+                raise ChannelLost from error
+            log.info("a follow-up of game %s was refused (%s)", session.id, error.code)
+            return None
+        except aiohttp.ClientError:
+            return None
+        return sent.id
+
+    async def delete(self, session: GameSession, message_id: int, *, by: Token | None) -> None:
+        """Delete a message of the game: through the token that created it while it lives
+        (off the global limit, see ``follow_up``), else on the channel route, where the bot
+        may delete its own messages, follow-ups included: they are authored by the bot user
+        (https://discord.com/developers/docs/resources/message#delete-message)."""
+        if by is not None and by.alive:
+            webhook = discord_internals.interaction_webhook(self.bot, by.value)
+            try:
+                await webhook.delete_message(message_id)
+                return
+            except (discord.HTTPException, aiohttp.ClientError) as error:
+                if getattr(error, "code", None) == UNKNOWN_MESSAGE:
+                    return  # deleted already
+                # Expired meanwhile: the channel route.
         try:
             await discord_internals.delete_message(self.bot, session.channel_id, message_id)
         except discord.NotFound:
@@ -341,12 +373,21 @@ class DiscordPresenter:
         """Where the clicker's newest private hand is: the message the click answered
         (``message`` None: the interaction's own), edited through the click's token."""
         where = "@original" if message is None else str(message)
-        session.hand_links[interaction.user.id] = _link(interaction, where)
+        delivery = self.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, where)
+        delivery.click = token(interaction)  # answered: its follow-ups may be sent
 
     def remember_click(self, session: GameSession, interaction: Interaction) -> None:
         """A lobby click: its token can send the clicker their first hand privately once the
         game starts (no "My hand" click needed)."""
-        session.hand_links[interaction.user.id] = _link(interaction, None)
+        delivery = self.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, None)
+        delivery.click = token(interaction)
+
+    def hand_shown(self, session: GameSession, user_id: int) -> None:
+        """A click's answer shows this person the game as it is now: no refresh owed them
+        until the game moves on."""
+        self.delivery(session).hand_shows[user_id] = session.n
 
     async def refresh_hand(self, session: GameSession, seat: int) -> None:
         """Edit the seat's newest private hand to the game as it is, through the token of the
@@ -354,59 +395,64 @@ class DiscordPresenter:
         fresh hand."""
         user_id = session.seats[seat].user_id
         assert user_id is not None
-        link = session.hand_links.get(user_id)
-        if session.hand_shows.get(user_id) == session.n or not isinstance(link, HandLink):
+        delivery = self.delivery(session)
+        hand = delivery.hand_links.get(user_id)
+        if delivery.hand_shows.get(user_id) == session.n or hand is None:
             return  # current already (or a click's answer is about to show it)
-        if time.monotonic() >= link.until:
-            del session.hand_links[user_id]
+        if time.monotonic() >= hand.until:
+            del delivery.hand_links[user_id]
             return
         view = session.view(seat)
-        content = render.hand_content(link.language, session, view, None)
-        components = ui.hand_view(link.language, session, view)
-        session.hand_shows[user_id] = session.n
-        webhook = discord_internals.interaction_webhook(self.bot, link.token)
+        content = render.hand_content(hand.language, session, view, None)
+        components = ui.hand_view(hand.language, session, view)
+        delivery.hand_shows[user_id] = session.n
+        webhook = discord_internals.interaction_webhook(self.bot, hand.token)
         try:
-            if link.message is None:
+            if hand.message is None:
                 sent = await webhook.send(content, view=components, ephemeral=True, wait=True)
-                link.message = str(sent.id)
+                hand.message = str(sent.id)
             else:
                 # "@original" is the route's own word for the interaction's message.
-                message_id: Any = link.message
+                message_id: Any = hand.message
                 await webhook.edit_message(message_id, content=content, view=components)
         except discord.HTTPException:
             # Expired, or the message was dismissed: the turn message's button still works.
             log.info("could not update a private hand in game %s", session.id, exc_info=True)
-            session.hand_links.pop(user_id, None)
-            session.hand_shows.pop(user_id, None)
+            delivery.hand_links.pop(user_id, None)
+            delivery.hand_shows.pop(user_id, None)
 
-    async def close_hands(self, session: GameSession, how: Callable[[str], str]) -> None:
+    async def close_hands(
+        self, session: GameSession, delivery: Delivery, how: Callable[[str], str]
+    ) -> None:
         """The game ended: every person's newest private hand says so and how (``how``: that
         sentence in a language), with no card left to click. Through each click's token
         (valid 15 minutes, like ``refresh_hand``); an expired or dismissed one is let go."""
-        links = list(session.hand_links.items())
-        session.hand_links.clear()
-        for user_id, link in links:
-            if not isinstance(link, HandLink) or link.message is None:
+        links = list(delivery.hand_links.items())
+        delivery.hand_links.clear()
+        for user_id, hand in links:
+            if hand.message is None:
                 continue  # a lobby click's token: no hand was ever sent with it
-            if time.monotonic() >= link.until:
+            if time.monotonic() >= hand.until:
                 continue
-            lang = link.language
+            lang = hand.language
             content = render.closed_hand_content(lang, session, how(lang))
             # The interaction's webhook (https://discord.com/developers/docs/interactions/
             # receiving-and-responding#followup-messages): edits need no bot token.
-            webhook = discord_internals.interaction_webhook(self.bot, link.token)
-            message_id: Any = link.message  # "@original", or a follow-up's id
+            webhook = discord_internals.interaction_webhook(self.bot, hand.token)
+            message_id: Any = hand.message  # "@original", or a follow-up's id
             try:
                 await webhook.edit_message(message_id, content=content, view=None)
             except (discord.HTTPException, aiohttp.ClientError):  # the end stands already
                 log.info("could not close a private hand in game %s", session.id, exc_info=True)
-            session.hand_shows.pop(user_id, None)
+            delivery.hand_shows.pop(user_id, None)
 
     # -- the end -------------------------------------------------------------------------------
 
-    async def announced(self, session: GameSession) -> None:
-        """The game's end stands in its channel (or cannot be told): nothing more is owed."""
+    async def announced(self, session: GameSession) -> Delivery:
+        """The game's end stands in its channel (or cannot be told): nothing more is owed.
+        Returns the game's notebook, now dropped, for closing the last private hands."""
         await self.bot.storage.update_game(session.id, fence=session.fence, announced=True)
+        return self.deliveries.pop(session.id, None) or Delivery()
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
@@ -442,11 +488,10 @@ class DiscordPresenter:
                 embed.set_image(url=None)
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
-        await self.announced(session)
-        self.tricks_shown.pop(session.id, None)
+        delivery = await self.announced(session)
         self.bot.sessions.discard(session)
         winners = " & ".join(render.name(session, s) for s in game.winners)
-        await self.close_hands(session, lambda lang: tr(lang, "end.winners", who=winners))
+        await self.close_hands(session, delivery, lambda lang: tr(lang, "end.winners", who=winners))
 
     async def ended_early(
         self, session: GameSession, reason: str, *, by: str | None = None
@@ -473,8 +518,9 @@ class DiscordPresenter:
                 + "\n"
                 + render.sheet_block(lang, session, table.rules, table.start_scores, table.sheet)
             )
-        message_id = session.table_message_id or session.lobby_message_id
-        where = None if session.table_message_id else session.lobby_channel_id
+        table_id = (await self.loaded(session)).table_message_id
+        message_id = table_id or session.lobby_message_id
+        where = None if table_id else session.lobby_channel_id
         try:
             await self.edit(
                 session, message_id, channel_id=where, content=None, embed=embed, view=None
@@ -483,10 +529,11 @@ class DiscordPresenter:
             log.info("could not show the end of game %s", session.id)
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
-        await self.announced(session)
-        self.tricks_shown.pop(session.id, None)
+        delivery = await self.announced(session)
         self.bot.sessions.discard(session)
-        await self.close_hands(session, lambda lang: how(lang) + " " + tr(lang, "end.not_rated"))
+        await self.close_hands(
+            session, delivery, lambda lang: how(lang) + " " + tr(lang, "end.not_rated")
+        )
 
     async def refresh_lobby(self, session: GameSession) -> None:
         """After a restart: the lobby message shows the seats as stored (a click stored just

@@ -14,6 +14,7 @@ from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
 from .conftest import StartBot
+from .notebook import delivery
 from .test_lobby import (
     all_acknowledged,
     forged_click,
@@ -37,7 +38,7 @@ async def live_game(
 
 
 async def open_hand(fake: FakeDiscord, session: GameSession, user: User) -> Message:
-    table = fake.store.message_by_id(session.table_message_id or 0)
+    table = fake.store.message_by_id(delivery(session).table_message_id or 0)
     res = ok(await fake.click(user, table, "My hand"))
     assert res.ephemeral and res.message is not None and res.message.ephemeral_for == user.id
     return res.message
@@ -90,9 +91,9 @@ async def test_computer_cards_after_a_persons_card_come_in_one_table_edit(
         if len(game.hands[game.turn or 0]) <= 1:
             break
         hand = await open_hand(fake, session, alice)
-        table_id = session.table_message_id
+        table_id = delivery(session).table_message_id
         played_before = len(game.log)
-        standing = session.turn_message_id
+        standing = delivery(session).turn_message_id
         mark = len(fake.requests)
         card = next(a for a in game.legal_actions(game.turn or 0) if isinstance(a, Play))
         res = ok(await forged_click(fake, alice, hand, move_id(session, card)))
@@ -112,7 +113,7 @@ async def test_computer_cards_after_a_persons_card_come_in_one_table_edit(
             *([("DELETE", "/channels/{channel_id}/messages/{message_id}")] if standing else []),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback"),
         ]
-        assert session.turn_message_id is None
+        assert delivery(session).turn_message_id is None
         # The edit shows the finished trick, all three cards.
         table = fake.store.message_by_id(table_id or 0)
         assert "Last trick" in table.embeds[0]["description"]
@@ -148,7 +149,7 @@ async def test_a_swap_shows_the_new_hand_privately_and_the_table_only_who(
     res = ok(await fake.click(user, hand, "Swap for the spare"))
     assert res.ack_type == 7 and res.message is not None and res.message.id == hand.id
     assert hand_cards(res.message) == spare, "the new hand, in place of the old"
-    table = fake.store.message_by_id(session.table_message_id or 0)
+    table = fake.store.message_by_id(delivery(session).table_message_id or 0)
     public = str(table.embeds) + (table.content or "")
     assert f"{user.name} swaps" in public
     # Nobody else sees the new (or old) hand: no public message lists it.
@@ -283,7 +284,7 @@ async def test_clicks_out_of_turn_or_for_someone_else_are_refused(
     assert res.message is not None and res.message.ephemeral_for == idle.id
     assert "not your turn" in (res.message.content or "")
     # Someone not in the game forges a move from a public message: told so, privately.
-    table = fake.store.message_by_id(session.table_message_id or 0)
+    table = fake.store.message_by_id(delivery(session).table_message_id or 0)
     refused(await forged_click(fake, eve, table, move_id(session, move)), eve, "not playing")
     # A card they do not hold.
     seat = session.seat_of(due.id) or 0

@@ -13,6 +13,7 @@ from tests.fakecord import FakeDiscord
 from tests.fakecord.permissions import Perm
 
 from .conftest import StartBot
+from .notebook import delivery
 from .people import enabled_moves, open_hand, table_message, whose_turn
 from .robust import finish, open_game, play_one, text_of, wait_for
 
@@ -101,7 +102,7 @@ async def test_a_deleted_table_message_is_posted_again(
     fresh = await wait_for(fake, lambda: table_message(fake, alice, fake.channel))
     assert fresh.id != table.id
     session = nines.sessions.get(game_id)
-    assert session is not None and session.table_message_id == fresh.id
+    assert session is not None and delivery(session).table_message_id == fresh.id
     await finish(fake, [alice], fake.channel)
 
 

@@ -17,6 +17,7 @@ from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
 from .conftest import StartBot
+from .notebook import delivery
 from .people import end_message
 from .test_lobby import (
     all_acknowledged,
@@ -338,7 +339,7 @@ async def test_stop_by_host_or_moderator_only(fake_discord: FakeDiscord, start_b
     ok(await fake.click(alice, lobby, "Start"))
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None
-    table_id = session.table_message_id
+    table_id = delivery(session).table_message_id
     before = await snapshot(bot, session)
     refused(await fake.slash(bob, fake.channel, "nines stop"), bob, "Only the host")
     refused(await fake.slash(eve, fake.channel, "nines stop"), eve, "Only the host")

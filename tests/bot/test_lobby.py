@@ -23,6 +23,7 @@ from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from tests.fakecord.models import Channel, Message, User
 
 from .conftest import StartBot
+from .notebook import delivery
 
 # -- helpers shared by the other issue-6 test files --------------------------------------------
 
@@ -125,7 +126,7 @@ async def play_fast(
         assert seat is not None
         user = by_id[session.seats[seat].user_id or 0]
         if user.id not in hands:
-            table = fake.store.message_by_id(session.table_message_id or 0)
+            table = fake.store.message_by_id(delivery(session).table_message_id or 0)
             res = ok(await fake.click(user, table, "My hand"))
             assert res.message is not None
             hands[user.id] = res.message

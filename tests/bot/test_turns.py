@@ -17,6 +17,8 @@ from .people import NotifiedPerson, enabled_moves, end_message, turn_messages, w
 from .robust import open_game, wait_for
 
 MENTION = re.compile(r"<@!?(\d+)>")
+#: Where public messages are posted: the channel, or a click's follow-up (issue 31).
+PUBLIC_POSTS = ("/channels/{channel_id}/messages", "/webhooks/{webhook_id}/{webhook_token}")
 
 
 async def play_notified(
@@ -75,11 +77,7 @@ async def test_every_turn_notifies_its_person_with_a_current_hand(
     assert [p.stale for p in people] == [[], [], []]
     assert clicks / moves < 0.02, (clicks, moves)
     # Every turn message asked Discord to notify its one person, nobody else.
-    posts = [
-        r
-        for r in fake.requests
-        if r.method == "POST" and r.route == "/channels/{channel_id}/messages" and r.body
-    ]
+    posts = [r for r in fake.requests if r.method == "POST" and r.route in PUBLIC_POSTS and r.body]
     mentioning = [r.body for r in posts if MENTION.search(r.body.get("content") or "")]
     pings = [body for body in mentioning if not body.get("embeds")]
     # Every turn was pinged but those the answer to the person's own click gave them.

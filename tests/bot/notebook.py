@@ -1,0 +1,17 @@
+"""The presenter's notebook of a game (``cogs.nines.delivery.Delivery``), for tests that
+check which message is the table or the standing turn message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.session import GameSession
+from cogs.nines.delivery import Delivery
+
+
+def delivery(session: GameSession) -> Delivery:
+    # Not isinstance: each bot start loads the extension's modules afresh (discord.py's
+    # load_extension), so the presenter's class is not this module's.
+    presenter: Any = session.deps.presenter
+    found: Delivery = presenter.delivery(session)
+    return found
