@@ -5,6 +5,7 @@ the session plays the game, the presenter tells it."""
 from __future__ import annotations
 
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,44 @@ from bot.storage import DeliveryMarks
 #: How long after a click its token may still edit the private hand (Discord: 15 minutes).
 TOKEN_SECONDS = 14 * 60
 
+#: What a token's route answers once it cannot serve: 50027 Invalid Webhook Token (expired),
+#: 10015 Unknown Webhook (not yet acknowledged), 10008 Unknown Message (not this token's
+#: message). Each means: take the channel route instead.
+TOKEN_REFUSED = {50027, 10015, 10008}
+
+#: Messages posted into one channel through webhooks, whichever token: Discord answers more
+#: than about 30 a minute with a ``shared`` 429 (discord/discord-api-docs#2701: "30/60s per
+#: guild/global", #7243: a hidden shared limit on follow-ups; tests/fakecord/ratelimit.py
+#: WEBHOOK_CHANNEL_LIMIT). The game posts at most this many follow-ups (count, seconds) into a
+#: channel, leaving room for the private hands' follow-ups, which count too; past it, it posts
+#: on the channel route.
+FOLLOWUP_BUDGET: tuple[int, float] = (25, 60.0)
+#: Of that budget, the posts a turn ping leaves to the tables: a table moved onto a token
+#: saves a request on each later card of its hand, a ping only its own two (post, delete).
+KEPT_FOR_TABLES = 3
+
 Interaction = discord.Interaction[Any]
+
+
+class FollowUpBudget:
+    """The public follow-ups posted into each channel in the last window (FOLLOWUP_BUDGET)."""
+
+    def __init__(self, budget: tuple[int, float] = FOLLOWUP_BUDGET) -> None:
+        self.budget = budget  # tests scale it to their pace
+        self._posts: dict[int, deque[float]] = {}
+
+    def take(self, channel_id: int, *, spare: int = 0) -> bool:
+        """Count one more follow-up into the channel, if that leaves ``spare`` of the budget
+        for others; False: post on the channel route."""
+        limit, window = self.budget
+        posts = self._posts.setdefault(channel_id, deque())
+        now = time.monotonic()
+        while posts and posts[0] <= now - window:
+            posts.popleft()
+        if len(posts) >= limit - spare:
+            return False
+        posts.append(now)
+        return True
 
 
 @dataclass(slots=True)
@@ -30,8 +68,8 @@ class HandLink:
     until: float  # time.monotonic() after which the token is too old
 
 
-def token(interaction: Interaction) -> Token:
-    return Token(interaction.token, time.monotonic() + TOKEN_SECONDS)
+def token(interaction: Interaction, seconds: float = TOKEN_SECONDS) -> Token:
+    return Token(interaction.token, time.monotonic() + seconds)
 
 
 def link(interaction: Interaction, message: str | None) -> HandLink:
@@ -82,6 +120,9 @@ class Delivery:
     #: The token that created the standing turn message (None: posted on the channel route),
     #: which deletes it while it lives.
     turn_by: Token | None = None
+    #: The token that created the table message (None: posted on the channel route), which
+    #: edits it off the global limit while it lives.
+    table_by: Token | None = None
     #: Per person (user id): where their newest private hand can be edited from (an
     #: interaction token lives 15 minutes, so it is never stored)...
     hand_links: dict[int, HandLink] = field(default_factory=dict)

@@ -25,7 +25,16 @@ from bot.session import Change, GameSession
 from engine import HandStarted, TrumpSet, public_view
 
 from . import render, ui
-from .delivery import Delivery, Token, link, token
+from .delivery import (
+    KEPT_FOR_TABLES,
+    TOKEN_REFUSED,
+    TOKEN_SECONDS,
+    Delivery,
+    FollowUpBudget,
+    Token,
+    link,
+    token,
+)
 
 if TYPE_CHECKING:
     from bot.app import NinesBot as Bot
@@ -72,6 +81,10 @@ class DiscordPresenter:
         self.bot = bot
         #: game id -> what its channel and people were shown (the session's is the game).
         self.deliveries: dict[int, Delivery] = {}
+        #: The public follow-ups posted into each channel lately (Discord's shared limit).
+        self.followups = FollowUpBudget()
+        #: How long a click's token is used for the game's public messages (tests shorten it).
+        self.token_seconds: float = TOKEN_SECONDS
 
     def delivery(self, session: GameSession) -> Delivery:
         """The game's notebook in this process (its stored marks not read yet: ``loaded``)."""
@@ -115,12 +128,26 @@ class DiscordPresenter:
         message_id: int | None,
         *,
         channel_id: int | None = None,
+        by: Token | None = None,
         **kwargs: Any,
     ) -> int:
         """Edit a message of ours; post it again if it was deleted. Returns its id.
 
         ``channel_id``: where the message is when it is not the table's channel (the lobby of
-        a game played in its own thread)."""
+        a game played in its own thread). ``by``: the token that created it, which edits it
+        off the global limit while it lives (see ``follow_up``); else the channel route, where
+        the bot edits its own messages, follow-ups included (they are the bot's: Discord's
+        Interactions > Receiving and Responding; discord/discord-api-docs#6253: only ephemeral
+        ones need the interaction endpoints)."""
+        if message_id is not None and by is not None and by.alive:
+            webhook = discord_internals.interaction_webhook(self.bot, by.value)
+            try:
+                await webhook.edit_message(message_id, **kwargs)
+                return message_id
+            except discord.HTTPException as error:
+                if error.code not in TOKEN_REFUSED:
+                    raise
+                log.info("a token refused an edit in game %s (%s)", session.id, error.code)
         if message_id is not None:
             try:
                 await self.patch(channel_id or session.channel_id, message_id, **kwargs)
@@ -229,7 +256,12 @@ class DiscordPresenter:
             if delivery.table_hand == number and delivery.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
-                    session, delivery.table_message_id, content=None, embed=embed, view=None
+                    session,
+                    delivery.table_message_id,
+                    by=delivery.table_by,
+                    content=None,
+                    embed=embed,
+                    view=None,
                 )
             else:
                 await self.post(session, embed=embed, nonce=_nonce(session, f"s{number}"))
@@ -247,15 +279,41 @@ class DiscordPresenter:
         before = delivery.table_message_id
         if delivery.table_hand != game.hand_number or before is None:
             nonce = _nonce(session, f"t{game.hand_number}")
+            # On the channel route, with its nonce: a crash before its id is stored cannot
+            # leave a second table. The next card's click moves it onto a token (renew_table).
             delivery.table_message_id = (await self.post(session, nonce=nonce, **message)).id
+            delivery.table_by = None
             failpoint("table_posted")
             delivery.table_hand = game.hand_number
         else:
-            delivery.table_message_id = await self.edit(session, before, **message)
+            delivery.table_message_id = await self.renew_table(session, delivery, message)
         delivery.tricks_shown = drawn
         if changed or delivery.table_message_id != before:  # most edits keep the id
             await self.save(session, delivery)
         await self.turn(session, change.answered)
+
+    async def renew_table(
+        self, session: GameSession, delivery: Delivery, message: dict[str, Any]
+    ) -> int:
+        """The standing table brought up to date: edited through the token that made it while
+        that lives; else replaced by a follow-up of the game's freshest click (so later edits
+        are off the global limit too, and the table is the channel's newest message again,
+        which on a phone is where one looks); else edited on the channel route. Returns its
+        id."""
+        before = delivery.table_message_id
+        assert before is not None
+        by = delivery.table_by
+        if by is None or not by.alive:
+            click = delivery.live_click()
+            new = None if click is None else await self.follow_up(session, click, **message)
+            if new is not None:
+                delivery.table_message_id, delivery.table_by = new, click
+                # Stored at once (a follow-up has no nonce): a crash before this leaves two
+                # tables until the hand ends; the restarted game edits the stored one.
+                await self.save(session, delivery)
+                await self.delete(session, before, by=by)
+                return new
+        return await self.edit(session, before, by=by, **message)
 
     # -- whose turn it is ----------------------------------------------------------------------
 
@@ -292,7 +350,11 @@ class DiscordPresenter:
                 ),
             }
             click = delivery.live_click()
-            new = None if click is None else await self.follow_up(session, click, **ping)
+            new = (
+                None
+                if click is None
+                else await self.follow_up(session, click, spare=KEPT_FOR_TABLES, **ping)
+            )
             delivery.turn_by = None if new is None else click
             if new is None:  # no live token (a timer's move, a restart): the channel route
                 new = (await self.post(session, nonce=_nonce(session, f"p{n}"), **ping)).id
@@ -317,15 +379,21 @@ class DiscordPresenter:
         await self.save(session, delivery)
         await self.delete(session, old, by=old_by)
 
-    async def follow_up(self, session: GameSession, click: Token, **kwargs: Any) -> int | None:
+    async def follow_up(
+        self, session: GameSession, click: Token, *, spare: int = 0, **kwargs: Any
+    ) -> int | None:
         """Post a public message through a click's token; None if Discord refused it (the
-        token expired or was never answered: the caller posts on the channel route).
+        token expired or was never answered) or the channel's follow-up budget is spent, less
+        ``spare`` posts kept for others (``FollowUpBudget``): the caller posts on the channel
+        route.
 
         Follow-ups, like every route an interaction token opens, are not bound to Discord's
         global rate limit, only to their per-route limit (whose major parameter is the
         webhook id and token): https://discord.com/developers/docs/topics/rate-limits
         #global-rate-limit ("Interaction endpoints are not bound to the bot's Global Rate
         Limit") and .../interactions/receiving-and-responding#followup-messages."""
+        if not self.followups.take(session.channel_id, spare=spare):
+            return None
         webhook = discord_internals.interaction_webhook(self.bot, click.value)
         try:
             sent = await webhook.send(wait=True, **kwargs)
@@ -375,14 +443,15 @@ class DiscordPresenter:
         where = "@original" if message is None else str(message)
         delivery = self.delivery(session)
         delivery.hand_links[interaction.user.id] = link(interaction, where)
-        delivery.click = token(interaction)  # answered: its follow-ups may be sent
+        # Answered: its follow-ups may be sent.
+        delivery.click = token(interaction, self.token_seconds)
 
     def remember_click(self, session: GameSession, interaction: Interaction) -> None:
         """A lobby click: its token can send the clicker their first hand privately once the
         game starts (no "My hand" click needed)."""
         delivery = self.delivery(session)
         delivery.hand_links[interaction.user.id] = link(interaction, None)
-        delivery.click = token(interaction)
+        delivery.click = token(interaction, self.token_seconds)
 
     def hand_shown(self, session: GameSession, user_id: int) -> None:
         """A click's answer shows this person the game as it is now: no refresh owed them
@@ -518,12 +587,19 @@ class DiscordPresenter:
                 + "\n"
                 + render.sheet_block(lang, session, table.rules, table.start_scores, table.sheet)
             )
-        table_id = (await self.loaded(session)).table_message_id
+        notebook = await self.loaded(session)
+        table_id = notebook.table_message_id
         message_id = table_id or session.lobby_message_id
         where = None if table_id else session.lobby_channel_id
         try:
             await self.edit(
-                session, message_id, channel_id=where, content=None, embed=embed, view=None
+                session,
+                message_id,
+                channel_id=where,
+                by=notebook.table_by if table_id else None,
+                content=None,
+                embed=embed,
+                view=None,
             )
         except (ChannelLost, discord.HTTPException):
             log.info("could not show the end of game %s", session.id)
