@@ -49,6 +49,9 @@ with warnings.catch_warnings():
 
 # -- the bot side (child process) ------------------------------------------------------------
 
+#: The pause before a person's card (seconds, uniform) by --pace, for the people who pause.
+PAUSES = {"mixed": (0.5, 2.0), "human": (3.0, 7.0), "machine": (0.0, 0.0)}
+
 STALL_S = 0.08  # a loop that has not ticked for this long is stalled: say where it is
 
 
@@ -763,7 +766,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                     if not moves:
                         continue
                 if human:
-                    await asyncio.sleep(rng.uniform(0.5, 2.0))
+                    await asyncio.sleep(rng.uniform(*PAUSES[args.pace]))
                 choice = rng.choice(moves)
                 card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
                 if card is not None:
@@ -791,7 +794,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             guild = guilds[i % len(guilds)]
             users = [fake.add_user(f"p{i}a", guild=guild), fake.add_user(f"p{i}b", guild=guild)]
             two = i % 5 == 0  # one game in five has two people
-            human = args.pace == "mixed" and i % 2 == 0
+            human = args.pace == "human" or (args.pace == "mixed" and i % 2 == 0)
             await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
             while time.monotonic() < stop_at:
                 await back()
@@ -1096,9 +1099,11 @@ if __name__ == "__main__":
         )
         parser.add_argument(
             "--pace",
-            choices=("mixed", "machine"),
+            choices=("mixed", "machine", "human"),
             default="mixed",
-            help="mixed: half the people pause 0.5-2 s before a card; machine: none do",
+            help="mixed: half the people pause 0.5-2 s before a card; machine: none do; human: "
+            "all pause 3-7 s (a person's card every 5 s a game: issue 31's 'human pace', a "
+            "thousand games at 200 person cards a second)",
         )
         parser.add_argument(
             "--no-discord-limits",

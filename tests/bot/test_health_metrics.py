@@ -85,8 +85,10 @@ async def test_metrics_are_scraped_from_the_running_bot(fake_discord: FakeDiscor
     try:
         await bot.start()
         await open_game(fake, alice, people=(bob,), computers=("hard",), start=3)
-        # One 429 on the next table edit: discord.py waits and tries again.
-        fake.ratelimits.inject(429, "PATCH", "/channels/{channel_id}/messages/{message_id}")
+        # One 429 on the next channel delete (the hand's first table, replaced by a click's
+        # follow-up; the table's edits then go through that token, off these counters):
+        # discord.py waits and tries again.
+        fake.ratelimits.inject(429, "DELETE", "/channels/{channel_id}/messages/{message_id}")
         rng = random.Random(3)
         for _ in range(4):
             assert await play_one(fake, [alice, bob], fake.channel, rng) is not None
