@@ -62,9 +62,9 @@ async def _game_status(tx: Tx, game_id: int) -> str:
     return str(row["status"])
 
 
-#: A move's write on PostgreSQL (migration 0011: 0007's with the writer's fence).
+#: A move's write on PostgreSQL (migration 0010: 0007's with the writer's fence).
 APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?)"
-#: A lobby's writes on PostgreSQL (migration 0012), one round trip each, fenced as a move's.
+#: A lobby's writes on PostgreSQL (migration 0011), one round trip each, fenced as a move's.
 OPEN_GAME = "SELECT * FROM open_game(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 SET_SEATS = "SELECT set_seats(?, ?, ?, ?, ?, ?, ?, ?, ?) AS status"
 START_GAME = "SELECT * FROM start_game(?, ?, ?, ?, ?, ?)"
@@ -195,7 +195,7 @@ class GameQueries(Queries):
             return row
 
         async def call(tx: Tx) -> Row:
-            # PostgreSQL: the same steps in one function call (migration 0012), one round trip;
+            # PostgreSQL: the same steps in one function call (migration 0011), one round trip;
             # an open game in the channel is a unique violation there, handled below.
             row = await tx.fetchone(OPEN_GAME, (*values, *_seat_columns(seat_list)))
             assert row is not None
@@ -391,7 +391,7 @@ class GameQueries(Queries):
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seat_list))
 
         async def call(tx: Tx) -> None:
-            # PostgreSQL: the same steps in one function call (migration 0012), one round trip.
+            # PostgreSQL: the same steps in one function call (migration 0011), one round trip.
             row = await tx.fetchone(
                 SET_SEATS, (game_id, *_seat_columns(seat_list), *_fence_values(fence))
             )
@@ -447,7 +447,7 @@ class GameQueries(Queries):
             return {int(row["user_id"]) for row in rows}
 
         async def call(tx: Tx) -> set[int]:
-            # PostgreSQL: the same steps in one function call (migration 0012), one round trip.
+            # PostgreSQL: the same steps in one function call (migration 0011), one round trip.
             row = await tx.fetchone(
                 START_GAME, (game_id, now, turn_deadline, wanted, *_fence_values(fence))
             )
@@ -569,7 +569,7 @@ class GameQueries(Queries):
             return first_n + len(actions)
 
         async def call(tx: Tx) -> int:
-            # PostgreSQL: the same steps, fence first, in one function call (migration 0011),
+            # PostgreSQL: the same steps, fence first, in one function call (migration 0010),
             # one round trip.
             check(
                 await tx.fetchone(

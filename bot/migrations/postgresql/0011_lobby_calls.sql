@@ -70,7 +70,7 @@ CREATE FUNCTION set_seats(
 DECLARE
     found_status TEXT;
 BEGIN
-    IF p_epoch IS NOT NULL THEN  -- fenced as 0011's append_actions: 'fenced', nothing written
+    IF p_epoch IS NOT NULL THEN  -- fenced as 0010's append_actions: 'fenced', nothing written
         PERFORM 1 FROM shard_leases AS l
             WHERE l.shard_id = p_shard AND l.epoch = p_epoch FOR SHARE;
         IF NOT FOUND THEN
@@ -102,7 +102,7 @@ CREATE FUNCTION start_game(
 DECLARE
     found_status TEXT;
 BEGIN
-    IF p_epoch IS NOT NULL THEN  -- fenced as 0011's append_actions: 'fenced', nothing written
+    IF p_epoch IS NOT NULL THEN  -- fenced as 0010's append_actions: 'fenced', nothing written
         PERFORM 1 FROM shard_leases AS l
             WHERE l.shard_id = p_shard AND l.epoch = p_epoch FOR SHARE;
         IF NOT FOUND THEN
