@@ -245,5 +245,7 @@ async def test_each_lobby_write_is_one_round_trip_on_postgresql(postgres_url: st
         with pytest.raises(ChannelBusy):
             await lobby(store)
         assert counting.trips - before == 2
+        # Cancel (or a stop): one statement.
+        assert await trips(store.abandon_game(game.id, "cancelled")) == 1
     finally:
         await store.close()

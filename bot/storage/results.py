@@ -5,10 +5,11 @@ from __future__ import annotations
 from bot import ratings
 
 from .driver import Queries, Row, Tx
-from .fencing import check_fence
+from .fencing import check_fence, current_lease
 from .values import (
     ENDED_STATUSES,
     Fence,
+    FencedOut,
     FinishedGame,
     GameNotFound,
     GameResult,
@@ -191,20 +192,30 @@ class ResultQueries(Queries):
         now = self._now()
 
         async def abandon(tx: Tx) -> bool:
-            await check_fence(tx, game_id, fence)
+            # One statement, the fence in it (a lobby's Cancel is one round trip, issue 31).
+            fenced = "" if fence is None else f" AND {current_lease(tx)}"
+            fence_values = () if fence is None else (fence.shard_id, fence.epoch)
             changed = await tx.execute(
                 "UPDATE games SET status = 'abandoned', ended_at = ?, updated_at = ?,"
                 " end_reason = ?, rated = 0, turn_deadline = NULL, announced = 0"
-                " WHERE id = ? AND status IN ('lobby', 'live')",
-                (now, now, reason, game_id),
+                " WHERE id = ? AND status IN ('lobby', 'live')" + fenced,
+                (now, now, reason, game_id, *fence_values),
             )
-            if changed:
-                return True
-            if await tx.fetchone("SELECT 1 FROM games WHERE id = ?", (game_id,)) is None:
-                raise GameNotFound(game_id)
-            return False
+            return bool(changed)
 
-        return await self._driver.write(abandon, hot=True)
+        if await self._driver.write(abandon, hot=True, single=True):
+            return True
+
+        # Nothing changed: a second read says why, only on this path.
+        async def status(tx: Tx) -> Row | None:
+            return await tx.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
+
+        found = await self._driver.read(status)
+        if found is None:
+            raise GameNotFound(game_id)
+        if fence is not None and found["status"] not in ENDED_STATUSES:
+            raise FencedOut(game_id, fence)
+        return False
 
     async def game_result(self, game_id: int) -> FinishedGame | None:
         """A finished game's stored result and rating changes (None if it did not finish)."""
