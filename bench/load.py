@@ -747,16 +747,19 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             event = changed[channel.id]
             while not over(channel, since):
                 await back()
-                if not notified[user.id]:
+                hand = hands.get(user.id)
+                moves = enabled(hand)
+                # Their turn shows in a message naming them, or in their own hand: the answer
+                # to their last click gives them the turn with no ping (issue 29), and the bot
+                # keeps the hand current (its cards enabled) when the turn comes back.
+                if not notified[user.id] and not moves:
                     event.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), 1.0)
                     continue
-                note = notified[user.id][-1]
+                note = notified[user.id][-1] if notified[user.id] else None
                 notified[user.id].clear()
-                hand = hands.get(user.id)
-                moves = enabled(hand)
-                if not moves:
+                if not moves and note is not None:
                     hand_clicks["first" if hand is None else "stale"] += 1
                     inter = await fake.click(user, note, "My hand", wait=False)
                     await answered(inter)
