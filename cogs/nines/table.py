@@ -308,8 +308,9 @@ class DiscordPresenter:
             new = None if click is None else await self.follow_up(session, click, **message)
             if new is not None:
                 delivery.table_message_id, delivery.table_by = new, click
-                # Stored at once (a follow-up has no nonce): a crash before this leaves two
-                # tables until the hand ends; the restarted game edits the stored one.
+                # Stored at once (a follow-up has no nonce): a crash before this leaves a
+                # second, stale table standing (its button still opens the current hand);
+                # the restarted game edits the stored one.
                 await self.save(session, delivery)
                 await self.delete(session, before, by=by)
                 return new
