@@ -189,11 +189,19 @@ class Gateway:
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"fake discord stopping")
 
+    def reopen(self) -> None:
+        """The outage is over (the double listens again)."""
+        self._stopping = False
+
     # the socket ----------------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
-        self._stopping = False
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
+        if self._stopping:  # a connection that raced the outage is refused like the others
+            raise web.HTTPServiceUnavailable()
         await ws.prepare(request)
+        if self._stopping:  # ... or closed, if the outage began during its handshake
+            await ws.close(code=1001, message=b"fake discord stopping")
+            return ws
         self._sockets.add(ws)
         session: Session | None = None
         try:

@@ -171,10 +171,14 @@ class FakeDiscord(People):
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
+        self.gateway.reopen()
         await site.start()
         self.port = int(self._runner.addresses[0][1])
 
     async def stop(self) -> None:
+        """An outage: no new connection from here on (refused, or closed when one raced the
+        stop), every open one closed. A gateway handshake accepted during the stop used to
+        stay open and hold the cleanup for aiohttp's 60 s shutdown timeout."""
         self._stopping.set()  # stalled requests end (unanswered)
         await self.gateway.close_all()
         if self._runner is not None:
