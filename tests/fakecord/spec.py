@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from jsonschema import Draft202012Validator, validators  # type: ignore[import-untyped]
 from jsonschema.exceptions import (  # type: ignore[import-untyped]
     ValidationError,
     best_match,
@@ -101,6 +101,98 @@ def _validator(template: str, method: str) -> Draft202012Validator | None:
     return Draft202012Validator(wrapped)
 
 
+# The quick check. Discord's unions are wide (an interaction callback is one of 9 bodies, a
+# component one of 20 types, most enums a oneOf of consts), and jsonschema works out every
+# error of every branch before it moves on: it was about 10 ms a body, two thirds of a bot
+# test's CPU. This validator skips the branches a body's own values rule out at a glance
+# (another const, another JSON type, another component `type`), each of which would fail
+# anyway, and stops at the first error: the same valid/invalid answer, about 6 times faster.
+# A body it finds invalid is checked again by the full validator for Discord's error tree.
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "null": (type(None),),
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+}
+
+
+def _is_json_type(instance: Any, name: str) -> bool | None:
+    kinds = _JSON_TYPES.get(name)
+    if kinds is None:
+        return None  # not a name this knows: make no claim
+    if isinstance(instance, bool) and name in ("integer", "number"):
+        return False
+    return isinstance(instance, kinds)
+
+
+def _rules_out(schema: dict[str, Any], instance: Any) -> bool:
+    """True only when `instance` certainly fails `schema` (a $ref already resolved)."""
+    const = schema.get("const")
+    if (
+        "const" in schema
+        and type(const) in (int, str)
+        and type(instance) in (int, str)
+        and (type(const) is not type(instance) or const != instance)
+    ):
+        return True
+    kinds = schema.get("type")
+    if kinds is not None:
+        answers = [
+            _is_json_type(instance, k) for k in ([kinds] if isinstance(kinds, str) else kinds)
+        ]
+        if all(a is False for a in answers):
+            return True
+    tag = instance.get("type") if isinstance(instance, dict) else None
+    prop = (schema.get("properties") or {}).get("type")
+    if type(tag) is int and isinstance(prop, dict):
+        allowed = [prop["const"]] if "const" in prop else prop.get("enum")
+        if allowed is not None and all(type(a) is int for a in allowed) and tag not in allowed:
+            return True
+    return False
+
+
+def _branches(validator: Any, subschemas: list[Any], instance: Any) -> Iterable[tuple[int, Any]]:
+    for index, subschema in enumerate(subschemas):
+        target = subschema
+        if isinstance(subschema, dict) and "$ref" in subschema:
+            target = validator._resolver.lookup(subschema["$ref"]).contents
+        if not (isinstance(target, dict) and _rules_out(target, instance)):
+            yield index, subschema
+
+
+def _passes(validator: Any, instance: Any, subschema: Any, index: int) -> bool:
+    return next(validator.descend(instance, subschema, schema_path=index), None) is None
+
+
+def _any_of(validator: Any, subschemas: list[Any], instance: Any, schema: Any) -> Any:
+    if not any(
+        _passes(validator, instance, s, i) for i, s in _branches(validator, subschemas, instance)
+    ):
+        yield ValidationError(f"{instance!r} is not valid under any of the given schemas")
+
+
+def _one_of(validator: Any, subschemas: list[Any], instance: Any, schema: Any) -> Any:
+    passing = (
+        i
+        for i, s in _branches(validator, subschemas, instance)
+        if _passes(validator, instance, s, i)
+    )
+    if next(passing, None) is None or next(passing, None) is not None:
+        yield ValidationError(f"{instance!r} is not valid under exactly one of the given schemas")
+
+
+_QuickValidator = validators.extend(Draft202012Validator, {"anyOf": _any_of, "oneOf": _one_of})
+
+
+@functools.cache
+def _quick_validator(template: str, method: str) -> Any:
+    full = _validator(template, method)
+    return None if full is None else _QuickValidator(full.schema)
+
+
 def _nest(path: Iterable[Any], leaf: dict[str, Any]) -> dict[str, Any]:
     """Discord's 50035 `errors` tree: {"content": {"_errors": [{"code", "message"}]}}."""
     node: dict[str, Any] = {"_errors": [leaf]}
@@ -154,7 +246,7 @@ def _most_telling(errors: list[ValidationError]) -> ValidationError | None:
 
 def validate_schema(template: str, method: str, body: Any) -> BodyProblem | None:
     validator = _validator(template, method)
-    if validator is None:
+    if validator is None or _quick_validator(template, method).is_valid(body):
         return None
     error = _most_telling(list(validator.iter_errors(body)))
     if error is None:
