@@ -154,11 +154,23 @@ def _rules_out(schema: dict[str, Any], instance: Any) -> bool:
     return False
 
 
+_REFERENCED: dict[str, Any] = {}
+
+
+def _referenced(validator: Any, ref: str) -> Any:
+    """What a $ref names; every validator here has the same components, so one table."""
+    if not ref.startswith("#/components/"):
+        return validator._resolver.lookup(ref).contents
+    if ref not in _REFERENCED:
+        _REFERENCED[ref] = validator._resolver.lookup(ref).contents
+    return _REFERENCED[ref]
+
+
 def _branches(validator: Any, subschemas: list[Any], instance: Any) -> Iterable[tuple[int, Any]]:
     for index, subschema in enumerate(subschemas):
         target = subschema
         if isinstance(subschema, dict) and "$ref" in subschema:
-            target = validator._resolver.lookup(subschema["$ref"]).contents
+            target = _referenced(validator, subschema["$ref"])
         if not (isinstance(target, dict) and _rules_out(target, instance)):
             yield index, subschema
 
