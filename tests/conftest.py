@@ -1,4 +1,9 @@
+import itertools
+import os
+import sys
 import warnings
+
+import pytest
 
 # discord.py imports the stdlib `audioop` for voice, which warns on 3.11+; the project runs
 # with filterwarnings=error, so import it once here with just that warning silenced.
@@ -8,4 +13,42 @@ with warnings.catch_warnings():
     )
     import discord  # noqa: F401
 
+# The suite keeps Python's bytecode caches even where the environment says not to write them
+# (PYTHONDONTWRITEBYTECODE=1, as on this project's machines): without them each test worker
+# rewrote and compiled every test module again (about 4 s of CPU a worker) and each bot
+# process a test starts compiled the project anew.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 pytest_plugins = ["tests.fakecord.fixtures", "tests.postgres", "tests.storage_backends"]
+
+
+def _seconds(item: pytest.Item) -> float:
+    mark = item.get_closest_marker("slow")
+    return float(mark.args[0]) if mark is not None else 0.0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Long tests first, spread over the workers. xdist's worksteal hands each of the n
+    workers one of n consecutive blocks of the collection and lets an idle worker steal from
+    the end of another's: a long test at the start of a block runs at once, on its own worker,
+    instead of being found last and making the whole run wait on it. Each long test goes to
+    the block with the fewest seconds so far; the others fill the blocks in their order."""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers < 2:
+        return
+    sizes, left = [], len(items)
+    for k in range(workers):  # as worksteal splits the collection
+        sizes.append(left // (workers - k))
+        left -= sizes[-1]
+    blocks: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in sorted((i for i in items if _seconds(i)), key=_seconds, reverse=True):
+        k = min(range(workers), key=lambda j: load[j])
+        blocks[k].append(item)
+        load[k] += _seconds(item)
+    rest = iter(i for i in items if not _seconds(i))
+    for block, size in zip(blocks, sizes, strict=True):
+        block.extend(itertools.islice(rest, max(0, size - len(block))))
+    blocks[-1].extend(rest)
+    items[:] = [item for block in blocks for item in block]
