@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from tests.chaos import Chaos, Plan
 
 #: Its schedule holds a SIGKILL (a takeover once the lease runs out) and SIGTERMs (the leases
@@ -17,6 +19,7 @@ from tests.chaos import Chaos, Plan
 SEED = 1
 
 
+@pytest.mark.slow(40)
 async def test_failover_under_chaos_loses_nothing(postgres_url: str) -> None:
     plan = Plan(seed=SEED, processes=2, rounds=3, gap=(2.0, 5.0), down=(0.5, 6.0), more_games=True)
     chaos = Chaos(plan, postgres_url)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
 from bench.players.duel import make, match
 from bench.players.omniscient import true_world
 from bench.players.partnership import PartnershipPlayer
@@ -35,6 +37,7 @@ def test_plays_legal_cards_from_the_view_alone() -> None:
     assert compared > 10
 
 
+@pytest.mark.slow(40)
 def test_beats_the_rules_on_seeded_deals() -> None:
     # Measured: partner vs rules, field rules, 60 deals: see the report of issue 19.
     tally = match("partner", "rules", ruleset="partnership", deals=60, seed=7, rotate=True)

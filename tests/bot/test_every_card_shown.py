@@ -92,6 +92,7 @@ async def play_whole_game(
     raise AssertionError("the game never ended")
 
 
+@pytest.mark.slow(25)
 @pytest.mark.parametrize(
     ("ruleset", "humans"),
     [("classic", 2), ("nein-nine", 2), ("partnership", 2), ("four-player", 1)],

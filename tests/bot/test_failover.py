@@ -13,6 +13,8 @@ import random
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.shards import LEASE_SECONDS
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
@@ -73,6 +75,7 @@ async def check_stored(backend: Backend, game_id: int, guild_id: int) -> None:
         await storage.close()
 
 
+@pytest.mark.slow(60)
 async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2)
     await fake.start()
@@ -153,6 +156,7 @@ async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: 
     await check_stored(backend, game1, guild1.id)
 
 
+@pytest.mark.slow(15)
 async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2)
     fake.gateway.max_concurrency = 2  # shards 0 and 1 in buckets of their own: no 5 s wait

@@ -59,6 +59,7 @@ async def test_a_server_error_is_retried_and_the_game_goes_on(
     await finish(fake, [alice], fake.channel)
 
 
+@pytest.mark.slow(14)
 async def test_a_gateway_drop_is_resumed_and_clicks_meanwhile_are_answered(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):
@@ -75,6 +76,7 @@ async def test_a_gateway_drop_is_resumed_and_clicks_meanwhile_are_answered(
     await finish(fake, [alice], fake.channel)
 
 
+@pytest.mark.slow(16)
 async def test_an_expired_interaction_token_never_breaks_a_hand(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):
@@ -91,6 +93,7 @@ async def test_an_expired_interaction_token_never_breaks_a_hand(
     await finish(fake, [alice], fake.channel)
 
 
+@pytest.mark.slow(14)
 async def test_a_deleted_table_message_is_posted_again(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
@@ -15,6 +17,7 @@ async def open_lobby(fake: FakeDiscord, host: User, **options: object) -> Messag
     return res.message
 
 
+@pytest.mark.slow(17)
 async def test_three_people_play_a_whole_game(fake_discord: FakeDiscord, start_bot: StartBot):
     fake = fake_discord
     bot = await start_bot()

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from bot.app import NinesBot
 from bot.session import GameSession
 from bot.storage import GameResult, Seat, SeatResult, player_key
@@ -78,6 +80,7 @@ def person_totals(session: GameSession, user: User) -> dict[str, int]:
 # -- end of hand and game ----------------------------------------------------------------------
 
 
+@pytest.mark.slow(35)
 async def test_hand_summaries_end_message_and_rematch(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):
@@ -159,6 +162,7 @@ async def test_hand_summaries_end_message_and_rematch(
 # -- ratings, leaderboard, stats ---------------------------------------------------------------
 
 
+@pytest.mark.slow(45)
 async def test_leaderboard_and_stats_after_several_games(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):

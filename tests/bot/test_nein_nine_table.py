@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from engine import JOKER, Card, Play, Rules, public_view
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
@@ -57,6 +59,7 @@ async def eventually(fake: FakeDiscord, user: User, needles: list[str]) -> str:
     raise AssertionError(f"the table never showed {needles}: {table_text(fake, user)}")
 
 
+@pytest.mark.slow(23)
 async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

@@ -76,6 +76,7 @@ async def stored_plays(bot: NinesBot, game_id: int) -> tuple[Game, list[tuple[in
     return game, plays
 
 
+@pytest.mark.slow(30)
 async def test_no_ping_after_ones_own_click_and_the_last_trick_plays_itself(
     fake_discord: FakeDiscord, start_bot: StartBot, seeded: None
 ) -> None:
@@ -176,6 +177,7 @@ async def test_forced_cards_play_themselves_only_for_who_chose_it(
         assert by_itself == last_cards
 
 
+@pytest.mark.slow(33)
 async def test_history_lists_no_lobby_and_a_rematch_calls_its_players(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

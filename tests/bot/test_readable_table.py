@@ -203,6 +203,7 @@ def test_red_and_black_cards_and_the_playable_ones_stand_out() -> None:
     assert len(rows) <= 5 and all(len(r) <= 5 for r in rows)
 
 
+@pytest.mark.slow(16)
 async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
     """Alexandre and Alexandra play Élodie: the table says the quota, the hand shows red and
     black cards, and the sheets tell the two Alex apart, aligned, with every hand."""

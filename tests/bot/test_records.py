@@ -8,6 +8,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from engine import Action, Exchange, Game, Play, Rules
 from engine.cards import Card
 from tests.engine.test_replay_and_records import check_record
@@ -92,6 +94,7 @@ def actions_of(record: dict[str, Any]) -> list[tuple[int, Action]]:
     return actions
 
 
+@pytest.mark.slow(20)
 async def test_history_and_a_record_that_replays_to_the_same_scores(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

@@ -16,6 +16,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
 from tests.fakecord import FakeDiscord
@@ -87,6 +89,7 @@ async def stored_game(database: Path, game_id: int) -> tuple[str, list[tuple[int
         await storage.close()
 
 
+@pytest.mark.slow(35)
 async def test_sigkill_mid_game_loses_nothing(fake_discord: FakeDiscord, tmp_path: Path):
     fake = fake_discord
     database = tmp_path / "data" / "nines.sqlite3"

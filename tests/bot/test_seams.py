@@ -84,6 +84,7 @@ async def finish_game(fake: FakeDiscord, users: list[User], rng: random.Random) 
     return await wait_for(fake, lambda: end_message(fake, users[0], fake.channel), what="the end")
 
 
+@pytest.mark.slow(35)
 @pytest.mark.parametrize(
     ("seam", "start"),
     [
@@ -167,6 +168,7 @@ async def test_killed_in_the_lobby_the_lobby_shows_who_joined(
         bot.stop()
 
 
+@pytest.mark.slow(20)
 async def test_killed_opening_a_rematch_the_new_lobby_is_posted_once(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

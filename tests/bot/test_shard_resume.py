@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from tests.fakecord import FakeDiscord
 
 from .people import table_message
@@ -17,6 +19,7 @@ from .test_failover import until
 from .test_restart import BotProcess
 
 
+@pytest.mark.slow(20)
 async def test_a_lost_connection_with_the_lease_held_is_resumed(tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2)
     await fake.start()

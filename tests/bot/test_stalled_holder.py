@@ -10,6 +10,8 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.shards import LEASE_SECONDS
 from tests.fakecord import FakeDiscord
 from tests.fakecord.wiring import discord_pointed_at
@@ -22,6 +24,7 @@ from .test_failover import actions, play, second_guild, sharded, until
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
 
+@pytest.mark.slow(23)
 async def test_a_stalled_holder_neither_stores_nor_answers(tmp_path: Path) -> None:
     fake = FakeDiscord(shards=2)
     fake.gateway.max_concurrency = 2  # no 5 s wait between the two shards' IDENTIFYs

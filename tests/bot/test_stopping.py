@@ -11,6 +11,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Storage
 from tests.fakecord import FakeDiscord
 
@@ -66,6 +68,7 @@ async def stop_with(bot: BotProcess, sig: signal.Signals, within: float = 8.0) -
     return took
 
 
+@pytest.mark.slow(18)
 async def test_sigterm_mid_game_answers_the_click_in_flight_and_loses_nothing(
     fake_discord: FakeDiscord, tmp_path: Path
 ):

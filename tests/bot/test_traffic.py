@@ -8,6 +8,8 @@ token the game falls back to the channel routes and reads the same.
 
 from __future__ import annotations
 
+import pytest
+
 from bot.app import NinesBot
 from cogs.nines.delivery import FOLLOWUP_BUDGET
 from engine import Play, parse_action
@@ -73,6 +75,7 @@ def pings(sent: list[RequestRecord], route: str) -> list[RequestRecord]:
     ]
 
 
+@pytest.mark.slow(17)
 async def test_a_three_person_game_costs_at_most_a_quarter_request_a_card_on_the_global_limit(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
@@ -98,6 +101,7 @@ async def test_a_three_person_game_costs_at_most_a_quarter_request_a_card_on_the
     assert not [r for r in sent if r.method == "PATCH" and r.route == CHANNEL_MESSAGE]
 
 
+@pytest.mark.slow(110)
 async def test_pings_past_the_channels_follow_up_budget_take_the_channel_route(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:
@@ -114,6 +118,7 @@ async def test_pings_past_the_channels_follow_up_budget_take_the_channel_route(
     assert len(by_token) + len(by_channel) >= sum(p.moves - p.unnotified for p in people)
 
 
+@pytest.mark.slow(40)
 async def test_expired_tokens_fall_back_to_the_channel_routes_and_the_game_reads_the_same(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
+
 from bot.app import NinesBot
 from tests.fakecord import FakeDiscord
 
@@ -60,6 +62,7 @@ async def play_notified(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow(32)
 async def test_every_turn_notifies_its_person_with_a_current_hand(
     fake_discord: FakeDiscord, start_bot: StartBot
 ) -> None:

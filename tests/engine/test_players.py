@@ -278,14 +278,18 @@ def test_duplicate_positions() -> None:
 @pytest.mark.parametrize(
     ("ruleset", "a", "b", "field", "deals", "margin"),
     [
-        ("classic", "search:12", "rules", None, 160, 0.15),
-        ("partnership", "search:12", "rules", None, 80, 0.15),
-        ("nein-nine", "search:12", "rules", None, 160, 0.1),
+        pytest.param("classic", "search:12", "rules", None, 160, 0.15, marks=pytest.mark.slow(50)),
+        pytest.param(
+            "partnership", "search:12", "rules", None, 80, 0.15, marks=pytest.mark.slow(25)
+        ),
+        pytest.param("nein-nine", "search:12", "rules", None, 160, 0.1, marks=pytest.mark.slow(45)),
         ("classic", "rules", "random", None, 100, 0.8),
         ("nein-nine", "rules", "random", None, 300, 0.45),
         # Fields the search does not model (issue 19): people-like players, each its own.
         # Measured: +0.283 (CI +0.092 .. +0.475), +1.990, +0.877.
-        ("classic", "search:12", "rules", "human", 300, 0.1),
+        pytest.param(
+            "classic", "search:12", "rules", "human", 300, 0.1, marks=pytest.mark.slow(60)
+        ),
         ("partnership", "rules", "random", "human", 100, 1.0),
         ("nein-nine", "rules", "random", "human", 300, 0.45),
     ],

@@ -16,6 +16,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -213,6 +214,7 @@ def play_checked(game: Game, rng: random.Random) -> list[object]:
     return events
 
 
+@pytest.mark.slow(20)
 @settings(max_examples=30, deadline=None)
 @given(game_spec=any_game, seed=st.integers(0, 2**40))
 def test_random_games_keep_every_invariant(
