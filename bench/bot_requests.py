@@ -30,7 +30,7 @@ with warnings.catch_warnings():
 from bot.app import build_bot
 from bot.settings import Settings
 from cogs.nines import ids
-from engine import Action, Exchange, Play
+from engine import Action, Exchange
 from tests.bot.notebook import delivery
 from tests.fakecord.interactions import MESSAGE_COMPONENT
 from tests.fakecord.models import Message, User
@@ -41,12 +41,7 @@ CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
 
 def move_id(game_id: int, n: int, action: Action) -> str:
-    if isinstance(action, Exchange):
-        return ids.EXCHANGE.format(game=game_id, n=n, choice="swap" if action.swap else "keep")
-    assert isinstance(action, Play)
-    if action.joker is not None:
-        return ids.JOKER.format(game=game_id, n=n, call=action.joker)
-    return ids.PLAY.format(game=game_id, n=n, card=str(action.card))
+    return ids.move_click(game_id, n, action).custom_id
 
 
 def kind_of(method: str, route: str, path: str, table_id: int | None) -> str:
@@ -62,7 +57,7 @@ def kind_of(method: str, route: str, path: str, table_id: int | None) -> str:
 async def end_posted(fake: FakeDiscord, game_id: int) -> None:
     """settle() can return while the bot draws the score chart (tens of ms without a request):
     wait for the game-over message itself."""
-    rematch = ids.REMATCH.format(game=game_id)
+    rematch = ids.RematchClick(game_id).custom_id
     for _ in range(1000):
         messages = fake.store.messages.get(fake.channel.id, [])
         if any(b.custom_id == rematch for m in messages for b in m.buttons()):

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Final, Literal, cast, get_args
 
-from engine import Card
+from engine import Action, Card, Exchange, Play
 
 PREFIX: Final = "nines:1:"
 _GAME = r"(?P<game>[1-9][0-9]{0,17})"
@@ -243,6 +243,17 @@ KINDS: Final[tuple[type[Click], ...]] = (
 )
 #: Every kind's template.
 ALL: Final = tuple(kind.TEMPLATE for kind in KINDS)
+
+
+def move_click(game: int, n: int, action: Action) -> MoveClick:
+    """The button a fresh hand shows for ``action`` (what a person clicks to make it); a
+    Joker played with its call is the call's button."""
+    if isinstance(action, Exchange):
+        return ExchangeClick(game, n, action.swap)
+    assert isinstance(action, Play)
+    if action.joker is not None:
+        return JokerClick(game, n, action.joker == "win")
+    return PlayClick(game, n, action.card)
 
 
 def parse(custom_id: str) -> Click | None:

@@ -306,7 +306,7 @@ async def test_a_forged_forget_me_on_the_players_own_hand_changes_nothing(
     fake = fake_discord
     nines = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    forget_alice = ids.FORGET.format(user=alice.id)
+    forget_alice = ids.ForgetClick(alice.id).custom_id
     game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
     hand = await open_hand(fake, alice, fake.channel)
     shown = (hand.content, hand.embeds, [b.custom_id for b in hand.buttons()])

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cogs.nines import ids, ui
-from engine import FULL_DECK, JOKER
+from engine import FULL_DECK, JOKER, Exchange, Play
 
 BIG = 999_999_999_999_999_999  # the largest game id a custom_id carries (18 digits)
 
@@ -128,3 +128,13 @@ async def test_each_button_parses_its_own_kind() -> None:
 def test_docstring_examples() -> None:
     result = doctest.testmod(ids)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_move_is_the_click_of_its_button() -> None:
+    """Tests and benches click the button of an engine action (``ids.move_click``)."""
+    nine = FULL_DECK[7]
+    assert ids.move_click(42, 3, Exchange(True)) == ids.ExchangeClick(42, 3, swap=True)
+    assert ids.move_click(42, 3, Play(nine)) == ids.PlayClick(42, 3, nine)
+    assert ids.move_click(42, 3, Play(JOKER, "lose")) == ids.JokerClick(42, 3, win=False)
+    click = ids.move_click(42, 3, Play(JOKER, "win"))
+    assert ids.parse(click.custom_id) == ids.JokerClick(42, 3, win=True)

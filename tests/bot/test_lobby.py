@@ -17,7 +17,7 @@ import bot.session as session_module
 from bot.app import NinesBot
 from bot.session import GameSession
 from cogs.nines import ids
-from engine import Action, Exchange, Play
+from engine import Action, Exchange
 from tests.fakecord import FakeDiscord
 from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from tests.fakecord.models import Channel, Message, User
@@ -89,13 +89,7 @@ async def forged_click(
 
 def move_id(session: GameSession, action: Action) -> str:
     """The custom_id of the button a fresh hand shows for `action`."""
-    g, n = session.id, session.n
-    if isinstance(action, Exchange):
-        return ids.EXCHANGE.format(game=g, n=n, choice="swap" if action.swap else "keep")
-    assert isinstance(action, Play)
-    if action.joker is not None:
-        return ids.JOKER.format(game=g, n=n, call=action.joker)
-    return ids.PLAY.format(game=g, n=n, card=str(action.card))
+    return ids.move_click(session.id, session.n, action).custom_id
 
 
 async def play_fast(
@@ -142,7 +136,7 @@ async def play_fast(
 async def end_posted(fake: FakeDiscord, channel: Channel, session: GameSession) -> Message:
     """The game-over message. settle() alone may return before it: the bot draws the score
     chart (tens of ms without a request) between the last table edit and posting it."""
-    rematch = ids.REMATCH.format(game=session.id)
+    rematch = ids.RematchClick(session.id).custom_id
     for _ in range(500):
         for message in fake.store.messages.get(channel.id, []):
             if any(b.custom_id == rematch for b in message.buttons()):
