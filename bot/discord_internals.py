@@ -87,6 +87,7 @@ class TaskName(NamedTuple):
 #: Undocumented names, so each is checked against discord.py's source too.
 HANDLER_TASKS: Final = (
     TaskName("discord.ui.view", "discord-ui-dynamic-item-"),
+    TaskName("discord.ui.view", "discord-ui-view-dispatch-"),  # a View's own item callbacks
     TaskName("discord.app_commands.tree", "CommandTree-invoker"),
     TaskName("discord.client", "discord.py: "),
 )

@@ -8,7 +8,6 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import discord_internals
 from bot.app import NinesBot, build_bot
 from bot.settings import Settings
 from tests.fakecord import FakeDiscord
@@ -47,10 +46,6 @@ async def start_bot(
             bot = await build_bot(bot_settings(fake, database, **extra))
             # discord.py waits 2 s for more GUILD_CREATEs; the double sends them all at once.
             bot._connection.guild_ready_timeout = 0.05
-            # Settled only once the bot's handlers of clicks and commands have finished: a
-            # computer thinking in its worker sends no request for a while, and a quiet window
-            # alone mistakes that silence for idleness on a loaded machine.
-            fake.busy_probes.append(lambda: bool(discord_internals.handler_tasks()))
             return bot
 
         client = await start_client(make)

@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import discord
 import pytest
 
+from bot import discord_internals
+
 from .server import FakeDiscord
 from .testbot import make_test_client
 from .wiring import discord_pointed_at, run_client, stop_client
@@ -44,6 +46,11 @@ async def start_client(fake_discord: FakeDiscord) -> AsyncIterator[StartClient]:
 
     async def start(make_client: MakeClient) -> discord.Client:
         client = await make_client(fake_discord)
+        # Settled only once the client's handlers of clicks and commands have finished: an
+        # answer deferred and edited afterwards, or a computer thinking in its worker, sends
+        # nothing for a while, and a quiet window alone mistakes that for idleness on a
+        # loaded machine.
+        fake_discord.busy_probes.append(lambda: bool(discord_internals.handler_tasks()))
         task = await run_client(client, fake_discord)
         running.append((client, task))
         await fake_discord.settle()
