@@ -219,7 +219,9 @@ async def drain_handlers(within: float) -> None:
 async def build_bot(settings: Settings) -> NinesBot:
     """The whole bot from its settings: endpoints applied, database open, players ready."""
     apply_endpoints(settings)
-    storage = await Storage.open(settings.database_url or settings.database)
+    storage = await Storage.open(
+        settings.database_url or settings.database, pool_size=settings.database_pool_size
+    )
     if settings.metrics_port is not None:
         metrics.enable().time_writes(storage)
     if settings.shard_count is not None:

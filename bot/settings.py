@@ -26,6 +26,8 @@ class Settings:
     database: Path = Path("data/nines.sqlite3")
     #: A PostgreSQL server instead of the SQLite file (postgresql://user:pass@host:port/db).
     database_url: str | None = None
+    #: Connections this process keeps to PostgreSQL (None: the driver's POOL_SIZE).
+    database_pool_size: int | None = None
     log_level: int = logging.INFO
     dev_guild: int | None = None
     api_base: str = DISCORD_API_BASE
@@ -78,6 +80,11 @@ class Settings:
                 "DATABASE_URL must be a PostgreSQL URL (postgresql://user:pass@host:port/db); "
                 "leave it unset for the SQLite file (DATABASE_PATH)."
             )
+        pool_text = env.get("DATABASE_POOL_SIZE", "").strip()
+        if pool_text and (not pool_text.isdigit() or not 1 <= int(pool_text) <= 500):
+            raise SettingsError(
+                f"DATABASE_POOL_SIZE={pool_text!r} must be a whole number from 1 to 500."
+            )
         workers_text = env.get("COMPUTER_WORKERS", "1").strip()
         if not workers_text.isdigit() or not 0 <= int(workers_text) <= 16:
             raise SettingsError("COMPUTER_WORKERS must be a whole number from 0 to 16.")
@@ -92,6 +99,7 @@ class Settings:
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
             database_url=database_url,
+            database_pool_size=int(pool_text) if pool_text else None,
             log_level=level,
             dev_guild=int(guild_text) if guild_text else None,
             api_base=env.get("DISCORD_API_BASE", DISCORD_API_BASE).strip().rstrip("/"),

@@ -98,6 +98,8 @@ def test_malformed_token(token: str):
         ({"COMPUTER_WORKERS": "many"}, "COMPUTER_WORKERS must be a whole number from 0 to 16"),
         ({"COMPUTER_WORKERS": "17"}, "COMPUTER_WORKERS must be a whole number from 0 to 16"),
         ({"COMPUTER_WORKERS": "-1"}, "COMPUTER_WORKERS must be a whole number from 0 to 16"),
+        ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE='0' must be a whole number from 1"),
+        ({"DATABASE_POOL_SIZE": "lots"}, "DATABASE_POOL_SIZE='lots' must be a whole number"),
     ],
 )
 def test_malformed_values(env: dict[str, str], words: str):
@@ -117,3 +119,8 @@ def test_database_url_selects_postgresql():
     assert "secret" not in repr(s)
     message = refusal(DISCORD_TOKEN=TOKEN, DATABASE_URL="mysql://nines@db/nines")
     assert "DATABASE_URL" in message and "DATABASE_PATH" in message
+
+
+def test_database_pool_size():
+    assert settings().database_pool_size is None  # the driver's default
+    assert settings(DATABASE_POOL_SIZE=" 8 ").database_pool_size == 8

@@ -98,16 +98,26 @@ class Storage(
         self._settings = {}
 
     @classmethod
-    async def open(cls, target: str | Path, *, now: Callable[[], float] = time.time) -> Storage:
+    async def open(
+        cls,
+        target: str | Path,
+        *,
+        now: Callable[[], float] = time.time,
+        pool_size: int | None = None,
+    ) -> Storage:
         """Open the database and bring its schema up to date: a PostgreSQL URL
-        (``postgresql://user:pass@host:port/db``), else the path of a SQLite file (created
-        with its folder if needed)."""
+        (``postgresql://user:pass@host:port/db``), with ``pool_size`` connections (None: the
+        driver's default), else the path of a SQLite file (created with its folder if
+        needed)."""
         driver: Driver
         if is_postgres_url(target):
             # Imported here: a SQLite bot never loads asyncpg (~3 MB).
             from .postgres import PostgresDriver
 
-            driver = await PostgresDriver.open(str(target))
+            if pool_size is None:
+                driver = await PostgresDriver.open(str(target))
+            else:
+                driver = await PostgresDriver.open(str(target), pool_size=pool_size)
         else:
             driver = await SqliteDriver.open(Path(target))
         storage = cls(driver, now)

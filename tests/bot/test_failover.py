@@ -22,7 +22,7 @@ from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Channel, Guild, User
 from tests.fakecord.server import BOT_DEFAULT
 from tests.fakecord.wiring import discord_pointed_at
-from tests.storage_backends import Backend
+from tests.storage_backends import TEST_POOL_SIZE, Backend
 
 from .people import end_message, table_message, whose_turn
 from .robust import finish, open_game, play_one, text_of, wait_for
@@ -42,6 +42,7 @@ def sharded(fake: FakeDiscord, backend: Backend, database: Path, shard: int) -> 
     bot.env.update(SHARD_COUNT="2", SHARD_IDS=str(shard), LOG_LEVEL="INFO")
     if backend.name == "postgresql":
         bot.env["DATABASE_URL"] = backend.target
+        bot.env["DATABASE_POOL_SIZE"] = str(TEST_POOL_SIZE)
     bot.log = database.parent / f"bot{shard}.log"
     return bot
 
