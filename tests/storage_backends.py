@@ -22,8 +22,8 @@ RAW_INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViola
 
 #: Connections a test's PostgreSQL storage keeps (the bot's default is 32): each opens a
 #: server process, and 32 of them made opening a storage cost ~0.15 s of the server's CPU,
-#: paid several times by each of the ~70 PostgreSQL tests. 4 still serve every test's
-#: concurrent writes at once.
+#: paid several times by each of the ~70 PostgreSQL tests. With 4, a test's concurrent writes
+#: beyond 4 wait their turn for a connection, as on a busy bot.
 TEST_POOL_SIZE = 4
 
 
