@@ -88,7 +88,7 @@ async def main(args: argparse.Namespace) -> None:
 
 async def play(fake: Any, alice: Any, bob: Any, ruleset: str, game_id_of: Any, person: Any) -> None:
     """One quick game (start 3, or one round) played by the two people and a computer."""
-    options = {"rounds": 1} if ruleset == "nein-nine" else {"start": 3}
+    options = {"start": 3} if "start" in RULESETS[ruleset].settings else {"rounds": 1}
     res = await fake.slash(alice, fake.channel, "nines start", ruleset=ruleset, **options)
     game = game_id_of(res.message)
     for who, verb in ((bob, "join"), (alice, "cpu-normal"), (alice, "start")):

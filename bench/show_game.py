@@ -98,7 +98,7 @@ async def main(args: argparse.Namespace) -> None:
         alice = fake.add_user("Élodie Côté", locale=args.lang)
         bob = fake.add_user("Alexandre")
         options = {"ruleset": args.ruleset, "start": args.start}
-        if args.ruleset == "nein-nine":  # a short game: its own options, not start
+        if "start" not in RULESETS[args.ruleset].settings:  # Nein Nine: a short game by rounds
             options = {"ruleset": args.ruleset, "rounds": args.rounds}
         res = await fake.slash(alice, fake.channel, "nines start", **options)
         assert res.message is not None, res.errors

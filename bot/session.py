@@ -638,7 +638,7 @@ class GameSession:
         assert game is not None and game.winners is not None
         rules = game.rules
         scores = game.scores
-        better = -1 if rules.game == "nein-nine" else 1  # Nines: lowest wins
+        better = -1 if rules.kind.higher_wins else 1  # Nines: lowest wins
         tricks = [0] * self.players
         swaps = [0] * self.players
         exchanges = [0] * self.players
@@ -760,7 +760,7 @@ class Sessions:
             guild_id=guild_id,
             channel_id=channel_id,
             thread_id=thread_id,
-            kind=rules.game,  # type: ignore[arg-type]
+            kind=rules.game,
             rules=rules.to_dict(),
             seed=random.SystemRandom().getrandbits(62),
             host_id=host_id,

@@ -99,7 +99,7 @@ def trump_text(trump: Trump) -> str:
 
 def unit_word(rules: Rules) -> str:
     """What a deal is called: a Nines "hand", a Nein Nine "round" (as the bot says)."""
-    return "Round" if rules.game == "nein-nine" else "Hand"
+    return rules.kind.unit.capitalize()
 
 
 def cards_pretty(cards: Sequence[Card]) -> str:
@@ -117,7 +117,7 @@ def describe(event: Event, names: Sequence[str], rules: Rules | None = None) -> 
     """One line for the table, or None for events the table shows otherwise. With ``rules``,
     a Nein Nine round is called a round, and has no trump until the first 8 (G5)."""
     unit = unit_word(rules) if rules is not None else "Hand"
-    nein = rules is not None and rules.game == "nein-nine"
+    trump_from_play = rules is not None and rules.kind.trump_from_play
     match event:
         case DealerChosen(rounds=rounds, dealer=dealer):
             draws = "; ".join(
@@ -125,7 +125,7 @@ def describe(event: Event, names: Sequence[str], rules: Rules | None = None) -> 
             )
             return f"Draw for first dealer: {draws}. {names[dealer]} deals first."
         case HandStarted(number=number, dealer=dealer, trump=trump):
-            shown = "no trump yet (the first 8 sets it)" if nein else trump_text(trump)
+            shown = "no trump yet (the first 8 sets it)" if trump_from_play else trump_text(trump)
             return f"\n== {unit} {number}: {names[dealer]} deals, trump: {shown} =="
         case ExchangeDecided(seat=seat, swap=swap):
             return f"{names[seat]} {'swaps for the spare' if swap else 'keeps'}."
@@ -176,7 +176,7 @@ def read_action(text: str) -> Action:
 
 
 def help_text(rules: Rules) -> str:
-    if rules.game == "nein-nine":
+    if not rules.kind.has_quota:
         goal = (
             "Nein Nine: each trick is 1 point; the 9s you take cost 1, 2, 4 or 8 in all. "
             "The first 8 played makes its suit trump. The highest score wins."
@@ -202,7 +202,7 @@ def sheet_text(game: Game, names: Sequence[str]) -> str:
     """The score sheet (N12): hand (a Nein Nine round), trump, dealer, every score, and in
     Nines their total (Nein Nine's scores add up to nothing telling)."""
     rules = game.rules
-    nein = rules.game == "nein-nine"
+    kind = rules.kind
     units = [" & ".join(names[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     width = max(8, *(len(u) for u in units))
     dealer_w = max(6, *(len(n) for n in names))
@@ -211,15 +211,15 @@ def sheet_text(game: Game, names: Sequence[str]) -> str:
 
     def line(lead: str, scores: Sequence[int], total: int) -> str:
         cells = " ".join(str(s).rjust(width) for s in scores)
-        return f"{lead} {cells}" + ("" if nein else f"  {total:>5}")
+        return f"{lead} {cells}" + (f"  {total:>5}" if kind.total_column else "")
 
     head = f"{word} trump {'dealer':<{dealer_w}} " + " ".join(u.rjust(width) for u in units)
-    lines = [head + ("" if nein else "  total")]
+    lines = [head + ("  total" if kind.total_column else "")]
     start = game.start_scores
     lines.append(line("start".ljust(num_w + 7 + dealer_w), start, sum(start)))
     for row in game.sheet:
         trump = "NT" if row.trump is None else row.trump.value
-        if row.trump is None and nein:
+        if row.trump is None and kind.trump_from_play:
             trump = "-"  # no 8 was played: no trump at all
         lead = f"{row.number:>{num_w}} {trump:>5} {names[row.dealer]:<{dealer_w}}"
         lines.append(line(lead, row.scores, row.total))

@@ -32,6 +32,7 @@ from .events import (
     HandStarted,
     TrickWon,
 )
+from .gametype import NEIN_NINE, NINES, GameType
 from .nein_nine import NeinNine
 from .nines import Nines
 from .rules import Rules, Trump
@@ -74,10 +75,12 @@ class HandLog:
     result: HandEnded | None = None
 
 
+#: Each game's play rules, by its type.
+VARIANTS: Final[dict[GameType, type[Variant]]] = {NINES: Nines, NEIN_NINE: NeinNine}
+
+
 def variant_for(rules: Rules) -> Variant:
-    if rules.game == "nein-nine":
-        return NeinNine()
-    return Nines()
+    return VARIANTS[rules.kind]()
 
 
 class Game:
@@ -92,7 +95,7 @@ class Game:
         self._after_play = self.variant.after_play if overridden else None
         self.players: Final = rules.players
         self.log: list[tuple[int, Action]] = []
-        self.scores: list[int] = [0 if rules.game == "nein-nine" else rules.start] * rules.units
+        self.scores: list[int] = [rules.start if rules.kind.counts_down else 0] * rules.units
         self.start_scores: Final = tuple(self.scores)
         self.sheet: list[SheetRow] = []
         self.hands_log: list[HandLog] = []

@@ -76,6 +76,11 @@ GAME_TYPES: Final[dict[GameName, GameType]] = {
 }
 
 
+#: The two games by their type, for registries keyed by the game (``players.games``).
+NINES: Final = GAME_TYPES["nines"]
+NEIN_NINE: Final = GAME_TYPES["nein-nine"]
+
+
 def game_type(name: str) -> GameType:
     """The game of that name; KeyError names the games otherwise."""
     for kind in GAME_TYPES.values():

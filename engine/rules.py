@@ -18,6 +18,7 @@ from typing import Final
 
 from .cards import Suit
 from .errors import SettingError
+from .gametype import GAME_TYPES, GameName, GameType
 
 Trump = Suit | None  # None is a no-trump hand
 
@@ -41,13 +42,18 @@ class Ruleset:
     """What a ruleset fixes (players, quota, teams) and which settings it takes."""
 
     name: str
-    game: str  # "nines" or "nein-nine"
+    game: GameName
     players: int
     quota: int
     spare: bool
     teams: tuple[tuple[int, ...], ...] | None
     settings: tuple[str, ...]
     summary: str
+
+    @property
+    def kind(self) -> GameType:
+        """The game this ruleset plays, as its traits (``gametype``)."""
+        return GAME_TYPES[self.game]
 
 
 NINES_SETTINGS: Final = ("trumps", "exchange", "ties", "instant_win", "start")
@@ -140,8 +146,13 @@ class Rules:
         return self.ruleset.name
 
     @property
-    def game(self) -> str:
+    def game(self) -> GameName:
         return self.ruleset.game
+
+    @property
+    def kind(self) -> GameType:
+        """What the game is (its unit, who wins, its faces...): ask this, not the name."""
+        return GAME_TYPES[self.ruleset.game]
 
     @property
     def players(self) -> int:

@@ -74,7 +74,7 @@ def public_view(game: Game) -> PublicView:
     current = game.hands_log[-1]
     # A finished game keeps showing its last hand; otherwise it is the hand before this one.
     shown = current if game.over else previous
-    hidden_tricks = rules.game == "nein-nine" and not game.over
+    hidden_tricks = rules.kind.hidden_tricks and not game.over
     last_trick = game.tricks[-1] if game.tricks and not hidden_tricks else None
     return PublicView(
         rules=rules,

@@ -44,7 +44,7 @@ from engine.players.race import game_value
 from engine.players.random_player import RandomPlayer
 from engine.players.rules_player import RulesPlayer
 from engine.players.search import SearchPlayer
-from engine.rules import Rules
+from engine.rules import Rules, find_ruleset
 from engine.views import seat_view
 
 from .omniscient import OmniscientPlayer
@@ -188,7 +188,7 @@ def field_text(b: str, opponents: str | None, players: int) -> str:
 
 
 def deal_rules(ruleset: str, index: int, settings: dict[str, object]) -> Rules:
-    if ruleset == "nein-nine":
+    if "trumps" not in find_ruleset(ruleset).settings:  # Nein Nine: trump set by the first 8
         return Rules.from_settings(ruleset, settings)
     # Vary the trump deal by deal (the first hand of a game always has the first trump).
     return Rules.from_settings(
@@ -252,7 +252,7 @@ def new_game(rules: Rules, seed: int, sheet: tuple[int, ...] | None) -> Game:
 def score_of(result: HandEnded, rules: Rules, seats: tuple[int, ...], race: bool = False) -> float:
     if race:
         return game_value(result.scores, seats[0])
-    if rules.game == "nein-nine":
+    if not rules.kind.has_quota:  # Nein Nine: tricks less the 9s taken
         return float(sum(result.points[s] for s in seats))
     return float(sum(result.tricks_won[s] for s in seats))
 
@@ -435,7 +435,7 @@ def report(
     race: bool = False,
     later: bool = False,
 ) -> str:
-    unit = "win chance" if race else "points" if ruleset == "nein-nine" else "tricks"
+    unit = "win chance" if race else "tricks" if find_ruleset(ruleset).kind.has_quota else "points"
     fmt = ".4f" if race else ".3f"
     players = Rules.from_settings(ruleset).players
     lines = [f"{ruleset}: {a} vs {b}; {field_text(b, opponents, players)}"]

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import KEEP, SWAP, Action, Play
+from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.players.base import Player
 from engine.players.nein import (
     JOKER_LOSE_MOVE,
@@ -91,10 +93,7 @@ class HumanLikePlayer(Player):
         if view.table.phase == "exchange":
             return self._exchange(view, rng)
         plays = [a for a in view.legal if isinstance(a, Play)]
-        if view.table.rules.game == "nein-nine":
-            scores = nein_scores(view, plays, self.habits)
-        else:
-            scores = nines_scores(view, plays, self.habits)
+        scores = SCORES[view.table.rules.kind](view, plays, self.habits)
         return plays[softmax_pick(scores, self.habits.temperature, rng)]
 
     def _exchange(self, view: SeatView, rng: random.Random) -> Action:
@@ -175,3 +174,10 @@ def _nein_strength(move: int, trump: int) -> float:
     if value >= 100:  # a trump, the Spits highest
         return 0.6 + 0.4 * (value - 108) / 5.0
     return 0.5 * (value - 7) / 4.0
+
+
+#: Each game's habits scored, by its type.
+SCORES: dict[GameType, Callable[[SeatView, list[Play], Habits], list[float]]] = {
+    NINES: nines_scores,
+    NEIN_NINE: nein_scores,
+}

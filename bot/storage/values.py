@@ -7,10 +7,13 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from engine.gametype import GAME_NAMES, GameName
+
 if TYPE_CHECKING:
     from .driver import Row
 
-GameKind = Literal["nines", "nein-nine"]
+#: A game's kind as stored (``games.kind``): the engine's game name.
+GameKind = GameName
 GameStatus = Literal["lobby", "live", "finished", "abandoned"]
 SettingValue = str | int | bool
 
@@ -402,4 +405,4 @@ UPDATABLE = frozenset(
     }
 )
 
-GAME_KINDS: frozenset[str] = frozenset({"nines", "nein-nine"})
+GAME_KINDS: frozenset[str] = frozenset(GAME_NAMES)

@@ -16,6 +16,7 @@ from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
 from bot.storage import ChannelBusy, GameKind, player_key
 from engine import RULESETS, TRUMP_PRESETS, Rules
+from engine.gametype import game_type
 
 from . import render, ui
 from .controller import Controller, member_name
@@ -337,7 +338,7 @@ class NinesCog(commands.Cog, name="Nines"):
     ) -> None:
         lang = await self.server_language(interaction)  # a public message
         guild_id = interaction.guild_id or 0
-        kind: GameKind = "nein-nine" if game == "nein-nine" else "nines"
+        kind: GameKind = game_type(game or "nines").name
         per_page = 10
         rows, total = await self.bot.storage.leaderboard(guild_id, kind, page, per_page)
         computers, _count = await self.bot.storage.leaderboard(guild_id, kind, 1, 5, computers=True)
@@ -367,7 +368,7 @@ class NinesCog(commands.Cog, name="Nines"):
     ) -> None:
         lang = await self.server_language(interaction)  # a public message
         who = member or interaction.user
-        kind: GameKind = "nein-nine" if game == "nein-nine" else "nines"
+        kind: GameKind = game_type(game or "nines").name
         row = await self.bot.storage.stats(
             interaction.guild_id or 0, kind, player_key(who.id, None)
         )
@@ -398,7 +399,7 @@ class NinesCog(commands.Cog, name="Nines"):
         settings = await self.guild_settings(interaction.guild_id or 0)
         name = str(settings.get("ruleset") or "classic")
         if game is not None and RULESETS[name].game != game:
-            name = "nein-nine" if game == "nein-nine" else "classic"
+            name = next(r.name for r in RULESETS.values() if r.game == game)  # its first
         return Rules.from_settings(name, rule_defaults(settings))
 
     # -- /nines autoplay ----------------------------------------------------------------------

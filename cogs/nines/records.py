@@ -19,6 +19,7 @@ from discord.app_commands import locale_str as _
 from bot.i18n import language_of, tr
 from bot.storage import FORMER_PLAYER_KEY, HistoryRow, player_key
 from engine import Game, game_record
+from engine.gametype import game_type
 
 from .render import COLOUR, MINUS, named, signed
 
@@ -38,7 +39,7 @@ def player_name(lang: str, key: str, name: str) -> str:
 def final_score(kind: str, score: int) -> str:
     """A final score as the table wrote it: Nein Nine's signed (``+3``), a minus sign in
     prose (``−1``), not a hyphen."""
-    return signed(score) if kind == "nein-nine" else str(score).replace("-", MINUS)
+    return signed(score) if game_type(kind).signed_scores else str(score).replace("-", MINUS)
 
 
 def history_line(lang: str, row: HistoryRow) -> str:
@@ -50,7 +51,7 @@ def history_line(lang: str, row: HistoryRow) -> str:
         if p.seat in row.winners:
             text = "🏆 " + text
         players.append(text)
-    unit = "count.rounds" if row.kind == "nein-nine" else "count.hands"
+    unit = "count.rounds" if game_type(row.kind).unit == "round" else "count.hands"
     outcome = (
         tr(lang, unit, count=row.hands_played or 0)
         if row.status == "finished"

@@ -12,8 +12,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from bot.i18n import tr, trump_order, trumps_label
 from engine import TRUMP_PRESETS, Rules
+from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.rules import MAX_HANDS
 
 Section = tuple[str, str]  # a heading and its text
@@ -21,9 +25,7 @@ Section = tuple[str, str]  # a heading and its text
 
 def rules_sections(lang: str, rules: Rules) -> list[Section]:
     """The rules of ``rules``' game with its settings, as headed paragraphs."""
-    if rules.game == "nein-nine":
-        return _nein_nine(lang, rules)
-    return _nines(lang, rules)
+    return TEXTS[rules.kind](lang, rules)
 
 
 def _section(lang: str, heading: str, *paragraphs: str) -> Section:
@@ -100,3 +102,10 @@ def _nein_nine(lang: str, rules: Rules) -> list[Section]:
         _section(lang, "score", tr(lang, "rules.score.nein-nine"), tr(lang, "rules.stones")),
         _section(lang, "end", end),
     ]
+
+
+#: Each game's rules told, by its type.
+TEXTS: Final[dict[GameType, Callable[[str, Rules], list[Section]]]] = {
+    NINES: _nines,
+    NEIN_NINE: _nein_nine,
+}
