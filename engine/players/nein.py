@@ -17,6 +17,7 @@ from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
 from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
+from .determinized import Prune, best_move, until
 from .sampling import Knowledge, knowledge, sample_world
 
 JOKER_BIT: Final = JOKER.index  # 52
@@ -354,11 +355,9 @@ def nein_rule_action(view: SeatView) -> Action:
 Draw = Callable[[Knowledge], Iterator[list[int]]]
 
 
-#: After this many worlds, moves whose mean trails the best by more than ``PRUNE_GAP`` points
-#: are dropped: most positions have a few hopeless moves, and they cost as much as the rest;
+#: After 6 worlds, moves whose mean trails the best by more than 0.75 points are dropped;
 #: when one move is left, it is played.
-PRUNE_AFTER: Final = 6
-PRUNE_GAP: Final = 0.75
+PRUNE: Final = Prune(after=6, gap=0.75)
 
 
 def nein_search_worlds(
@@ -367,35 +366,21 @@ def nein_search_worlds(
     """The best mean over the given worlds, or over worlds from ``draw`` until it says stop."""
     k = knowledge(view)
     me = k.seat
-    moves: list[int] = []
-    totals: list[float] = []
-    alive: list[int] = []
-    first: list[int] | None = None
     source = iter(worlds) if worlds is not None else draw(k) if draw is not None else iter(())
-    for done, world in enumerate(source, 1):
-        base = nein_state(k, world, view)
-        if first is None:
-            first = world
-            moves = base.legal_moves()
-            totals = [0.0] * len(moves)
-            alive = list(range(len(moves)))
-        for i in alive:
-            st = base.copy()
-            st.play(moves[i])
-            st.playout()
-            totals[i] += st.score(me)
-        if done == PRUNE_AFTER:
-            top = max(totals)
-            alive = [i for i in alive if totals[i] >= top - PRUNE_GAP * done]
-            if len(alive) == 1:
-                break  # nothing left to compare
-    assert first is not None
-    rule = nein_rule_move(nein_state(k, first, view))
-    best = max(alive, key=lambda i: totals[i])
-    r = moves.index(rule)
-    if r in alive and totals[r] >= totals[best] - 1e-9:
-        return move_action(rule)
-    return move_action(moves[best])
+    mine = [0] * (k.n + 1)
+    mine[k.seat] = k.hand  # the moves and the rule's need no other hand
+    here = nein_state(k, mine, view)
+    moves = here.legal_moves()
+
+    def played_out(state: NeinHand) -> float:
+        state.playout()
+        return state.score(me)
+
+    states = (nein_state(k, world, view) for world in source)
+    rule = moves.index(nein_rule_move(here))
+    return move_action(
+        moves[best_move(states, moves, lambda _: played_out, rule=rule, prune=PRUNE, tie=1e-9)]
+    )
 
 
 #: The others' plays this round: (seat, move, the round just before it, cards played before).
@@ -443,14 +428,12 @@ def misfits(k: Knowledge, seen: Seen, world: list[int], enough: int) -> int:
 
 
 def fitted_worlds(
-    k: Knowledge, rng: random.Random, view: SeatView, worlds: int, tries: int, deadline: float
+    k: Knowledge, rng: random.Random, view: SeatView, worlds: int, tries: int
 ) -> Iterator[list[int]]:
-    """Up to ``worlds`` worlds (fewer past ``deadline``), each the best fit to the others'
-    plays (as a rule-based player would have made them) of ``tries`` draws."""
+    """``worlds`` worlds, each the best fit to the others' plays (as a rule-based player
+    would have made them) of ``tries`` draws."""
     seen = others_plays(view) if tries > 1 else []
-    for i in range(worlds):
-        if i and time.perf_counter() > deadline:
-            return
+    for _ in range(worlds):
         best: list[int] = []
         best_bad = 1 << 30
         for _ in range(tries):
@@ -472,6 +455,6 @@ def nein_search(
     deadline = time.perf_counter() + budget_s
 
     def draw(k: Knowledge) -> Iterator[list[int]]:
-        return fitted_worlds(k, rng, view, worlds, tries, deadline)
+        return until(deadline, fitted_worlds(k, rng, view, worlds, tries))
 
     return nein_search_worlds(view, draw=draw)
