@@ -41,13 +41,13 @@ from engine.players.base import Player
 from engine.players.levels import LEVELS, SEARCH, Level
 from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value
-from engine.players.random_player import RandomPlayer
 from engine.players.rules_player import RulesPlayer
 from engine.players.search import SearchPlayer
 from engine.rules import Rules, find_ruleset
 from engine.views import seat_view
 
 from .omniscient import OmniscientPlayer
+from .random_player import RandomPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
 RULESETS = ("classic", "four-player", "partnership", "nein-nine")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.actions import KEEP, SWAP, Action, Play
 from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.players.base import Player
+from engine.players.games import knowledge
 from engine.players.nein import (
     JOKER_LOSE_MOVE,
     JOKER_WIN_MOVE,
@@ -27,7 +28,7 @@ from engine.players.nein import (
     nein_state,
     winner_pos,
 )
-from engine.players.sampling import knowledge, mask_of, trump_index
+from engine.players.sampling import mask_of, trump_index
 from engine.players.simulate import NO_TRUMP, SUIT_MASKS, SUIT_OF, beats, best_position, hcp
 from engine.views import SeatView
 

@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 from engine.actions import Action
 from engine.players.base import Player
-from engine.players.games import game_of
+from engine.players.games import game_of, knowledge
 from engine.players.rules_player import rule_action
-from engine.players.sampling import knowledge, sample_world
+from engine.players.sampling import sample_world
 from engine.players.state import HandState
 from engine.views import SeatView
 

@@ -22,7 +22,8 @@ from engine.actions import Play
 from engine.events import HandEnded
 from engine.game import Game
 from engine.players.base import Player
-from engine.players.sampling import Knowledge, knowledge, sample_world
+from engine.players.games import knowledge
+from engine.players.sampling import Knowledge, sample_world
 from engine.players.simulate import (
     FULL,
     SUIT_MASKS,

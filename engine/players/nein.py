@@ -18,7 +18,7 @@ from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
 from .determinized import Prune, best_move, until
-from .sampling import Knowledge, knowledge, sample_world
+from .sampling import Knowledge, NeinFollows, knowledge_of, sample_world
 
 JOKER_BIT: Final = JOKER.index  # 52
 JOKER_WIN_MOVE: Final = 52
@@ -324,6 +324,11 @@ def _threat(trick: list[int], trump: int, card: int, out: int) -> float:
     return threat
 
 
+def nein_knowledge(view: SeatView) -> Knowledge:
+    """What the seat knows: voids as the suits stood when each card was played (G4-G7)."""
+    return knowledge_of(view, NeinFollows())
+
+
 def nein_state(k: Knowledge, world: list[int], view: SeatView) -> NeinHand:
     nines = [0] * k.n
     for t in view.played:
@@ -343,7 +348,7 @@ def move_action(move: int) -> Action:
 
 
 def nein_rule_action(view: SeatView) -> Action:
-    k = knowledge(view)
+    k = nein_knowledge(view)
     world = [0] * (k.n + 1)
     world[k.seat] = k.hand  # the others' cards are not needed for the rule
     action = move_action(nein_rule_move(nein_state(k, world, view)))
@@ -364,7 +369,7 @@ def nein_search_worlds(
     view: SeatView, worlds: list[list[int]] | None = None, *, draw: Draw | None = None
 ) -> Action:
     """The best mean over the given worlds, or over worlds from ``draw`` until it says stop."""
-    k = knowledge(view)
+    k = nein_knowledge(view)
     me = k.seat
     source = iter(worlds) if worlds is not None else draw(k) if draw is not None else iter(())
     mine = [0] * (k.n + 1)

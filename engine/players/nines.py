@@ -22,9 +22,10 @@ from .levels import Level
 from .race import game_value
 from .sampling import (
     Knowledge,
+    NinesFollows,
     equivalent_groups,
     infer_exclusions,
-    knowledge,
+    knowledge_of,
     mask_of,
     play_actions,
     sample_world,
@@ -38,9 +39,13 @@ Draw = Callable[[Knowledge, random.Random, int], list[list[int]]]
 
 #: Four players each for themselves: playouts are judged by the chance to win the game once
 #: someone is at this score or below before the hand (tricks before that, as the per-hand
-#: edge is measured from the start). 800 games from 3 each: won 38.5% against 36.6% on
-#: tricks; whole games 53.7% against 48.3% (300 each).
+#: edge is measured from the start): more games won (docs/players.md).
 RACE_BELOW: Final = 5
+
+
+def nines_knowledge(view: SeatView) -> Knowledge:
+    """What the seat knows: a seat that did not follow suit holds none of it."""
+    return knowledge_of(view, NinesFollows())
 
 
 def nines_state(k: Knowledge, world: list[int], start_scores: tuple[int, ...] | None) -> NinesHand:
@@ -112,7 +117,7 @@ def nines_exchange(view: SeatView, rng: random.Random, level: Level) -> Action:
     rule = nines_rule_action(view)
     if level.exchange_worlds <= 0:
         return rule
-    k = knowledge(view)
+    k = nines_knowledge(view)
     order = view.table.exchange_order
     deadline = time.perf_counter() + level.budget_s
     diff = 0
@@ -129,7 +134,7 @@ def nines_exchange(view: SeatView, rng: random.Random, level: Level) -> Action:
 
 def nines_play(view: SeatView, rng: random.Random, level: Level, draw: Draw) -> Action:
     """The card with the best mean over the worlds ``draw`` gives (paired playouts)."""
-    k = knowledge(view)
+    k = nines_knowledge(view)
     legal = [p.card.index for p in play_actions(view)]
     candidates = equivalent_groups(legal, k)
     if len(candidates) == 1:
@@ -141,12 +146,8 @@ def nines_play(view: SeatView, rng: random.Random, level: Level, draw: Draw) -> 
     me = k.seat
     cards = len(view.hand)
     solve = cards <= level.endgame and k.teams and sheet is None and start is None
-    # Only with a spare, whose dead cards are most of what sight corrects. Without one it
-    # gained nothing measurable and lost among rule players. Four-player: -0.213 (-0.317
-    # .. -0.110, 300 deals) among rule players, +0.103 (-0.033 .. +0.240, 300) at a
-    # human-like table, +0.030 (-0.108 .. +0.168, 200) among ISMCTS-500. Partnership,
-    # with a version that let the partner's card hold (commit b527fb8 and before): +0.017
-    # (-0.158 .. +0.191, 300) human-like, -0.080 (-0.298 .. +0.138, 200) among ISMCTS-500.
+    # Only with a spare, whose dead cards are most of what sight corrects: without one it
+    # gained nothing measurable and lost among rule players (docs/players.md).
     sighted = level.sighted and rules.has_spare
     count = level.worlds
     if solve and level.solved_worlds:
@@ -178,14 +179,12 @@ def nines_worlds(k: Knowledge, rng: random.Random, count: int, level: Level) -> 
     if k.n == 3:
         return [sample_world(k, rng, level.inference) for _ in range(count)]
     # Four hands: one pool of ``pool`` draws a world, the least contradicted kept (as
-    # strong as the best of 24 draws per world, at 0.68 of the time). Worlds sized to
-    # stay under a tenth of ISMCTS-2000's time: 32 with the best of 24 draws each took
-    # 0.19 of it in the partnership game (20 from the pool: 0.077), 0.145 with four
-    # players each for themselves (24 from the pool there).
+    # strong as the best of 24 draws a world, in less time); fewer worlds, to stay under a
+    # tenth of ISMCTS-2000's time (docs/players.md).
     sized = level.worlds * 5 // 8 if k.teams else level.worlds * 3 // 4
     if not k.teams:
-        # Cards the others' follows and discards rule out: +0.361 tricks/hand against
-        # +0.344 (300 deals, same cards), in 0.8 of the time (more worlds fit at once).
+        # Cards the others' follows and discards rule out: a little stronger, and faster
+        # (more worlds fit at once; docs/players.md).
         infer_exclusions(k)
     # The pool is sized by the full count, so the fewer worlds solved near the end are
     # its best fits.

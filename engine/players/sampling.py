@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Final, Protocol
+from typing import Protocol
 
 from ..actions import Exchange, Play
 from ..cards import JOKER, Card
@@ -139,18 +137,13 @@ class NeinFollows:
         return out
 
 
-#: Each game's reading of plays, by ``Rules.game``: the one way per game to know its voids.
-FOLLOWS: Final[Mapping[str, Callable[[], Follows]]] = MappingProxyType(
-    {"nines": NinesFollows, "nein-nine": NeinFollows}
-)
-
-
-def knowledge(view: SeatView) -> Knowledge:
+def knowledge_of(view: SeatView, follows: Follows) -> Knowledge:
+    """What the seat knows, its game's plays read by ``follows`` (a fresh one: it keeps the
+    hand's state). Each game's reader is registered once: ``games.knowledge``."""
     table = view.table
     rules = table.rules
     n = rules.players
     me = view.seat
-    follows = FOLLOWS[rules.game]()
     played_by = [0] * n
     excluded = [0] * (n + 1)
     played = 0

@@ -1,6 +1,7 @@
 """The search-based player (the hard level): each game's search at a ``Level``'s settings.
 
-Nines: ``nines.nines_search``; Nein Nine: ``nein.nein_search`` (``games.GAMES``).
+Nines: ``nines.nines_search``; Nein Nine: ``nein.nein_search`` (``games.GAMES``); both search
+with ``determinized.best_move``.
 """
 
 from __future__ import annotations
@@ -31,13 +32,10 @@ class SearchPlayer(Player):
     ``sighted``: in a game with a spare (classic), card play's playouts judge "a sure winner"
     and "a safe lead" against the world's hands of the seats still to play (for a lead, all
     the others), not against every card the seat has not seen, the spare's 13 dead cards
-    among them; hard's setting (figures in ``levels.LEVELS`` and ``nines.nines_play``). Not
-    for the exchange (-0.013, 300 deals, human-like table) nor Nein Nine (-0.030 points,
-    300); the rule told only the spare's cards: +0.127 (-0.025 .. +0.278, 300, human-like),
-    less than sight. Nein Nine: ``nein_worlds`` worlds, each the best fit of 4 draws to the
-    others' plays.
+    among them; hard's setting, card play only. Nein Nine: ``nein_worlds`` worlds, each the
+    best fit of 4 draws to the others' plays.
 
-    Options measured and left off, and what they measured: docs/players.md.
+    What each setting measured, and the options left off: docs/players.md.
     """
 
     name = "search"

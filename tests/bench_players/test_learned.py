@@ -20,7 +20,8 @@ from bench.players.learned import (
 )
 from bench.players.learned_weights import WEIGHTS
 from engine.game import Game
-from engine.players.sampling import Knowledge, knowledge, sample_world
+from engine.players.games import knowledge
+from engine.players.sampling import Knowledge, sample_world
 from engine.players.simulate import legal_mask
 from engine.views import seat_view
 

@@ -11,9 +11,9 @@ from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.players import RulesPlayer
 from engine.players.base import Player
+from engine.players.games import knowledge
 from engine.players.sampling import (
     Knowledge,
-    knowledge,
     rule_breakers,
 )
 from engine.players.simulate import rule_play

@@ -6,7 +6,7 @@ import asyncio
 import time
 
 from engine import Action, SeatView
-from engine.players.agent import choose
+from engine.players import choose
 from tests.fakecord import FakeDiscord
 
 from .conftest import StartBot

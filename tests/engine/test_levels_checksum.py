@@ -15,8 +15,9 @@ from dataclasses import replace
 
 import pytest
 
+from bench.players.random_player import RandomPlayer
 from engine import Game, Rules, seat_view
-from engine.players import RandomPlayer, SearchPlayer, make_player
+from engine.players import SearchPlayer, make_player
 from engine.players.base import Player
 
 RULESETS = ("classic", "four-player", "partnership", "nein-nine")

@@ -1,10 +1,9 @@
-"""Computer players: exact rules in the playout cores, fairness (R1), the bot API, strength."""
+"""Computer players: exact rules in the playout cores, fairness (R1), strength (the bot's
+workers and fallback: tests/test_computers.py)."""
 
 from __future__ import annotations
 
-import asyncio
 import math
-import multiprocessing
 import random
 from dataclasses import replace
 
@@ -14,16 +13,14 @@ from bench.players.duel import match, positions
 from bench.players.human import HumanLikePlayer
 from bench.players.ismcts import IsmctsPlayer
 from bench.players.omniscient import OmniscientPlayer, true_world
+from bench.players.random_player import RandomPlayer
 from engine import Game, Play, Rules, seat_view
-from engine.actions import Exchange
-from engine.players import DIFFICULTIES, RandomPlayer, RulesPlayer, SearchPlayer, make_player
-from engine.players.agent import ComputerSeat, choose
+from engine.players import DIFFICULTIES, RulesPlayer, SearchPlayer, make_player
+from engine.players.games import knowledge
 from engine.players.nein import NeinHand, nein_state
 from engine.players.nines import nines_state
-from engine.players.rules_player import rule_action
 from engine.players.sampling import (
     _contradictions,
-    knowledge,
     mask_of,
     sample_world,
     sample_worlds,
@@ -223,51 +220,6 @@ def test_partner_winning_card_is_not_overtaken() -> None:
     assert str(normal.choose(seat_view(partner_wins, 3))) == "2S"
     opponent_wins = set_hand(new_game("partnership"), hands, dealer=3, trick="5S 4S 3S")
     assert str(normal.choose(seat_view(opponent_wins, 3))) == "KS"
-
-
-async def test_computer_seat_decides_off_the_loop_and_falls_back() -> None:
-    game = Game(Rules.from_settings("classic"), 11)
-    async with ComputerSeat(workers=1) as seats:
-        await seats.start()
-        for _ in range(8):
-            seat = game.turn
-            assert seat is not None
-            view = seat_view(game, seat)
-            action = await seats.decide(view, "hard", seed=5, budget_s=2.0)
-            assert action == choose(view, "hard", 5, 2.0)
-            game.apply(seat, action)
-        # A budget nobody can meet: the rule-based move, at once.
-        view = seat_view(game, game.turn or 0)
-        late = await seats.decide(view, "hard", seed=5, budget_s=0.0)
-        assert late == rule_action(view)
-        assert await seats.decide(view, "easy", seed=5) in view.legal
-    assert multiprocessing.active_children() == []
-
-
-async def test_computer_seat_keeps_the_loop_responsive() -> None:
-    game = Game(Rules.from_settings("classic"), 12)
-    while game.phase == "exchange":
-        game.apply(game.turn or 0, Exchange(False))
-    ticks = 0
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
-
-    seats = ComputerSeat(workers=1)
-    try:
-        await seats.start()
-        task = asyncio.create_task(ticker())
-        for _ in range(6):
-            seat = game.turn or 0
-            game.apply(seat, await seats.decide(seat_view(game, seat), "hard", budget_s=1.0))
-        task.cancel()
-    finally:
-        await seats.aclose()
-    assert ticks >= 1
-    assert multiprocessing.active_children() == []
 
 
 def test_duplicate_positions() -> None:

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from bench.players.omniscient import true_world
+from bench.players.random_player import RandomPlayer
 from engine import Game, Rules, seat_view
 from engine.players.endgame import Solver
+from engine.players.games import knowledge
 from engine.players.nines import nines_state
-from engine.players.random_player import RandomPlayer
-from engine.players.sampling import knowledge
 from engine.players.simulate import NinesHand
 
 

@@ -9,15 +9,15 @@ import pytest
 
 from bench.players.duel import Tally, late_sheet, match, new_game, play
 from bench.players.omniscient import true_world
+from bench.players.random_player import RandomPlayer
 from engine import Game, Rules, seat_view
 from engine.players import RulesPlayer
+from engine.players.games import knowledge
 from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value, win_chance
-from engine.players.random_player import RandomPlayer
 from engine.players.sampling import (
     _contradictions,
     infer_exclusions,
-    knowledge,
     rule_exclusions,
     sample_worlds,
 )

@@ -12,6 +12,7 @@ from bench.players.omniscient import true_world
 from engine import Game, Rules, seat_view
 from engine.cards import Card
 from engine.players import RulesPlayer
+from engine.players.games import knowledge
 from engine.players.nein import (
     JOKER_BIT,
     JOKER_LOSE_MOVE,
@@ -21,7 +22,6 @@ from engine.players.nein import (
     nein_rule_move,
     others_plays,
 )
-from engine.players.sampling import knowledge
 from engine.players.search import SearchPlayer
 
 from .test_players import _rehide

@@ -1,7 +1,7 @@
-"""The players' package keeps its shape (issue 30): no import circle among its modules, no
-algorithm branching on the game's name (each game is registered: ``games.GAMES``,
-``sampling.FOLLOWS``), and no argument parsing, logging or process pool outside the bot's
-worker pool (``agent.py``, which ``bot/computer.py`` uses)."""
+"""The players' package keeps its shape (issues 30 and 36): no import circle among its modules,
+no algorithm branching on the game's name (each game is registered once, by its type:
+``games.GAMES``), one determinized search, and no argument parsing, logging or process pool
+(the bot's worker pool is ``bot/computer_pool.py``)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def _siblings(name: str) -> set[str]:
 
 def test_no_import_circle_among_the_players() -> None:
     graph = {name: _siblings(name) for name in MODULES}
-    assert graph["search"] and graph["agent"]  # the walk sees the imports
+    assert graph["search"] and graph["nines"]  # the walk sees the imports
     done: set[str] = set()
 
     def visit(name: str, path: list[str]) -> None:
@@ -59,8 +59,6 @@ def test_no_player_branches_on_the_games_name() -> None:
 def test_the_laboratory_stays_out_of_the_engine() -> None:
     lab = {"argparse", "logging", "multiprocessing", "concurrent"}
     for name in MODULES:
-        if name == "agent":  # the bot's worker pool (bot/computer.py): see the module
-            continue
         roots: set[str] = set()
         for node in ast.walk(_tree(name)):
             if isinstance(node, ast.Import):
@@ -68,3 +66,24 @@ def test_the_laboratory_stays_out_of_the_engine() -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 roots.add(node.module.split(".")[0])
         assert not roots & lab, f"{name}.py imports {sorted(roots & lab)}"
+
+
+def test_one_search_for_both_games() -> None:
+    """Both games' searches go through ``determinized.best_move``; nothing else in the package
+    tries moves world by world (a loop that copies a state, plays a move on the copy and plays
+    the hand out)."""
+    users = {name for name in MODULES if "determinized" in _siblings(name)}
+    assert {"nines", "nein"} <= users
+    for name in MODULES:
+        if name == "determinized":
+            continue
+        for node in ast.walk(_tree(name)):
+            if isinstance(node, ast.For):
+                calls = {
+                    c.func.attr
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)
+                }
+                assert not {"copy", "play", "playout"} <= calls, (
+                    f"{name}.py:{node.lineno} searches itself"
+                )
