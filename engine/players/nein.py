@@ -347,11 +347,16 @@ def move_action(move: int) -> Action:
     return PLAYS[move]
 
 
-def nein_rule_action(view: SeatView) -> Action:
-    k = nein_knowledge(view)
+def own_round(k: Knowledge, view: SeatView) -> NeinHand:
+    """The round with the seat's own hand alone: enough for its moves and the rule's (the
+    others' cards are not needed)."""
     world = [0] * (k.n + 1)
-    world[k.seat] = k.hand  # the others' cards are not needed for the rule
-    action = move_action(nein_rule_move(nein_state(k, world, view)))
+    world[k.seat] = k.hand
+    return nein_state(k, world, view)
+
+
+def nein_rule_action(view: SeatView) -> Action:
+    action = move_action(nein_rule_move(own_round(nein_knowledge(view), view)))
     assert action in view.legal, (action, view.legal)
     return action
 
@@ -372,9 +377,7 @@ def nein_search_worlds(
     k = nein_knowledge(view)
     me = k.seat
     source = iter(worlds) if worlds is not None else draw(k) if draw is not None else iter(())
-    mine = [0] * (k.n + 1)
-    mine[k.seat] = k.hand  # the moves and the rule's need no other hand
-    here = nein_state(k, mine, view)
+    here = own_round(k, view)
     moves = here.legal_moves()
 
     def played_out(state: NeinHand) -> float:

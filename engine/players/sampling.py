@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..actions import Exchange, Play
+from ..actions import Play
 from ..cards import JOKER, Card
 from ..nein_nine import DECK as NEIN_DECK
 from ..nein_nine import led_suit, suit_under
@@ -491,7 +491,3 @@ def equivalent_groups(legal: list[int], k: Knowledge) -> list[int]:
 
 def play_actions(view: SeatView) -> list[Play]:
     return [a for a in view.legal if isinstance(a, Play)]
-
-
-def is_exchange(view: SeatView) -> bool:
-    return bool(view.legal) and isinstance(view.legal[0], Exchange)
