@@ -19,6 +19,7 @@ from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
 from .determinized import Prune, best_move, until
 from .sampling import Knowledge, NeinFollows, knowledge_of, sample_world
+from .simulate import bits
 
 JOKER_BIT: Final = JOKER.index  # 52
 JOKER_WIN_MOVE: Final = 52
@@ -101,15 +102,6 @@ def winner_pos(trick: list[int], trump: int, call: int) -> int:
     return best_i
 
 
-def bit_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 class NeinHand:
     """One Nein Nine round in play. ``call``: 0 none, 1 the Joker won, 2 it lost."""
 
@@ -166,7 +158,7 @@ class NeinHand:
                 follow = plain & SUIT_MASK_UNDER[self.trump][led]
                 if follow:
                     plain = follow
-        moves = bit_list(plain)
+        moves = bits(plain)
         if joker:
             moves += (JOKER_WIN_MOVE, JOKER_LOSE_MOVE)
         return moves
@@ -306,7 +298,7 @@ def _move_value(st: NeinHand, seat: int, hand: int, out: int, move: int) -> floa
     v -= SPEND * card_worth(card, trump, out)
     if sets_trump:
         gain = 0.0
-        for c in bit_list(hand & ~(1 << card)):
+        for c in bits(hand & ~(1 << card)):
             gain += card_worth(c, trump, out) - card_worth(c, -1, out)
         v += SET_TRUMP * gain
     return v

@@ -25,6 +25,7 @@ from .simulate import (
     SUIT_MASKS,
     SUIT_OF,
     best_position,
+    bits,
     rule_exchange,
     rule_play,
 )
@@ -42,15 +43,6 @@ def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
 
 def trump_index(trump: Trump) -> int:
     return NO_TRUMP if trump is None else SUIT_INDEX[trump.value]
-
-
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @dataclass(slots=True)

@@ -16,6 +16,17 @@ SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 SUIT_OF: Final = tuple(i // 13 for i in range(53))
 NO_TRUMP: Final = -1
 
+
+def bits(mask: int) -> list[int]:
+    """The cards of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 # High-card points (A 4, K 3, Q 2, J 1) per card, for the exchange rule.
 _HCP_MASKS: Final = tuple(
     sum(1 << (s * 13 + rank - 2) for s in range(4)) for rank in (14, 13, 12, 11)
@@ -311,13 +322,7 @@ class NinesHand:
         return self.tricks[seat]
 
     def legal_moves(self) -> list[int]:
-        mask = legal_mask(self.hands[(self.leader + len(self.trick)) % self.n], self.trick)
-        moves = []
-        while mask:
-            low = mask & -mask
-            moves.append(low.bit_length() - 1)
-            mask ^= low
-        return moves
+        return bits(legal_mask(self.hands[(self.leader + len(self.trick)) % self.n], self.trick))
 
     def score(self, seat: int) -> float:
         return float(self.unit_tricks(seat))
