@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from . import spec
+from . import app_emojis, spec
 from .clock import FakeClock
 from .commands import CommandRegistry
 from .errors import DiscordError
@@ -118,6 +118,7 @@ class FakeDiscord(People):
         self.interactions: dict[int, Interaction] = {}
         self.interactions_by_token: dict[str, Interaction] = {}
         self.rest = RestApi(self)
+        self.app_emojis = app_emojis.AppEmojis()
         self.gateway = Gateway(
             token=self.token,
             ready_payload=self._ready,
