@@ -103,3 +103,33 @@ async def test_the_2000th_is_the_last_and_refusals_can_be_switched_on(
         await client.create_application_emoji(name="refused", image=png())
     assert refused.value.code == 50013 and fake.app_emojis.items == {}
     assert not fake.violations
+
+
+async def test_a_button_may_show_only_the_applications_own_emojis(
+    fake_discord: FakeDiscord, client: discord.Client
+):
+    fake = fake_discord
+    ours = await client.create_application_emoji(name="nines_9h_0123abcd", image=png())
+    route = discord.http.Route(
+        "POST", "/channels/{channel_id}/messages", channel_id=fake.channel.id
+    )
+
+    def message(emoji_id: int) -> dict[str, object]:
+        button = {
+            "type": 2,
+            "style": 2,
+            "label": "9",
+            "custom_id": "play:9H",
+            "emoji": {"id": str(emoji_id), "name": "nines_9h_0123abcd"},
+        }
+        return {"content": "hand", "components": [{"type": 1, "components": [button]}]}
+
+    await client.http.request(route, json=message(ours.id))
+    sent = fake.visible(fake.add_user("alice"), fake.channel)
+    assert sent[-1].components[0]["components"][0]["emoji"]["id"] == str(ours.id)
+    await ours.delete()  # a deleted emoji is an unknown one
+    with pytest.raises(discord.HTTPException) as refused:
+        await client.http.request(route, json=message(ours.id))
+    assert refused.value.code == 50035 and "Invalid emoji" in refused.value.text
+    (violation,) = fake.expect_violations()
+    assert violation.where == "components.0.components.0.emoji.id"

@@ -14,6 +14,11 @@ Application Emoji; https://discord.com/developers/docs/resources/emoji).
   reached").
 - ``fake.app_emojis.refuse_uploads = code`` makes every create answer that Discord error
   (e.g. 50013 Missing Permissions, 30008): the bot's fallback is tested with it.
+- A message whose component (a button, a select option) shows a custom emoji the application
+  does not have (never uploaded, or deleted) is refused whole, as Discord refuses it: 50035
+  ``BUTTON_COMPONENT_INVALID_EMOJI`` "Invalid emoji" at the emoji's id (the error bots report,
+  e.g. ``components.0.components.1.emoji.id``). The double has no server emojis, so every
+  custom emoji must be one of the application's.
 """
 
 from __future__ import annotations
@@ -21,12 +26,14 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from .errors import DiscordError, invalid_form
 from .models import User
 from .rest import NO_CONTENT, Call, RestApi, Result, route
+from .spec import BodyProblem, _message_parts, _nest
 
 #: Emojis an application may own ("An application can own up to 2000 emojis").
 MAX_EMOJIS: Final = 2000
@@ -150,3 +157,33 @@ async def delete_emoji(api: RestApi, call: Call) -> Result:
     del emojis.items[emojis.get(call.int_param("emoji_id")).id]
     emojis.deleted += 1
     return NO_CONTENT
+
+
+def unknown_emoji(body: Any, known: Container[int]) -> BodyProblem | None:
+    """The first component emoji of a message body that is not one of ``known`` (the
+    application's emoji ids), as Discord's 50035 at that emoji's id."""
+    if not isinstance(body, dict):
+        return None
+    message = _message_parts(body)
+    if message is None:
+        return None
+    stack: list[tuple[list[Any], Any]] = [
+        (["components", i], c) for i, c in enumerate(message.get("components") or [])
+    ]
+    while stack:
+        path, comp = stack.pop()
+        if not isinstance(comp, dict):
+            continue
+        emoji = comp.get("emoji")
+        if isinstance(emoji, dict) and emoji.get("id") is not None:
+            emoji_id = str(emoji["id"])
+            if not emoji_id.isdigit() or int(emoji_id) not in known:
+                where = [*path, "emoji", "id"]
+                leaf = {"code": "BUTTON_COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}
+                return BodyProblem(".".join(map(str, where)), "Invalid emoji", _nest(where, leaf))
+        for key in ("components", "options"):
+            for i, inner in enumerate(comp.get(key) or []):
+                stack.append(([*path, key, i], inner))
+        if isinstance(comp.get("accessory"), dict):
+            stack.append(([*path, "accessory"], comp["accessory"]))
+    return None

@@ -453,7 +453,9 @@ class FakeDiscord(People):
             return answer(429, verdict.body, verdict.headers)
 
         if body is not None:
-            problem = spec.validate(template, method, body, self._edited_flags(call))
+            problem = spec.validate(
+                template, method, body, self._edited_flags(call)
+            ) or app_emojis.unknown_emoji(body, self.app_emojis.items)
             if problem is not None:
                 self.violations.append(
                     Violation(method, path, 50035, problem.where, problem.reason)
