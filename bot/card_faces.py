@@ -45,6 +45,7 @@ FONT_PACKAGE: Final = "font_source_sans_pro"
 #: Heavier than the score chart's Bold: at 22 pixels a stroke of Black is about 2 pixels wide.
 FONT_FILE: Final = "SourceSansPro-Black.ttf"
 REFERENCE: Final = 200  # the font size a rank is measured at before it is fitted
+SPILL: Final = 3  # 128ths of the side a Q's ink may pass its box by, above and below
 
 WHITE: Final = (255, 255, 255, 255)
 EDGE: Final = (60, 64, 72, 255)  # the card's edge: visible on Discord's light and dark themes
@@ -185,14 +186,28 @@ def _suit(
         _diamond(draw, box, colour)
 
 
-def _rank(
-    draw: ImageDraw.ImageDraw, text: str, box: Box, colour: tuple[int, int, int, int]
-) -> None:
-    """``text`` as large as fits ``box``, centred on its ink (not on the font's line box)."""
-    x0, y0, x1, y1 = box
-    # Ink grows in proportion to the font size: measure once, scale to fit, measure again.
+def _fit(draw: ImageDraw.ImageDraw, text: str, width: float, height: float) -> int:
+    """The font size at which ``text``'s ink is at most ``width`` x ``height``. Ink grows in
+    proportion to the size: measured once at REFERENCE and scaled."""
     left, top, right, bottom = draw.textbbox((0, 0), text, font=_font(REFERENCE))
-    size = int(REFERENCE * min((x1 - x0) / (right - left), (y1 - y0) / (bottom - top)))
+    return int(REFERENCE * min(width / (right - left), height / (bottom - top)))
+
+
+def _rank(
+    draw: ImageDraw.ImageDraw,
+    text: str,
+    box: Box,
+    colour: tuple[int, int, int, int],
+    spill: float,
+) -> None:
+    """``text`` as large as fits ``box``, centred on its ink (not on the font's line box).
+    A Q is fitted as if it were an O, its tail allowed ``spill`` pixels beyond the box at
+    each end (a queen as tall as a king, not shrunk for its tail), clear of the suit below."""
+    x0, y0, x1, y1 = box
+    size = min(
+        _fit(draw, text.replace("Q", "O"), x1 - x0, y1 - y0),
+        _fit(draw, text, x1 - x0, y1 - y0 + 2 * spill),
+    )
     font = _font(size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     x = (x0 + x1 - (right - left)) / 2 - left
@@ -216,7 +231,13 @@ def draw_face(card: Card, notation: str = "en", four_colour: bool = False) -> by
     else:
         colour = (FOUR_COLOUR if four_colour else TWO_COLOUR)[card.suit]
         # Rank on top, suit below: both as large as the square allows, a small gap between.
-        _rank(draw, rank_text(card, notation), (10 * unit, 9 * unit, 118 * unit, 64 * unit), colour)
+        _rank(
+            draw,
+            rank_text(card, notation),
+            (10 * unit, 9 * unit, 118 * unit, 64 * unit),
+            colour,
+            SPILL * unit,
+        )
         _suit(draw, card.suit, (33 * unit, 69 * unit, 95 * unit, 120 * unit), colour)
     # Each pixel the mean of its SCALE x SCALE block: exact supersampling, and fast.
     small = image.resize((SIZE, SIZE), Image.Resampling.BOX)
