@@ -15,6 +15,9 @@ unchanged one is found by name and never created twice. Emojis of ours that no f
 more stay where they are (older messages still show them) until room is needed for new ones;
 other emojis of the application are never touched. Processes starting together on one
 database take turns (``Storage.one_at_a_time``): the first uploads, the next finds it done.
+Should two create the same face all the same (two processes on one SQLite file, which share no
+lock), Discord refuses the second, an application's emoji names being unique, and the second
+takes the first's.
 
 When the upload cannot be done (an HTTP error, the 2,000 limit, a network fault), one WARNING
 says why and ``CardFaces.empty()`` is returned: every card reads as text, as before, and the
@@ -143,7 +146,18 @@ async def _upload(client: EmojiClient) -> CardFaces:
             await emoji.delete()
             log.info("deleted the stale card emoji %s to make room", emoji.name)
     for name in missing:
-        have[name] = await client.create_application_emoji(name=name, image=wanted[name].png)
+        if name in have:  # found in a fresh list after a refusal (below)
+            continue
+        try:
+            have[name] = await client.create_application_emoji(name=name, image=wanted[name].png)
+        except discord.HTTPException as refused:
+            # An application's emoji names are unique: a process not sharing our lock (two
+            # on one SQLite file) may have created it meanwhile. Take theirs, if it is there.
+            if refused.status != 400:
+                raise
+            have.update((e.name, e) for e in await client.fetch_application_emojis())
+            if name not in have:
+                raise
     if missing:
         uploaded = sum(len(wanted[n].png) for n in missing)
         log.info("uploaded %d card face emoji(s), %d bytes", len(missing), uploaded)
@@ -158,4 +172,6 @@ async def sync_card_faces(client: EmojiClient, storage: Storage) -> CardFaces:
     except (discord.DiscordException, CannotUpload, StorageError, *RETRYABLE) as exc:
         why = describe(exc) if isinstance(exc, (discord.HTTPException, *RETRYABLE)) else str(exc)
         log.warning("Card faces are not application emojis (%s); cards show as text", why)
-        return CardFaces.empty()
+    except Exception:  # a fault of ours or of the database: still no harm to the games
+        log.warning("Card faces are not application emojis; cards show as text", exc_info=True)
+    return CardFaces.empty()

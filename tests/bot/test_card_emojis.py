@@ -175,6 +175,34 @@ async def test_two_processes_starting_together_upload_each_face_once(
     assert found[0].inline(card, "en", True) == found[1].inline(card, "en", True) is not None
 
 
+async def test_two_processes_on_one_sqlite_file_share_the_faces_created_once(
+    fake_discord: FakeDiscord, database: Path
+):
+    """SQLite's lock is the process's own: two processes on one file race, Discord refuses
+    the second creation of a name, and the loser takes the winner's emoji."""
+    fake = fake_discord
+    storages = [await Storage.open(database) for _ in range(2)]
+    clients = [discord.Client(intents=discord.Intents.none()) for _ in range(2)]
+    try:
+        for client in clients:
+            await client.login(fake.token)
+        found = await asyncio.gather(
+            *(sync_card_faces(c, s) for c, s in zip(clients, storages, strict=True))
+        )
+    finally:
+        for client in clients:
+            await client.close()
+        for storage in storages:
+            await storage.close()
+    assert fake.app_emojis.created == len(fake.app_emojis.items) == FACES
+    assert all(len(f) == FACES for f in found)
+    card = Card.parse("JD")
+    assert found[0].inline(card, "fr", True) == found[1].inline(card, "fr", True) is not None
+    # The refusals were Discord's "name already taken", each answered by a fresh list.
+    refused = fake.expect_violations()
+    assert all("APPLICATION_EMOJI_NAME_ALREADY_TAKEN" in v.reason for v in refused)
+
+
 async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
     fake_discord: FakeDiscord, start_bot: StartBot, caplog: pytest.LogCaptureFixture
 ):
