@@ -50,7 +50,9 @@ MAX_EMOJIS: Final = 2000
 MAX_BYTES: Final = 256 * 1024
 #: What every emoji of ours is named: the prefix, the face's key, 8 hex digits of its hash.
 PREFIX: Final = "nines_"
-OURS: Final = re.compile(r"^nines_[a-z0-9]+(?:_[a-z0-9]+)*_[0-9a-f]{8}$")
+#: Ours, by that shape (a face key as bot/card_faces.py makes them): the only emojis the sync
+#: ever deletes, so another emoji of the application is never taken for one of ours.
+OURS: Final = re.compile(r"^nines_(?:[2-9tjqka][shdc](?:_fr)?(?:_4c)?|jk)_[0-9a-f]{8}$")
 #: The name ``one_at_a_time`` takes turns on.
 LOCK_NAME: Final = "card-emojis"
 
@@ -145,11 +147,13 @@ async def _upload(client: EmojiClient) -> CardFaces:
         for emoji in stale[:short]:
             await emoji.delete()
             log.info("deleted the stale card emoji %s to make room", emoji.name)
+    uploaded = 0  # bytes
     for name in missing:
         if name in have:  # found in a fresh list after a refusal (below)
             continue
         try:
             have[name] = await client.create_application_emoji(name=name, image=wanted[name].png)
+            uploaded += len(wanted[name].png)
         except discord.HTTPException as refused:
             # An application's emoji names are unique: a process not sharing our lock (two
             # on one SQLite file) may have created it meanwhile. Take theirs, if it is there.
@@ -158,9 +162,8 @@ async def _upload(client: EmojiClient) -> CardFaces:
             have.update((e.name, e) for e in await client.fetch_application_emojis())
             if name not in have:
                 raise
-    if missing:
-        uploaded = sum(len(wanted[n].png) for n in missing)
-        log.info("uploaded %d card face emoji(s), %d bytes", len(missing), uploaded)
+    if uploaded:
+        log.info("uploaded card faces as application emojis: %d bytes", uploaded)
     return CardFaces({face.key: Uploaded(name, have[name].id) for name, face in wanted.items()})
 
 

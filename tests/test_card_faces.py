@@ -111,6 +111,7 @@ def test_emoji_names_follow_discords_rule_and_are_recognised_as_ours():
         assert NAME.match(name) and 2 <= len(name) <= 32, name
         assert OURS.match(name), name
     assert not OURS.match("party_parrot") and not OURS.match("nines_logo")
+    assert not OURS.match("nines_logo_deadbeef") and not OURS.match("nines_qh_fr_0123abc")
 
 
 def test_card_faces_lookup_and_its_empty_fallback():
