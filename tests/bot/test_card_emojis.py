@@ -21,6 +21,8 @@ from bot.storage import Storage
 from engine import Card
 from tests.fakecord import FakeDiscord
 from tests.fakecord.app_emojis import AppEmoji
+from tests.fakecord.interactions import Interaction
+from tests.fakecord.permissions import Perm
 from tests.fakecord.wiring import run_client, stop_client
 from tests.storage_backends import TEST_POOL_SIZE
 
@@ -227,3 +229,24 @@ async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
     end = await play_to_the_end(fake, [alice], fake.channel)
     assert "Winner" in end.embeds[0]["description"]
     assert len([r for r in caplog.records if r.name == "bot.emojis"]) == 1
+
+
+async def test_the_four_colour_deck_is_a_server_setting(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    bot = await start_bot()
+    managers = fake.add_role(fake.guild, "managers", Perm.MANAGE_GUILD)
+    marie = fake.add_user("marie", locale="fr", roles=[managers])
+
+    def said(res: Interaction) -> str:
+        assert not res.errors and res.ephemeral and res.message is not None
+        return str(res.message.embeds[0]["description"])
+
+    shown = said(await fake.slash(fake.owner, fake.channel, "nines settings show"))
+    assert "Four-colour deck: **off** (default)" in shown
+    changed = said(await fake.slash(marie, fake.channel, "nines settings set", four_colour="on"))
+    assert "Jeu à quatre couleurs\u00a0: **oui**" in changed
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {"four_colour": True}
+    await fake.slash(fake.owner, fake.channel, "nines settings reset", setting="four_colour")
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {}
