@@ -140,3 +140,12 @@ def test_four_colour_is_a_server_setting():
         validate({"four_colour": "sometimes"})
     assert refusal.value.key == "settings.error.four_colour"
     assert value_text("fr", "four_colour", True) == "oui"
+
+
+def test_docstring_examples():
+    import doctest
+
+    import bot.card_faces
+
+    result = doctest.testmod(bot.card_faces)
+    assert result.attempted > 0 and result.failed == 0
