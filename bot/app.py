@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from . import discord_internals, metrics
 from .computer import Computers
+from .emojis import CardFaces, sync_card_faces
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
 from .session import Deps, GameSession, Presenter, Sessions
@@ -96,6 +97,10 @@ class NinesBot(commands.Bot):
         self.computers = computers
         #: Restore announcements running in the background (held so they are not collected).
         self._announcing: set[asyncio.Task[None]] = set()
+        #: The card faces as application emojis, for the presenter: empty (cards as text)
+        #: until ``card_faces_synced`` has uploaded them, and for good if that failed.
+        self.card_faces = CardFaces.empty()
+        self.card_faces_synced: asyncio.Task[CardFaces] | None = None
 
     def plug_in(self, presenter: Presenter) -> Sessions:
         """The game extension's presenter, at its setup: the sessions are built around it."""
@@ -130,7 +135,21 @@ class NinesBot(commands.Bot):
         if GAME_EXTENSION not in self.extensions:  # a login that failed after it is retried
             await self.load_extension(GAME_EXTENSION)
         await self.sync_commands()
+        self.start_card_faces()
         tune_gc()
+
+    def start_card_faces(self) -> None:
+        """Upload the card faces in the background (the first start of a new application
+        uploads them all, which may meet Discord's rate limits): games start and play
+        meanwhile, their cards as text until the faces are there."""
+        if not self.settings.card_emojis or self.card_faces_synced is not None:
+            return  # off, or a login retried after it started
+
+        async def sync() -> CardFaces:
+            self.card_faces = await sync_card_faces(self, self.storage)
+            return self.card_faces
+
+        self.card_faces_synced = self.loop.create_task(sync(), name="card-faces")
 
     async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
         translator = self.tree.translator
@@ -185,6 +204,11 @@ class NinesBot(commands.Bot):
         await discord_internals.close_gateway(self)
 
     async def close(self) -> None:
+        syncing = self.card_faces_synced
+        if syncing is not None and not syncing.done():
+            syncing.cancel()  # an upload cut short resumes at the next start
+            with contextlib.suppress(BaseException):
+                await syncing
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
             await sessions.close()

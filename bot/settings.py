@@ -44,6 +44,9 @@ class Settings:
     #: and the ones this process owns (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Upload the card faces as application emojis at start (bot/emojis.py); off: cards as
+    #: text, no emoji requests.
+    card_emojis: bool = True
 
     def __repr__(self) -> str:
         # Never print the token, even in a traceback or a debug log.
@@ -95,6 +98,9 @@ class Settings:
             timeout = 0.0
         if not 1 <= timeout <= 600:
             raise SettingsError(f"DISCORD_TIMEOUT={timeout_text!r} must be seconds, 1 to 600.")
+        card_emojis = env.get("CARD_EMOJIS", "on").strip().lower()
+        if card_emojis not in ("on", "off"):
+            raise SettingsError(f"CARD_EMOJIS={card_emojis!r} must be on or off.")
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -109,6 +115,7 @@ class Settings:
             connect_timeout=timeout,
             health_port=_port(env, "HEALTH_PORT"),
             metrics_port=_port(env, "METRICS_PORT"),
+            card_emojis=card_emojis == "on",
             **_shards(env),
         )
 

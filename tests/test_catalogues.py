@@ -132,6 +132,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "language",
         "threads",
         "pings",
+        "four_colour",
     ),
     "settings.error.{}": (
         "ruleset",
@@ -147,6 +148,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "language",
         "threads",
         "pings",
+        "four_colour",
         "unknown",
     ),
 }

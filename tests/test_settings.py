@@ -100,6 +100,7 @@ def test_malformed_token(token: str):
         ({"COMPUTER_WORKERS": "-1"}, "COMPUTER_WORKERS must be a whole number from 0 to 16"),
         ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE='0' must be a whole number from 1"),
         ({"DATABASE_POOL_SIZE": "lots"}, "DATABASE_POOL_SIZE='lots' must be a whole number"),
+        ({"CARD_EMOJIS": "maybe"}, "CARD_EMOJIS='maybe' must be on or off"),
     ],
 )
 def test_malformed_values(env: dict[str, str], words: str):
@@ -124,3 +125,4 @@ def test_database_url_selects_postgresql():
 def test_database_pool_size():
     assert settings().database_pool_size is None  # the driver's default
     assert settings(DATABASE_POOL_SIZE=" 8 ").database_pool_size == 8
+    assert settings().card_emojis and not settings(CARD_EMOJIS=" OFF ").card_emojis

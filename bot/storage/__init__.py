@@ -96,6 +96,7 @@ class Storage(
         self._driver = driver
         self._now = now
         self._settings = {}
+        self._locks = {}
 
     @classmethod
     async def open(

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Mapping
-from typing import cast
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TypeVar, cast
 
-from .driver import Queries, Tx
+from .driver import SQLITE, Queries, Tx
 from .values import SettingValue
+
+T = TypeVar("T")
 
 
 class SettingsQueries(Queries):
     """Server settings are cached in memory; only set_guild_settings writes them."""
 
     _settings: dict[int, dict[str, SettingValue]]  # guild -> stored settings
+    _locks: dict[str, asyncio.Lock]  # one_at_a_time's, on SQLite
 
     async def get_guild_settings(self, guild_id: int) -> dict[str, SettingValue]:
         """The guild's stored settings; an empty dict when it never changed any."""
@@ -66,3 +70,20 @@ class SettingsQueries(Queries):
             )
 
         await self._driver.write(write)
+
+    async def one_at_a_time(self, name: str, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` while no other process sharing this database runs work of that
+        ``name`` (processes starting together: the first does it, the others wait, then find
+        it done). PostgreSQL: a transaction holding an advisory lock on ``name`` for the
+        while, as migrations do (a connection taken from the pool meanwhile). SQLite serves
+        one process: a lock in this process is enough, and its one writer stays free."""
+        if self._driver.dialect is SQLITE:
+            lock = self._locks.setdefault(name, asyncio.Lock())
+            async with lock:
+                return await work()
+
+        async def locked(tx: Tx) -> T:
+            await tx.lock_keys([f"one-at-a-time:{name}"])
+            return await work()
+
+        return await self._driver.write(locked)

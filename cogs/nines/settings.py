@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 Interaction = discord.Interaction[Any]
 
 RULE_KEYS: Final = ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
-TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings")
+TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings", "four_colour")
 #: Every server setting, in the order ``/nines settings show`` lists them.
 KEYS: Final = ("ruleset", *RULE_KEYS, *TABLE_KEYS)
 DEFAULTS: Final[dict[str, SettingValue]] = {
@@ -44,6 +44,7 @@ DEFAULTS: Final[dict[str, SettingValue]] = {
     "language": "",  # empty: follow the server's preferred locale
     "threads": "off",
     "pings": True,  # a new message mentions whoever's turn it is (read by the table)
+    "four_colour": False,  # card faces of the four-colour deck (bot/card_faces.py)
 }
 TIMER_SECONDS: Final = (30, 900)
 LANGUAGE_CHOICES: Final = ("auto", "en", "fr")
@@ -134,7 +135,7 @@ def validate(changes: Mapping[str, object], lang: str = "en") -> dict[str, Setti
             clean[key] = "" if raw == "auto" else str(raw)
         elif key == "threads":
             clean[key] = "on" if _switch(key, raw) else "off"
-        elif key == "pings":
+        elif key in ("pings", "four_colour"):
             clean[key] = _switch(key, raw)
         else:
             raise SettingsInvalid("settings.error.unknown", value=key)
@@ -157,7 +158,7 @@ def trumps_text(lang: str, setting: str) -> str:
 def value_text(lang: str, key: str, value: SettingValue) -> str:
     if key == "trumps":
         return trumps_text(lang, str(value))
-    if key == "pings":
+    if key in ("pings", "four_colour"):
         return tr(lang, "value.on" if value else "value.off")
     if key == "ruleset":
         return tr(lang, f"ruleset.{value}")
@@ -263,6 +264,7 @@ class SettingsGroup(app_commands.Group):
         language=_("language", key="opt.language.name"),
         threads=_("threads", key="opt.threads.name"),
         pings=_("pings", key="opt.pings.name"),
+        four_colour=_("four_colour", key="opt.four_colour.name"),
     )
     @app_commands.describe(
         ruleset=_("The game and variant new games use", key="opt.ruleset"),
@@ -275,6 +277,10 @@ class SettingsGroup(app_commands.Group):
             "Mention whoever's turn it is in a new message, so Discord notifies them",
             key="opt.pings",
         ),
+        four_colour=_(
+            "Card faces of the four-colour deck: clubs green, diamonds blue",
+            key="opt.four_colour",
+        ),
     )
     @app_commands.choices(
         **RULE_CHOICES,
@@ -282,6 +288,7 @@ class SettingsGroup(app_commands.Group):
         language=LANGUAGES,
         threads=ON_OFF,
         pings=ON_OFF,
+        four_colour=ON_OFF,
     )
     async def set_settings(
         self,
@@ -299,6 +306,7 @@ class SettingsGroup(app_commands.Group):
         language: str | None = None,
         threads: str | None = None,
         pings: str | None = None,
+        four_colour: str | None = None,
     ) -> None:
         if not await self.allowed(interaction):
             return
@@ -319,6 +327,7 @@ class SettingsGroup(app_commands.Group):
                 "language": language,
                 "threads": threads,
                 "pings": pings,
+                "four_colour": four_colour,
             }.items()
             if value is not None
         }

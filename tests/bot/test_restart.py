@@ -44,6 +44,7 @@ class BotProcess:
             "COMPUTER_WORKERS": "0",
             "SYNC_COMMANDS": "auto",
             "LOG_LEVEL": "WARNING",
+            "CARD_EMOJIS": "off",  # as bot_settings: no uploads in these tests
         }
         self.proc: subprocess.Popen[bytes] | None = None
         database.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from . import spec
+from . import app_emojis, spec
 from .clock import FakeClock
 from .commands import CommandRegistry
 from .errors import DiscordError
@@ -118,6 +118,7 @@ class FakeDiscord(People):
         self.interactions: dict[int, Interaction] = {}
         self.interactions_by_token: dict[str, Interaction] = {}
         self.rest = RestApi(self)
+        self.app_emojis = app_emojis.AppEmojis()
         self.gateway = Gateway(
             token=self.token,
             ready_payload=self._ready,
@@ -452,7 +453,9 @@ class FakeDiscord(People):
             return answer(429, verdict.body, verdict.headers)
 
         if body is not None:
-            problem = spec.validate(template, method, body, self._edited_flags(call))
+            problem = spec.validate(
+                template, method, body, self._edited_flags(call)
+            ) or app_emojis.unknown_emoji(body, self.app_emojis.items)
             if problem is not None:
                 self.violations.append(
                     Violation(method, path, 50035, problem.where, problem.reason)
