@@ -116,10 +116,11 @@ async def test_history_and_a_record_that_replays_to_the_same_scores(
     nein_line = next(line for line in text.splitlines() if f"#{nein.game_id}" in line)
     nines_line = next(line for line in text.splitlines() if f"#{nines.game_id}" in line)
     assert re.search(r" · \d+ rounds?$", nein_line) and re.search(r" · \d+ hands?$", nines_line)
-    assert re.search(r"alice \*\*[+\u22120]\d*\*\*", text)
+    # each name isolated (FSI ... PDI, issue 39), its score after it
+    assert re.search(r"\u2068alice\u2069 \*\*[+\u22120]\d*\*\*", text)
     assert "/nines record" in text
     mine = text_of(await fake.slash(carol, fake.channel, "nines history", member=alice))
-    assert "Recent games of alice" in mine
+    assert "Recent games of \u2068alice\u2069" in mine
     assert f"#{nein.game_id}" in mine and f"#{nines.game_id}" not in mine
 
     res = await fake.slash(bob, fake.channel, "nines record", game=nein.game_id)
@@ -195,3 +196,56 @@ async def test_an_abandoned_game_has_a_record_too(
     record = json.loads(res.message.attachments[0].data)  # type: ignore[union-attr]
     assert record["winners"] == [] and record["end_reason"] == "stopped"
     assert record["hands"] == []  # the hand in progress is not a played hand
+
+
+def test_history_names_are_escaped_isolated_and_told_apart() -> None:
+    """Issue 39: a past game lists its players as the table showed them: markdown and
+    mentions inert, each name isolated, two Alex apart, a computer never a person's name."""
+    from bot.storage import FORMER_PLAYER_KEY, HistoryPlayer, HistoryRow
+    from cogs.nines.records import history_embed, history_line
+
+    def player(seat: int, name: str, computer: bool = False, key: str = "") -> HistoryPlayer:
+        return HistoryPlayer(seat, key or f"u:{seat}", name, computer, seat + 1, seat)
+
+    row = HistoryRow(
+        game_id=7,
+        kind="nines",
+        status="finished",
+        rated=True,
+        end_reason=None,
+        ended_at=0.0,
+        hands_played=3,
+        winners=(0,),
+        players=(
+            player(3, "Alex", computer=True),
+            player(0, "**Zoé** ```"),
+            player(1, "Alex"),
+            player(2, "alex"),
+            player(4, "x", key=FORMER_PLAYER_KEY),
+            player(5, "y", key=FORMER_PLAYER_KEY),
+        ),
+    )
+    line = history_line("en", row).splitlines()[1]
+    assert line == " · ".join(
+        [
+            "  🏆 \u2068\\*\\*Zoé\\*\\* \\`\\`\\`\u2069 **0**",
+            "\u2068Alex\u2069 **1**",
+            "\u2068alex (2)\u2069 **2**",
+            "\u2068Alex (3)\u2069 **3**",  # the computer is the one renamed
+            "\u2068Former player\u2069 **4**",
+            "\u2068Former player (2)\u2069 **5**",
+        ]
+    )
+    title = history_embed("en", [row], "<@1> @everyone").title
+    assert title == "Recent games of \u2068<\u200b@\u200b1> @\u200beveryone\u2069"
+
+
+def test_a_stored_seat_name_is_the_raw_display_name_cut_between_clusters() -> None:
+    from types import SimpleNamespace
+
+    from cogs.nines.controller import member_name
+
+    raw = "**Zoé**\u200b @everyone"
+    assert member_name(SimpleNamespace(display_name=raw)) == raw  # type: ignore[arg-type]
+    accented = "x" * 31 + "e\u0301"
+    assert member_name(SimpleNamespace(display_name=accented)) == "x" * 31  # type: ignore[arg-type]
