@@ -145,7 +145,7 @@ def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]
             "A finished game as a JSON record, to replay or analyse", key="cmd.record.desc"
         ),
     )
-    @app_commands.rename(game=_("game", key="opt.game_id.name"))
+    @app_commands.rename(game=_("number", key="opt.game_id.name"))
     @app_commands.describe(game=_("The game's number (see /nines history)", key="opt.game_id"))
     async def record(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         lang = language_of(interaction.locale)

@@ -123,7 +123,7 @@ async def test_history_and_a_record_that_replays_to_the_same_scores(
     assert "Recent games of \u2068alice\u2069" in mine
     assert f"#{nein.game_id}" in mine and f"#{nines.game_id}" not in mine
 
-    res = await fake.slash(bob, fake.channel, "nines record", game=nein.game_id)
+    res = await fake.slash(bob, fake.channel, "nines record", number=nein.game_id)
     assert res.ephemeral and res.message is not None and not res.errors
     assert f"game #{nein.game_id}" in (res.message.content or "")
     (attachment,) = res.message.attachments
@@ -150,14 +150,14 @@ async def test_record_refusals(fake_discord: FakeDiscord, start_bot: StartBot) -
     bot = await start_bot()
     alice = fake.add_user("alice")
     marie = fake.add_user("marie", locale="fr")
-    none = await fake.slash(alice, fake.channel, "nines record", game=999)
+    none = await fake.slash(alice, fake.channel, "nines record", number=999)
     assert none.ephemeral and "There is no game #999" in text_of(none)
     res = await fake.slash(alice, fake.channel, "nines start")
     assert res.message is not None
     session = next(iter(bot.sessions.all()))
-    still = await fake.slash(alice, fake.channel, "nines record", game=session.id)
+    still = await fake.slash(alice, fake.channel, "nines record", number=session.id)
     assert still.ephemeral and "still being played" in text_of(still)
-    french = await fake.slash(marie, fake.channel, "nines record", game=session.id)
+    french = await fake.slash(marie, fake.channel, "nines record", number=session.id)
     assert "encore en cours" in text_of(french)
     # A game of another server is not found here.
     other = fake.add_guild("elsewhere")
@@ -170,7 +170,7 @@ async def test_record_refusals(fake_discord: FakeDiscord, start_bot: StartBot) -
         host_id=alice.id,
     )
     await bot.storage.abandon_game(row.id, "stopped")
-    foreign = await fake.slash(alice, fake.channel, "nines record", game=row.id)
+    foreign = await fake.slash(alice, fake.channel, "nines record", number=row.id)
     assert f"There is no game #{row.id}" in text_of(foreign)
     empty = await fake.slash(alice, fake.channel, "nines history", member=marie)
     assert "No finished games yet" in text_of(empty)
@@ -192,7 +192,7 @@ async def test_an_abandoned_game_has_a_record_too(
     await fake.slash(alice, fake.channel, "nines stop")
     listed = text_of(await fake.slash(alice, fake.channel, "nines history"))
     assert f"#{game_id}" in listed and "not finished" in listed
-    res = await fake.slash(alice, fake.channel, "nines record", game=game_id)
+    res = await fake.slash(alice, fake.channel, "nines record", number=game_id)
     record = json.loads(res.message.attachments[0].data)  # type: ignore[union-attr]
     assert record["winners"] == [] and record["end_reason"] == "stopped"
     assert record["hands"] == []  # the hand in progress is not a played hand
