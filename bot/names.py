@@ -5,7 +5,8 @@ invisible characters, the same name twice. Two steps, each done in one place:
 
 - ``distinct``: once per game, the names to show, cleaned and told apart (``Alex``,
   ``Alex (2)``); the table model carries these.
-- ``in_text`` / ``in_code``: where a name meets a medium, escaped for it.
+- ``in_text`` / ``in_code`` / ``in_plain``: where a name meets a medium (markdown, a code
+  block, plain text such as an embed's footer), escaped for it.
 
 The stored name stays the raw display name (``stored`` only bounds its length); cleaning
 happens at display, so a better cleaning later applies to every past game too.
@@ -120,14 +121,23 @@ def clean(name: str, fallback: str = "") -> str:
     """
     text = "".join(_char(c) for c in unicodedata.normalize("NFC", name))
     text = _TAGS.sub(_keep_tags, text)
+    while True:  # each pass only removes; one removal can strand another character
+        tidied = _tidy(text)
+        if tidied == text:
+            return text or fallback
+        text = tidied
+
+
+def _tidy(text: str) -> str:
+    """One pass of ``clean`` over characters already kept: joiners that join nothing, spaces,
+    marks beyond MAX_MARKS, what has no base at the start; NFC."""
     text = _STRAY_JOINERS.sub("", text)
     text = _SPACES.sub(" ", text).strip(" ")
     clusters = [_cap_marks(g) for g in _GRAPHEME.findall(text)]
     # A mark or joiner with no base would attach to the text before the name.
     while clusters and (_is_mark(clusters[0][0]) or clusters[0][0] in _JOINERS + " "):
         del clusters[0]
-    text = unicodedata.normalize("NFC", "".join(clusters)).rstrip(" ")
-    return text or fallback
+    return unicodedata.normalize("NFC", "".join(clusters))
 
 
 def stored(name: str) -> str:
@@ -245,28 +255,24 @@ def distinct(
 
 #: What discord.utils.escape_markdown leaves as markdown (checked against discord.py 2.7):
 #: - the text inside a masked link ``[**x**](url)``: it escapes the ``[`` and consumes the
-#:   rest unescaped, so the brackets are escaped here and the pieces between them escaped
-#:   on their own;
+#:   rest unescaped, so the brackets are escaped here: they stand aside as private-use
+#:   characters (which ``clean`` leaves in no name) while it escapes the rest;
 #: - at the start of a line: an ordered list's ``1.``, a ``+`` bullet, and a ``>`` with no
 #:   space after it (the text after the name may bring the space that makes it a quote);
 #: - a bare URL, which Discord makes a link: ``\\:`` breaks its ``scheme://``.
 _ORDERED_LIST: Final = re.compile(r"^(\d+)\.")
 _LINE_START: Final = re.compile(r"^([>+])")
-_BRACKETS: Final = re.compile(r"([\[\]])")
+_BRACKETS_ASIDE: Final = str.maketrans({"[": "\ue000", "]": "\ue001"})
+_BRACKETS_BACK: Final = str.maketrans({"\ue000": "\\[", "\ue001": "\\]"})
 
 
 def _escape(text: str) -> str:
     """``text`` as literal markdown: every character Discord's markdown reads as syntax is
     escaped with a backslash (Discord's escape rule: a backslash before any ASCII punctuation
     shows that character as it is)."""
-    pieces = []
-    for piece in _BRACKETS.split(text):
-        if piece in ("[", "]"):
-            pieces.append("\\" + piece)
-        elif piece:
-            # ignore_links=False: a URL in a name is text, its ``_`` and ``*`` escaped too.
-            pieces.append(escape_markdown(piece, ignore_links=False))
-    out = "".join(pieces)
+    # ignore_links=False: a URL in a name is text, its ``_`` and ``*`` escaped too.
+    out = escape_markdown(text.translate(_BRACKETS_ASIDE), ignore_links=False)
+    out = out.translate(_BRACKETS_BACK)
     out = _ORDERED_LIST.sub(r"\1\\.", out)
     out = _LINE_START.sub(r"\\\1", out)
     return out.replace("://", "\\://")
@@ -293,6 +299,16 @@ def in_text(name: str, limit: int | None = None) -> str:
     if limit is not None:
         text = shorten(text, limit)
     return FSI + _inert_mentions(_escape(text)) + PDI
+
+
+def in_plain(name: str, limit: int | None = None) -> str:
+    """A name where Discord parses no markdown and no mention, so an escape would show as a
+    backslash: an embed's footer or author name, a thread's name, a notification's preview.
+    Cleaned, shortened to ``limit`` columns, bidi-isolated."""
+    text = clean(name)
+    if limit is not None:
+        text = shorten(text, limit)
+    return FSI + text + PDI
 
 
 def in_code(name: str, width: int | None = None, *, isolate: bool = False) -> str:

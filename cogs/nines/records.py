@@ -79,11 +79,11 @@ def history_line(lang: str, row: HistoryRow) -> str:
 
 def history_embed(lang: str, rows: list[HistoryRow], who: str | None) -> discord.Embed:
     """``who``: the member whose games these are (a raw display name), or None for all."""
-    title = (
-        tr(lang, "history.title_member", name=names.in_text(who, TITLE_NAME_LIMIT))
-        if who
-        else tr(lang, "history.title")
-    )
+    if who is None:
+        title = tr(lang, "history.title")
+    else:  # a name with nothing drawable still says whose games these are: "?"
+        shown = names.in_text(names.clean(who, "?"), TITLE_NAME_LIMIT)
+        title = tr(lang, "history.title_member", name=shown)
     embed = discord.Embed(title=title, colour=COLOUR)
     if not rows:
         embed.description = tr(lang, "history.empty")
