@@ -423,3 +423,12 @@ def test_every_name_in_the_history_is_inert_isolated_and_told_apart(
     plain = [seen(p[1:-1]) for p in shown]
     assert len({unicodedata.normalize("NFKC", p).casefold() for p in plain}) == len(plain)
     assert_inert((embed.title or "").removeprefix("Recent games of "))
+
+
+@pytest.mark.parametrize("module", ["bot.names", "cogs.nines.options"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted >= 2 and result.failed == 0

@@ -249,3 +249,31 @@ def test_a_stored_seat_name_is_the_raw_display_name_cut_between_clusters() -> No
     assert member_name(SimpleNamespace(display_name=raw)) == raw  # type: ignore[arg-type]
     accented = "x" * 31 + "e\u0301"
     assert member_name(SimpleNamespace(display_name=accented)) == "x" * 31  # type: ignore[arg-type]
+
+
+@pytest.mark.slow(20)
+async def test_two_people_called_alike_read_apart_in_the_history_and_the_record(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Issue 39, end to end: two people whose display names differ only in case and in an
+    invisible character play a game; the history and the record tell them apart the same
+    way (seat order numbers them), and a name's markdown stays text."""
+    fake = fake_discord
+    bot = await start_bot()
+    first, second = fake.add_user("Alex"), fake.add_user("alex\u200b")
+    await game_with_computers(fake, bot, first, [second], ruleset="nein-nine", rounds=1)
+    (row,) = await bot.storage.history(fake.guild.id, limit=1)
+
+    text = text_of(await fake.slash(first, fake.channel, "nines history"))
+    assert "\u2068Alex\u2069 **" in text and "\u2068alex (2)\u2069 **" in text
+    assert "\u2068🤖 Easy bot\u2069 **" in text
+
+    res = await fake.slash(second, fake.channel, "nines record", number=row.game_id)
+    assert res.message is not None
+    (attachment,) = res.message.attachments
+    record = json.loads(attachment.data)
+    check_record(record)
+    assert record["players"] == ["Alex", "alex (2)", "🤖 Easy bot"]
+    # what the seats stored stays the raw display name: cleaning happens where it is shown
+    seats = await bot.storage.seats(row.game_id)
+    assert [s.name for s in sorted(seats, key=lambda s: s.seat)][:2] == ["Alex", "alex\u200b"]
