@@ -39,9 +39,9 @@ BACKTICK_LOOKALIKE: Final = "\u02cb"
 ZWSP: Final = "\u200b"
 #: Discord keeps up to 32 characters of a display name; a seat stores no more.
 STORED_LENGTH: Final = 32
-#: Combining marks kept on one base character: enough for every script's stacked vowels and
-#: tone marks (Vietnamese, Thai, Hebrew points, Tibetan stacks use at most four), not for
-#: "Zalgo" text, whose hundreds of marks draw over the lines above and below.
+#: Combining marks kept on one base character: room for the stacked vowels and tone marks that
+#: scripts write (two or three in Vietnamese, Thai or pointed Hebrew), not for "Zalgo" text,
+#: whose dozens of marks draw over the lines above and below.
 MAX_MARKS: Final = 4
 
 _GRAPHEME: Final = regex.compile(r"\X")
@@ -303,8 +303,8 @@ def in_text(name: str, limit: int | None = None) -> str:
 
 def in_plain(name: str, limit: int | None = None) -> str:
     """A name where Discord parses no markdown and no mention, so an escape would show as a
-    backslash: an embed's footer or author name, a thread's name, a notification's preview.
-    Cleaned, shortened to ``limit`` columns, bidi-isolated."""
+    backslash: an embed's footer or author name. Cleaned, shortened to ``limit`` columns,
+    bidi-isolated. (A thread's or a file's name wants ``shorten(clean(name), n)`` alone.)"""
     text = clean(name)
     if limit is not None:
         text = shorten(text, limit)
