@@ -253,7 +253,11 @@ def distinct(
 
 # -- in a medium -------------------------------------------------------------------------------
 
-#: What discord.utils.escape_markdown leaves as markdown (checked against discord.py 2.7):
+#: discord.utils.escape_markdown, not as_needed: as_needed escapes only a first ``**`` (its
+#: own docs warn of "clever syntax abuse"), and a name cannot know the text around it. It
+#: escapes ``* _ ~ | ` \`` anywhere (so every backtick of a code fence or span), and at a
+#: line's start ``>``/``>>>`` quotes, ``#`` headers, ``-`` bullets and ``-#`` subtext.
+#: What it leaves as markdown (checked against discord.py 2.7):
 #: - the text inside a masked link ``[**x**](url)``: it escapes the ``[`` and consumes the
 #:   rest unescaped, so the brackets are escaped here: they stand aside as private-use
 #:   characters (which ``clean`` leaves in no name) while it escapes the rest;
