@@ -16,12 +16,15 @@ import io
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection, Sequence
 from functools import cache
 from importlib import resources
 from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
+
+from bot.names import clean
 
 #: 16:9, large enough that Discord's preview on a phone (about 360 dp wide) keeps the text at
 #: about 9 dp: a 30 px name drawn at 1200 px shrinks to a third.
@@ -151,11 +154,25 @@ def legend_name(name: str, code: str) -> str:
     >>> legend_name("🤖 Normal bot", "NB"), legend_name("山田太郎", "P2"), legend_name("Zoé", "Zoé")
     ('Normal bot', 'P2', 'Zoé')
     """
-    text = unicodedata.normalize("NFC", name)
+    text = clean(name)  # as every message shows it: no control or invisible character
     letters = [c for c in text if unicodedata.category(c)[0] in "LN"]
     if letters and all(has_glyph(c) for c in letters):
         return drawable(text)
     return drawable(code) or code
+
+
+def legend_names(names: Sequence[str], codes: Sequence[str]) -> list[str]:
+    """``legend_name`` for every player, told apart: where two would read the same (``Alex🍕``
+    and ``Alex🌮`` both drawn ``Alex``), each of them is shown by its short code instead.
+
+    >>> legend_names(["Alex🍕", "Alex🌮", "Zoé"], ["Al1", "Al2", "Zoé"])
+    ['Al1', 'Al2', 'Zoé']
+    """
+    shown = [legend_name(n, c) for n, c in zip(names, codes, strict=True)]
+    seen = Counter(s.casefold() for s in shown)
+    return [
+        drawable(c) or c if seen[s.casefold()] > 1 else s for s, c in zip(shown, codes, strict=True)
+    ]
 
 
 def _ticks(low: int, high: int) -> list[int]:

@@ -118,7 +118,17 @@ def trump_order(language: str, trumps: Sequence[Trump]) -> str:
     >>> trump_order("fr", (Suit.HEARTS, Suit.SPADES, None))
     'cœur, pique et sans-atout'
     """
-    return str(format_list([trump_word(language, t) for t in trumps], locale=_locale(language)))
+    return and_list(language, [trump_word(language, t) for t in trumps])
+
+
+def and_list(language: str, items: Sequence[str]) -> str:
+    """Items in running text, joined as the language lists things (CLDR's list patterns),
+    never with an ``&``: partners, players tied, winners.
+
+    >>> and_list("fr", ["Élodie", "Alex"]), and_list("en", ["Zoé", "Alex", "Ann"])
+    ('Élodie et Alex', 'Zoé, Alex and Ann')
+    """
+    return str(format_list(list(items), locale=_locale(language)))
 
 
 def _engine_letter(trump: Trump) -> str:
@@ -182,6 +192,11 @@ PRESET_LETTERS: Final = {
 }
 
 
+#: The French names two presets had before they were shown as their suits (♥♦♠♣, ♥♣♦♠):
+#: an admin who learned them can still type them.
+FORMER_PRESET_NAMES: Final = {"ckpt": "hdsc", "ctkp": "hcds"}
+
+
 def read_trumps(text: str, language: str = DEFAULT) -> str:
     """A trump order as a person typed it, in the engine's words (a preset name or letters
     such as "H,S,NT", or the preset's name for its sequence); what cannot be read is returned
@@ -199,8 +214,12 @@ def read_trumps(text: str, language: str = DEFAULT) -> str:
     ('C,NT', 'H', 'C')
     >>> read_trumps("Cœur pique sans atout", "en"), read_trumps("h, spades, no trump")
     ('H,S,NT', 'H,S,NT')
+    >>> read_trumps("ckpt", "fr"), read_trumps("HDSC", "en"), read_trumps("♥♣♦♠", "fr")
+    ('hdsc', 'hdsc', 'hcds')
     """
     folded = _folded(text)
+    if folded in TRUMP_PRESETS or folded in FORMER_PRESET_NAMES:  # the engine's names, typed
+        return FORMER_PRESET_NAMES.get(folded, folded)
     for lang in LANGUAGES:
         for preset in TRUMP_PRESETS:
             if folded == _folded(tr(lang, f"preset.{preset}")):

@@ -108,7 +108,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "rules.cards.{}": ("classic", "partnership", "four-player", "nein-nine"),
     "rules.exchange.{}": ("left", "dealer"),
     "rules.ties.{}": ("play-on", "joint"),
-    "rules.h.{}": ("cards", "deal", "exchange", "play", "trump", "joker", "score", "end"),
+    "rules.h.{}": ("cards", "deal", "exchange", "play", "trump", "joker", "score", "end", "time"),
     "end.reason.{}": (
         "cancelled",
         "channel_lost",

@@ -134,6 +134,22 @@ def test_a_name_the_font_cannot_draw_is_shown_by_its_sheet_code() -> None:
     assert legend_name("Élodie Côté", "Élo") == "Élodie Côté"
 
 
+def test_a_legend_name_is_cleaned_and_two_that_draw_alike_keep_their_codes() -> None:
+    """Issue 39: the chart shows names as every message does (no control or invisible
+    character) and tells players apart; a name it cannot draw keeps its short code."""
+    from bot.chart import legend_name, legend_names
+
+    assert legend_name("Zo\u200be\u0301\x07\u202e", "Zoé") == "Zoé"
+    assert legend_name("\u3164\u200b", "P1") == "P1"  # looks empty: its code
+    assert legend_names(["Alex", "Alex (2)", "山田"], ["Al1", "Al2", "P3"]) == [
+        "Alex",
+        "Alex (2)",
+        "P3",
+    ]
+    # both drawn "Alex" once the emoji is left out: each keeps its code
+    assert legend_names(["Alex🍕", "alex🌮", "Zoé"], ["Al1", "Al2", "Zoé"]) == ["Al1", "Al2", "Zoé"]
+
+
 def test_negative_scores_use_the_minus_sign() -> None:
     from bot.chart import signed
 

@@ -356,6 +356,7 @@ def test_a_french_rules_embed_reads_as_a_whole() -> None:
         "Atout",
         "Points",
         "Fin de la partie",
+        "Minuterie",
     ]
 
 
@@ -379,7 +380,7 @@ def test_a_players_record_reads_in_each_language() -> None:
     fr = stats_embed("fr", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
     en = stats_embed("en", "Élodie", "nein-nine", NeinNine()).description or ""  # type: ignore[arg-type]
     assert f"Meilleure place{NBSP}: 2e" in fr and "Best finish: 2nd" in en
-    assert "Échange" not in fr and "Swaps" not in en
+    assert "chômeur" not in fr and "spare" not in en
 
 
 def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
@@ -453,3 +454,30 @@ def test_a_french_game_from_lobby_to_end_is_french_typography(ruleset: str) -> N
         assert english_in(prose, names) == set(), (where, text)
         seen += 1
     assert seen > 100
+
+
+def test_the_third_passes_french_wording() -> None:
+    """Issue 38, item 14: « le score le plus bas » (never « le plus bas score »), a single
+    winner said plainly, the swap rate as a sentence, no ``&`` in running text, and the
+    presets shown by their suits rather than as ckpt or ctkp."""
+    from bot.i18n import and_list, trumps_label
+
+    fr = catalogue("fr")
+    joined = " ".join(fr.values())
+    for clumsy in ("plus bas score", "plus haut score", "un seul plus", "seul score le plus"):
+        assert clumsy not in joined, clumsy
+    assert fr["value.play-on"] == "on continue jusqu'à un seul gagnant"
+    assert fr["chart.lower_better"] == "↓ le score le plus bas gagne"
+    assert "le score le plus bas gagne" in fr["rules.end.nines"]
+    assert "Échange sa main" not in joined and "% du temps" not in joined
+    assert not any("&" in text for text in (*fr.values(), *catalogue("en").values()))
+    assert and_list("fr", ["Élodie", "Alex"]) == "Élodie et Alex"
+    for hidden in ("ckpt", "ctkp"):
+        assert hidden not in joined
+    assert trumps_label("fr", "hdsc") == trumps_label("en", "hdsc") == "♥♦♠♣"
+    assert trumps_label("fr", "hcds") == "♥♣♦♠"
+    rules = Rules.from_settings("classic", {"trumps": "hdsc"})
+    assert "atouts\xa0: ♥♦♠♣" in rules_line("fr", rules)
+    # what a French admin learned still works: the former names, the engine's, the suits
+    for typed in ("ckpt", "hdsc", "♥♦♠♣"):
+        assert validate({"trumps": typed}, "fr") == {"trumps": "hdsc"}

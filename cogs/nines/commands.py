@@ -20,7 +20,7 @@ from engine.gametype import game_type
 
 from . import render, ui
 from .controller import Controller, member_name
-from .options import GAMES, ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES
+from .options import GAMES, ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES, trumps_autocomplete
 from .settings import RULE_KEYS, SettingsInvalid, validate
 
 if TYPE_CHECKING:
@@ -103,6 +103,7 @@ class NinesCog(commands.Cog, name="Nines"):
         **RULE_HELP,
     )
     @app_commands.choices(**RULE_CHOICES)
+    @app_commands.autocomplete(trumps=trumps_autocomplete)
     async def start_command(
         self,
         interaction: Interaction,
@@ -328,7 +329,10 @@ class NinesCog(commands.Cog, name="Nines"):
         description=_("This server's ranking", key="cmd.leaderboard.desc"),
     )
     @app_commands.rename(game=_("game", key="opt.game.name"), page=_("page", key="opt.page.name"))
-    @app_commands.describe(game=_("Which game", key="opt.game"), page=_("Page", key="opt.page"))
+    @app_commands.describe(
+        game=_("Which game", key="opt.game"),
+        page=_("Page of the ranking to show (10 players a page)", key="opt.page"),
+    )
     @app_commands.choices(game=GAMES)
     async def leaderboard_command(
         self,
@@ -407,7 +411,8 @@ class NinesCog(commands.Cog, name="Nines"):
     @nines.command(
         name=_("autoplay", key="cmd.autoplay"),
         description=_(
-            "Play your forced cards by themselves, in every server (off by default)",
+            "When you may play only one card, it is played at once for you"
+            " (every server; off by default)",
             key="cmd.autoplay.desc",
         ),
     )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import discord_internals
+from bot import discord_internals, names
 from bot.i18n import language_of, tr
 from bot.session import Change, GameSession, SeatInfo, SessionError, stored_rules
 from bot.storage import ChannelBusy
@@ -43,7 +43,9 @@ RESTORE_LONGEST: Final = 30.0
 
 
 def member_name(user: discord.abc.User) -> str:
-    return user.display_name[:32]
+    """The name a seat stores: the raw display name (cleaned and escaped where it is shown,
+    bot/names.py), bounded, never cut inside a letter's accents or an emoji."""
+    return names.stored(user.display_name)
 
 
 def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:

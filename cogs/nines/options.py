@@ -5,10 +5,15 @@ Every text carries a catalogue key, so Discord shows each option in its reader's
 
 from __future__ import annotations
 
-from typing import Final
+import unicodedata
+from typing import Any, Final
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+
+from bot.i18n import language_of, read_trumps, trump_order, trumps_label
+from engine import TRUMP_PRESETS, Rules, SettingError
 
 #: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
 RULESETS = [
@@ -55,12 +60,12 @@ RULE_NAMES: Final = {
 #: Help for the rules options other than ``ruleset`` (whose help differs per command).
 RULE_HELP: Final = {
     "trumps": _(
-        "Trump order: classic, spades-first, hdsc, hcds, quebec, clubs-first, or e.g. H,S,D,C,NT",
+        "Trump order: pick a suggestion or type your own, e.g. H,S,D,C,NT",
         key="opt.trumps",
     ),
     "exchange": _("Who decides first whether to swap for the spare hand", key="opt.exchange"),
     "ties": _("What happens when players tie for the lowest score", key="opt.ties"),
-    "instant_win": _("Win the moment your score reaches zero", key="opt.instant_win"),
+    "instant_win": _("Win the moment your score reaches zero or below", key="opt.instant_win"),
     "start": _("Starting score (3 to 21)", key="opt.start"),
     "rounds": _("Nein Nine: number of rounds", key="opt.rounds"),
     "limit": _("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
@@ -73,3 +78,59 @@ RULE_CHOICES: Final = {
     "ties": TIES,
     "instant_win": ON_OFF,
 }
+
+
+# -- the trumps option's suggestions -------------------------------------------------------------
+
+#: Discord shows at most 25 suggestions, each name and value 1 to 100 characters
+#: (https://discord.com/developers/docs/interactions/application-commands#application-command-object-application-command-option-choice-structure).
+CHOICE_LENGTH: Final = 100
+
+
+def _folded(text: str) -> str:
+    """For matching what is typed: no case, no accents ("Québécois" finds "quebecois")."""
+    bare = unicodedata.normalize("NFD", text.casefold())
+    return "".join(c for c in bare if not unicodedata.combining(c))
+
+
+def _choice(name: str, value: str) -> app_commands.Choice[str]:
+    return app_commands.Choice(name=name[:CHOICE_LENGTH], value=value)
+
+
+def trump_suggestions(lang: str, typed: str) -> list[app_commands.Choice[str]]:
+    """What the ``trumps`` option offers as a person types, in their language: the presets
+    one of whose names (theirs, or the engine's) has a word starting with what they typed, or
+    that what they typed reads as, each with its order in words ("quebec (hearts, spades,
+    diamonds, clubs and no trump)"); and first, when what they typed is an order of its own,
+    that order read back in words. Suggestions only: Discord sends whatever the
+    person typed when they pick none (an option with autocomplete stays free text), and the
+    command reads it as before.
+
+    >>> [c.value for c in trump_suggestions("en", "spa")]
+    ['spades-first']
+    >>> [c.name for c in trump_suggestions("fr", "C,P,SA")]
+    ['C,P,SA (cœur, pique et sans-atout)']
+    """
+    wanted = _folded(typed.strip())
+    found = []
+    read = read_trumps(typed, lang) if typed.strip() else ""
+    if read and read not in TRUMP_PRESETS and len(typed) <= CHOICE_LENGTH:
+        try:
+            trumps = Rules.from_settings("classic", {"trumps": read}).trumps
+        except SettingError:
+            pass  # not an order: the command will say why if it is sent
+        else:
+            found.append(_choice(f"{typed.strip()} ({trump_order(lang, trumps)})", typed))
+    for preset, trumps in TRUMP_PRESETS.items():
+        label = trumps_label(lang, preset)
+        words = _folded(f"{preset} {label}").replace("-", " ").split()
+        if preset == read or any(w.startswith(wanted) for w in words):
+            found.append(_choice(f"{label} ({trump_order(lang, trumps)})", preset))
+    return found[:25]
+
+
+async def trumps_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """The ``trumps`` option's autocomplete, for /nines start and /nines settings set."""
+    return trump_suggestions(language_of(interaction.locale), current)

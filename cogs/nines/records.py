@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
+from bot import names
 from bot.i18n import language_of, tr
 from bot.storage import FORMER_PLAYER_KEY, HistoryRow, player_key
 from engine import Game, game_record
@@ -30,6 +31,9 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 HISTORY_SIZE = 10
+#: Columns of a name in a history line (six of them share a line on a phone) and in the title.
+HISTORY_NAME_LIMIT = 24
+TITLE_NAME_LIMIT = 32
 
 
 def player_name(lang: str, key: str, name: str) -> str:
@@ -44,8 +48,14 @@ def final_score(kind: str, score: int) -> str:
 
 def history_line(lang: str, row: HistoryRow) -> str:
     players = []
-    for p in row.players:
-        text = player_name(lang, p.player_key, p.name)
+    seats = sorted(row.players, key=lambda p: p.seat)
+    shown = names.distinct(
+        [player_name(lang, p.player_key, p.name) for p in seats],
+        [p.is_computer for p in seats],
+        limit=HISTORY_NAME_LIMIT,
+    )
+    for p, name in zip(seats, shown, strict=True):
+        text = names.in_text(name)
         if p.final_score is not None:
             text = named(text, final_score(row.kind, p.final_score))
         if p.seat in row.winners:
@@ -69,7 +79,12 @@ def history_line(lang: str, row: HistoryRow) -> str:
 
 
 def history_embed(lang: str, rows: list[HistoryRow], who: str | None) -> discord.Embed:
-    title = tr(lang, "history.title_member", name=who) if who else tr(lang, "history.title")
+    """``who``: the member whose games these are (a raw display name), or None for all."""
+    if who is None:
+        title = tr(lang, "history.title")
+    else:  # a name with nothing drawable still says whose games these are: "?"
+        shown = names.in_text(names.clean(who, "?"), TITLE_NAME_LIMIT)
+        title = tr(lang, "history.title_member", name=shown)
     embed = discord.Embed(title=title, colour=COLOUR)
     if not rows:
         embed.description = tr(lang, "history.empty")
@@ -87,12 +102,15 @@ async def build_record(cog: NinesCog, game_id: int) -> dict[str, Any]:
         raise LookupError(game_id)
     actions = [[a.seat, a.action] for a in await storage.actions(game_id)]
     game = Game.from_dict({"rules": row.rules, "seed": row.seed, "actions": actions})
-    names = [s.name for s in sorted(await storage.seats(game_id), key=lambda s: s.seat)]
+    seats = sorted(await storage.seats(game_id), key=lambda s: s.seat)
+    raw = [s.name for s in seats]
     finished = await storage.game_result(game_id)
     if finished is not None:  # the names the players finished under
         by_seat = {s.seat: s.name for s in finished.result.seats}
-        names = [by_seat.get(i, n) for i, n in enumerate(names)]
-    record = game_record(game, names, abandoned=row.status == "abandoned")
+        raw = [by_seat.get(i, n) for i, n in enumerate(raw)]
+    # As the table showed them: cleaned and told apart (Alex, Alex (2)); JSON needs no escaping.
+    shown = names.distinct(raw, [s.is_computer for s in seats])
+    record = game_record(game, shown, abandoned=row.status == "abandoned")
     record["id"] = row.id
     record["ended_at"] = row.ended_at
     if row.status == "abandoned":
@@ -128,7 +146,7 @@ def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]
             "A finished game as a JSON record, to replay or analyse", key="cmd.record.desc"
         ),
     )
-    @app_commands.rename(game=_("game", key="opt.game_id.name"))
+    @app_commands.rename(game=_("number", key="opt.game_id.name"))
     @app_commands.describe(game=_("The game's number (see /nines history)", key="opt.game_id"))
     async def record(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         lang = language_of(interaction.locale)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Final
 
 from bot.i18n import tr, trump_order, trumps_label
+from bot.session import TIMEOUTS_BEFORE_AWAY
 from engine import TRUMP_PRESETS, Rules
 from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.rules import MAX_HANDS
@@ -30,6 +31,13 @@ def rules_sections(lang: str, rules: Rules) -> list[Section]:
 
 def _section(lang: str, heading: str, *paragraphs: str) -> Section:
     return tr(lang, f"rules.h.{heading}"), " ".join(paragraphs)
+
+
+def _time(lang: str) -> Section:
+    """What a time-out does (PRODUCT: players who are not there): the computer makes the
+    move; after TIMEOUTS_BEFORE_AWAY in a row it keeps the seat until "I'm back"."""
+    text = tr(lang, "rules.time", times=TIMEOUTS_BEFORE_AWAY, back=tr(lang, "button.back"))
+    return _section(lang, "time", text)
 
 
 def _trump_text(lang: str, rules: Rules) -> str:
@@ -82,7 +90,7 @@ def _nines(lang: str, rules: Rules) -> list[Section]:
                 cap,
             )
         )
-    return sections
+    return [*sections, _time(lang)]
 
 
 def _nein_nine(lang: str, rules: Rules) -> list[Section]:
@@ -97,10 +105,12 @@ def _nein_nine(lang: str, rules: Rules) -> list[Section]:
         _section(lang, "cards", tr(lang, "rules.cards.nein-nine")),
         _section(lang, "deal", tr(lang, "rules.deal.nein-nine")),
         _section(lang, "play", tr(lang, "rules.play.nein-nine")),
-        _section(lang, "trump", tr(lang, "rules.trump.nein-nine")),
-        _section(lang, "joker", tr(lang, "rules.joker")),
+        # G4-G6: the suit led stays what it was when led, whatever an 8 makes trump later.
+        _section(lang, "trump", tr(lang, "rules.trump.nein-nine"), tr(lang, "rules.led.nein-nine")),
+        _section(lang, "joker", tr(lang, "rules.joker")),  # G7: no suit, not a 9
         _section(lang, "score", tr(lang, "rules.score.nein-nine"), tr(lang, "rules.stones")),
         _section(lang, "end", end),
+        _time(lang),
     ]
 
 

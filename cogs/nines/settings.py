@@ -25,7 +25,7 @@ from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
 from engine.rules import RULESETS
 
-from .options import ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES
+from .options import ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES, trumps_autocomplete
 
 if TYPE_CHECKING:
     from .commands import NinesCog
@@ -290,6 +290,7 @@ class SettingsGroup(app_commands.Group):
         pings=ON_OFF,
         four_colour=ON_OFF,
     )
+    @app_commands.autocomplete(trumps=trumps_autocomplete)
     async def set_settings(
         self,
         interaction: Interaction,

@@ -66,7 +66,7 @@ async def test_forget_me_end_to_end(fake_discord: FakeDiscord, start_bot: StartB
     assert "alice" not in [s.name for s in seats] and "bob" in [s.name for s in seats]
     listed = text_of(await fake.slash(bob, fake.channel, "nines history"))
     assert "Former player" in listed and "alice" not in listed and "bob" in listed
-    record = await fake.slash(bob, fake.channel, "nines record", game=game.game_id)
+    record = await fake.slash(bob, fake.channel, "nines record", number=game.game_id)
     assert record.message is not None
     data = json.loads(record.message.attachments[0].data)
     assert "alice" not in data["players"] and "bob" in data["players"]

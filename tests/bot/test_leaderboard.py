@@ -245,7 +245,7 @@ async def test_leaderboard_and_stats_after_several_games(
         assert f"Average tricks per hand: {mine['tricks'] / mine['hands']:.2f}" in text
         assert mine["exchanges"]  # classic games: everyone was offered the spare hand
         swaps = 100 * mine["swaps"] / mine["exchanges"]
-        assert f"Swaps the hand: {swaps:.0f}%" in text
+        assert f"Swapped for the spare hand: {swaps:.0f}% of the times they could" in text
         assert f"Rating: {round(row.rating):,}" in text
         assert user.name in res.message.embeds[0]["title"]
     eve = fake.add_user("eve")

@@ -116,13 +116,14 @@ async def test_history_and_a_record_that_replays_to_the_same_scores(
     nein_line = next(line for line in text.splitlines() if f"#{nein.game_id}" in line)
     nines_line = next(line for line in text.splitlines() if f"#{nines.game_id}" in line)
     assert re.search(r" · \d+ rounds?$", nein_line) and re.search(r" · \d+ hands?$", nines_line)
-    assert re.search(r"alice \*\*[+\u22120]\d*\*\*", text)
+    # each name isolated (FSI ... PDI, issue 39), its score after it
+    assert re.search(r"\u2068alice\u2069 \*\*[+\u22120]\d*\*\*", text)
     assert "/nines record" in text
     mine = text_of(await fake.slash(carol, fake.channel, "nines history", member=alice))
-    assert "Recent games of alice" in mine
+    assert "Recent games of \u2068alice\u2069" in mine
     assert f"#{nein.game_id}" in mine and f"#{nines.game_id}" not in mine
 
-    res = await fake.slash(bob, fake.channel, "nines record", game=nein.game_id)
+    res = await fake.slash(bob, fake.channel, "nines record", number=nein.game_id)
     assert res.ephemeral and res.message is not None and not res.errors
     assert f"game #{nein.game_id}" in (res.message.content or "")
     (attachment,) = res.message.attachments
@@ -149,14 +150,14 @@ async def test_record_refusals(fake_discord: FakeDiscord, start_bot: StartBot) -
     bot = await start_bot()
     alice = fake.add_user("alice")
     marie = fake.add_user("marie", locale="fr")
-    none = await fake.slash(alice, fake.channel, "nines record", game=999)
+    none = await fake.slash(alice, fake.channel, "nines record", number=999)
     assert none.ephemeral and "There is no game #999" in text_of(none)
     res = await fake.slash(alice, fake.channel, "nines start")
     assert res.message is not None
     session = next(iter(bot.sessions.all()))
-    still = await fake.slash(alice, fake.channel, "nines record", game=session.id)
+    still = await fake.slash(alice, fake.channel, "nines record", number=session.id)
     assert still.ephemeral and "still being played" in text_of(still)
-    french = await fake.slash(marie, fake.channel, "nines record", game=session.id)
+    french = await fake.slash(marie, fake.channel, "nines record", number=session.id)
     assert "encore en cours" in text_of(french)
     # A game of another server is not found here.
     other = fake.add_guild("elsewhere")
@@ -169,7 +170,7 @@ async def test_record_refusals(fake_discord: FakeDiscord, start_bot: StartBot) -
         host_id=alice.id,
     )
     await bot.storage.abandon_game(row.id, "stopped")
-    foreign = await fake.slash(alice, fake.channel, "nines record", game=row.id)
+    foreign = await fake.slash(alice, fake.channel, "nines record", number=row.id)
     assert f"There is no game #{row.id}" in text_of(foreign)
     empty = await fake.slash(alice, fake.channel, "nines history", member=marie)
     assert "No finished games yet" in text_of(empty)
@@ -191,7 +192,88 @@ async def test_an_abandoned_game_has_a_record_too(
     await fake.slash(alice, fake.channel, "nines stop")
     listed = text_of(await fake.slash(alice, fake.channel, "nines history"))
     assert f"#{game_id}" in listed and "not finished" in listed
-    res = await fake.slash(alice, fake.channel, "nines record", game=game_id)
+    res = await fake.slash(alice, fake.channel, "nines record", number=game_id)
     record = json.loads(res.message.attachments[0].data)  # type: ignore[union-attr]
     assert record["winners"] == [] and record["end_reason"] == "stopped"
     assert record["hands"] == []  # the hand in progress is not a played hand
+
+
+def test_history_names_are_escaped_isolated_and_told_apart() -> None:
+    """Issue 39: a past game lists its players as the table showed them: markdown and
+    mentions inert, each name isolated, two Alex apart, a computer never a person's name."""
+    from bot.storage import FORMER_PLAYER_KEY, HistoryPlayer, HistoryRow
+    from cogs.nines.records import history_embed, history_line
+
+    def player(seat: int, name: str, computer: bool = False, key: str = "") -> HistoryPlayer:
+        return HistoryPlayer(seat, key or f"u:{seat}", name, computer, seat + 1, seat)
+
+    row = HistoryRow(
+        game_id=7,
+        kind="nines",
+        status="finished",
+        rated=True,
+        end_reason=None,
+        ended_at=0.0,
+        hands_played=3,
+        winners=(0,),
+        players=(
+            player(3, "Alex", computer=True),
+            player(0, "**Zoé** ```"),
+            player(1, "Alex"),
+            player(2, "alex"),
+            player(4, "x", key=FORMER_PLAYER_KEY),
+            player(5, "y", key=FORMER_PLAYER_KEY),
+        ),
+    )
+    line = history_line("en", row).splitlines()[1]
+    assert line == " · ".join(
+        [
+            "  🏆 \u2068\\*\\*Zoé\\*\\* \\`\\`\\`\u2069 **0**",
+            "\u2068Alex\u2069 **1**",
+            "\u2068alex (2)\u2069 **2**",
+            "\u2068Alex (3)\u2069 **3**",  # the computer is the one renamed
+            "\u2068Former player\u2069 **4**",
+            "\u2068Former player (2)\u2069 **5**",
+        ]
+    )
+    title = history_embed("en", [row], "<@1> @everyone").title
+    assert title == "Recent games of \u2068<\u200b@\u200b1> @\u200beveryone\u2069"
+
+
+def test_a_stored_seat_name_is_the_raw_display_name_cut_between_clusters() -> None:
+    from types import SimpleNamespace
+
+    from cogs.nines.controller import member_name
+
+    raw = "**Zoé**\u200b @everyone"
+    assert member_name(SimpleNamespace(display_name=raw)) == raw  # type: ignore[arg-type]
+    accented = "x" * 31 + "e\u0301"
+    assert member_name(SimpleNamespace(display_name=accented)) == "x" * 31  # type: ignore[arg-type]
+
+
+@pytest.mark.slow(20)
+async def test_two_people_called_alike_read_apart_in_the_history_and_the_record(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """Issue 39, end to end: two people whose display names differ only in case and in an
+    invisible character play a game; the history and the record tell them apart the same
+    way (seat order numbers them), and a name's markdown stays text."""
+    fake = fake_discord
+    bot = await start_bot()
+    first, second = fake.add_user("Alex"), fake.add_user("alex\u200b")
+    await game_with_computers(fake, bot, first, [second], ruleset="nein-nine", rounds=1)
+    (row,) = await bot.storage.history(fake.guild.id, limit=1)
+
+    text = text_of(await fake.slash(first, fake.channel, "nines history"))
+    assert "\u2068Alex\u2069 **" in text and "\u2068alex (2)\u2069 **" in text
+    assert "\u2068🤖 Easy bot\u2069 **" in text
+
+    res = await fake.slash(second, fake.channel, "nines record", number=row.game_id)
+    assert res.message is not None
+    (attachment,) = res.message.attachments
+    record = json.loads(attachment.data)
+    check_record(record)
+    assert record["players"] == ["Alex", "alex (2)", "🤖 Easy bot"]
+    # what the seats stored stays the raw display name: cleaning happens where it is shown
+    seats = await bot.storage.seats(row.game_id)
+    assert [s.name for s in sorted(seats, key=lambda s: s.seat)][:2] == ["Alex", "alex\u200b"]

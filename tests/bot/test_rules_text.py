@@ -59,8 +59,8 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "dans cet ordre (québécois)\xa0: cœur, pique, carreau, trèfle et sans-atout",
             "Tout le monde part de 7 avec un quota de 4 plis",
             "Pas de victoire immédiate",
-            "quelqu'un arrive à 0 ou moins\xa0: le plus bas score gagne",
-            "jusqu'à ce qu'une manche se termine avec un seul joueur au plus bas score",
+            "quelqu'un arrive à 0 ou moins\xa0: le score le plus bas gagne",
+            "jusqu'à ce qu'une manche se termine avec un seul joueur au score le plus bas",
         ],
     },
     "partnership": {
@@ -88,7 +88,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "Quatre joueurs, chacun pour soi",
             "dans cet ordre (québécois)\xa0: cœur, pique, carreau, trèfle et sans-atout",
             "Tout le monde part de 7 avec un quota de 3 plis",
-            "le plus bas score gagne",
+            "le score le plus bas gagne",
         ],
     },
     "nein-nine": {
@@ -106,7 +106,7 @@ EXPECTED: dict[str, dict[str, list[str]]] = {
             "coûtent 8",
             "La partie se termine après 9 manches, ou dès qu'une manche se termine avec "
             "quelqu'un à +9 ou plus",
-            "Le plus haut score gagne",
+            "Le score le plus haut gagne",
         ],
     },
 }
@@ -181,7 +181,7 @@ async def test_rules_asked_beside_an_open_game_tell_that_game(
     assert opened.message is not None and not opened.ephemeral
     text = everything(await rules_for(fake, alice))
     assert "Everyone starts at 5" in text
-    assert "(hcds): hearts, clubs, diamonds, spades and no trump" in text
+    assert "(♥♣♦♠): hearts, clubs, diamonds, spades and no trump" in text
     # Asking about the other game tells the server's Nein Nine, not the open Nines.
     assert "21 cards" in everything(await rules_for(fake, alice, game="nein-nine"))
 
@@ -225,3 +225,55 @@ def test_rules_tell_a_led_joker_the_stones_and_the_sheets_total(
         embed = rules_embed(lang, Rules.from_settings(ruleset))
         text = " ".join(str(f.value) for f in embed.fields)
         assert total in text and "13" in text and stones not in text, ruleset
+
+
+@pytest.mark.parametrize("ruleset", list(EXPECTED))
+def test_the_rules_say_what_a_time_out_does(ruleset: str) -> None:
+    """Issue 38, item 12: a computer plays for whoever runs out of time; after two time-outs
+    in a row it keeps the seat until "I'm back" (PRODUCT: players who are not there)."""
+    from bot.session import TIMEOUTS_BEFORE_AWAY
+    from cogs.nines.rules_text import rules_sections
+
+    assert TIMEOUTS_BEFORE_AWAY == 2
+    en = dict(rules_sections("en", Rules.from_settings(ruleset)))["Turn timer"]
+    assert "a computer player makes that move for you" in en
+    assert (
+        "after 2 time-outs in a row, the computer plays your seat until you click “I'm back”" in en
+    )
+    fr = dict(rules_sections("fr", Rules.from_settings(ruleset)))["Minuterie"]
+    assert "un robot fait ce coup pour vous" in fr
+    assert "après 2 fois de suite" in fr and "«\xa0Je suis de retour\xa0»" in fr
+
+
+def test_nein_nine_rules_keep_the_suit_led_when_an_eight_sets_trump_later() -> None:
+    """Issue 38, item 12 (RULINGS G6): the suit led is the first card's when it was led, even
+    once an 8 later in the trick makes trump and turns that card into a Spit; as the engine
+    plays it."""
+    from cogs.nines.rules_text import rules_sections
+    from engine import led_suit
+    from engine.cards import Card, Suit
+
+    rules = Rules.from_settings("nein-nine")
+    en = dict(rules_sections("en", rules))["Trump"]
+    assert "The suit led is the suit the trick's first card had when it was led." in en
+    assert "It stays the same when an 8 played later in that trick makes its suit trump" in en
+    fr = dict(rules_sections("fr", rules))["Atout"]
+    assert "Elle ne change pas quand un 8 joué plus tard dans ce pli" in fr
+    # 7♥ led, then 8♦ makes diamonds trump: the 7♥ is now the Little Spit, hearts still led
+    trick = [Card.parse("7H"), Card.parse("8D")]
+    assert led_suit(trick, Suit.DIAMONDS) is Suit.HEARTS
+    # and no 8 in the trick: a Spit led leads trumps
+    assert led_suit([Card.parse("7H")], Suit.DIAMONDS) is Suit.DIAMONDS
+
+
+def test_nein_nine_rules_say_the_joker_is_not_a_nine() -> None:
+    """Issue 38, item 12 (RULINGS G7): the Joker is no 9, for the first dealer (G2) and the
+    9s' penalty (G8)."""
+    from cogs.nines.rules_text import rules_sections
+
+    rules = Rules.from_settings("nein-nine")
+    en = dict(rules_sections("en", rules))["Joker"]
+    assert "The Joker is not a 9: it does not pick the first dealer" in en
+    assert "it costs no point in your tricks" in en
+    fr = dict(rules_sections("fr", rules))["Joker"]
+    assert "Le Joker n'est pas un 9\xa0: il ne désigne pas le premier brasseur" in fr
