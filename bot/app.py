@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord.ext import commands
@@ -24,6 +24,9 @@ from .health import Endpoints
 from .session import Deps, GameSession, Presenter, Sessions
 from .settings import Settings
 from .storage import Fence, Storage
+
+if TYPE_CHECKING:
+    from .activity import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -96,9 +99,19 @@ class NinesBot(commands.Bot):
         self.computers = computers
         #: Restore announcements running in the background (held so they are not collected).
         self._announcing: set[asyncio.Task[None]] = set()
+        #: The Activity's server (the web table), only when configured: its module is not
+        #: even imported otherwise.
+        self.activity_server: ActivityServer | None = None
+        if settings.activity_on:
+            from .activity import ActivityServer
+
+            self.activity_server = ActivityServer(self, settings)
 
     def plug_in(self, presenter: Presenter) -> Sessions:
-        """The game extension's presenter, at its setup: the sessions are built around it."""
+        """The game extension's presenter, at its setup: the sessions are built around it.
+        With the Activity on, every change reaches its sockets too (bot/activity/fanout.py)."""
+        if self.activity_server is not None:
+            presenter = self.activity_server.fan_out(presenter)
         self.presenter = presenter
         self.sessions = Sessions(
             Deps(
@@ -130,6 +143,8 @@ class NinesBot(commands.Bot):
         if GAME_EXTENSION not in self.extensions:  # a login that failed after it is retried
             await self.load_extension(GAME_EXTENSION)
         await self.sync_commands()
+        if self.activity_server is not None:
+            await self.activity_server.start()
         tune_gc()
 
     async def command_payload(self, guild: discord.abc.Snowflake | None) -> list[dict[str, Any]]:
@@ -185,6 +200,8 @@ class NinesBot(commands.Bot):
         await discord_internals.close_gateway(self)
 
     async def close(self) -> None:
+        if self.activity_server is not None:
+            await self.activity_server.stop()  # its sockets first: no action reaches a closing game
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
             await sessions.close()

@@ -44,6 +44,20 @@ class Settings:
     #: and the ones this process owns (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: The Activity (the web table, bot/activity/): the port its HTTP server listens on (every
+    #: interface; Discord's proxy reaches it through the public HTTPS address the Developer
+    #: Portal's URL mapping names). None: off, and none of what follows is used.
+    activity_port: int | None = None
+    #: The application's OAuth2 client id (None: the bot's application id, which it is for
+    #: every bot made in the Developer Portal) and secret, with which the server exchanges the
+    #: Activity's authorization code for an access token.
+    client_id: int | None = None
+    client_secret: str | None = None
+
+    @property
+    def activity_on(self) -> bool:
+        """Whether the Activity is served: its port and the client secret are both set."""
+        return self.activity_port is not None and self.client_secret is not None
 
     def __repr__(self) -> str:
         # Never print the token, even in a traceback or a debug log.
@@ -95,6 +109,7 @@ class Settings:
             timeout = 0.0
         if not 1 <= timeout <= 600:
             raise SettingsError(f"DISCORD_TIMEOUT={timeout_text!r} must be seconds, 1 to 600.")
+        activity = _activity(env)
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -110,6 +125,7 @@ class Settings:
             health_port=_port(env, "HEALTH_PORT"),
             metrics_port=_port(env, "METRICS_PORT"),
             **_shards(env),
+            **activity,
         )
 
 
@@ -133,6 +149,30 @@ def _shards(env: Mapping[str, str]) -> dict[str, Any]:
             "separated by commas (e.g. 0,2)."
         )
     return {"shard_count": count, "shard_ids": tuple(sorted({int(p) for p in parts}))}
+
+
+def _activity(env: Mapping[str, str]) -> dict[str, Any]:
+    """ACTIVITY_PORT, DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: the Activity is on only
+    with a port and a secret; a port without the secret is a half-done setup, said at once."""
+    port = _port(env, "ACTIVITY_PORT")
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    client_text = env.get("DISCORD_CLIENT_ID", "").strip()
+    if client_text and not client_text.isdigit():
+        raise SettingsError(
+            f"DISCORD_CLIENT_ID={client_text!r} must be the application id (digits), "
+            "or unset for the bot's own."
+        )
+    if port is not None and secret is None:
+        raise SettingsError(
+            "ACTIVITY_PORT is set but DISCORD_CLIENT_SECRET is not: copy the client secret "
+            "from the Developer Portal (OAuth2 > Client Secret) into .env, or unset "
+            "ACTIVITY_PORT to run without the Activity."
+        )
+    return {
+        "activity_port": port,
+        "client_id": int(client_text) if client_text else None,
+        "client_secret": secret,
+    }
 
 
 def _port(env: Mapping[str, str], name: str) -> int | None:
