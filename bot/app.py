@@ -171,11 +171,12 @@ class NinesBot(commands.Bot):
         if mode == "auto" and await self.storage.get_meta(key) == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        synced = await self.tree.sync(guild=guild)
+        # Not tree.sync: the Entry Point command of an app with Activities is kept.
+        synced = await discord_internals.sync_commands(self, guild.id if guild else None, payload)
         await self.storage.set_meta(key, digest)
         log.info(
-            "synced %d slash commands %s",
-            len(synced),
+            "synced %d application commands %s",
+            synced,
             f"to guild {guild.id}" if guild else "globally",
         )
 
