@@ -79,6 +79,8 @@ class Room:
     game_id: int
     seq: int = 0
     clients: set[Client] = field(default_factory=set)
+    #: Avatar URLs of the people who opened this table, for the seats' pictures.
+    avatars: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -109,8 +111,6 @@ class Hub:
         self.application_id = application_id
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
-        #: Avatar URLs of the people who opened the table, for the seats' pictures.
-        self.avatars: dict[int, str] = {}
         self.silent_seconds = SILENT_SECONDS
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -142,7 +142,7 @@ class Hub:
             for client in list(room.clients):
                 viewer = session.seat_of(client.user_id)
                 if viewer not in frames:
-                    table = table_json(table_for(session, viewer), self.avatars)
+                    table = table_json(table_for(session, viewer), room.avatars)
                     frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
                 client.send(frames[viewer])
 
@@ -266,16 +266,16 @@ class Hub:
         if session is None:
             await self._refuse(ws, "no-game", refusal(lang, "no-game"))
             return None
-        if person.avatar is not None:
-            self.avatars[person.user_id] = person.avatar
         client = Client(ws, person.user_id, person.name, lang, session.id)
         room = self.rooms.setdefault(session.id, Room(session.id))
+        if person.avatar is not None:
+            room.avatars[person.user_id] = person.avatar
         # Built and queued under the game's lock, as every table frame, and before the client
         # joins the room's pushes: nothing it is sent comes from a half-made move, or twice.
         async with session.lock:
             seat = session.seat_of(person.user_id)
             name = session.seats[seat].name if seat is not None else person.name
-            table = table_json(table_for(session, seat), self.avatars)
+            table = table_json(table_for(session, seat), room.avatars)
             client.send(
                 {
                     "op": "ready",
@@ -301,11 +301,23 @@ class Hub:
 
     def _leave(self, client: Client) -> None:
         room = self.rooms.get(client.game_id)
-        if room is None:
-            return
-        room.clients.discard(client)
-        if not room.clients and self.bot.sessions.get(client.game_id) is None:
-            del self.rooms[client.game_id]  # the game is over and nobody watches it
+        if room is not None:
+            room.clients.discard(client)
+        self._forget_ended()
+
+    def _forget_ended(self) -> None:
+        """Drop the rooms nobody watches of games that ended, with their answered keys (no
+        action can be taken in them any more)."""
+        ended = [
+            game_id
+            for game_id, room in self.rooms.items()
+            if not room.clients and self.bot.sessions.get(game_id) is None
+        ]
+        for game_id in ended:
+            del self.rooms[game_id]
+        gone = set(ended)
+        for key in [k for k in self.answered if k[0] in gone]:
+            del self.answered[key]
 
     # -- actions ------------------------------------------------------------------------------
 
