@@ -326,16 +326,27 @@ class Hub:
         now = time.monotonic()
         answered = self.answered.setdefault((client.game_id, client.user_id), Answered())
         answered.prune(now)
-        earlier = answered.answers.get(act.key)
-        if earlier is not None:
-            client.send(await asyncio.shield(earlier[1]))
-            return
+        while (earlier := answered.answers.get(act.key)) is not None:
+            first = earlier[1]
+            try:
+                client.send(await asyncio.shield(first))
+                return
+            except asyncio.CancelledError:
+                if not first.cancelled():
+                    raise  # this task is being cancelled, not the first attempt
+            # The first attempt failed, unapplied: this resend tries it again.
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         answered.answers[act.key] = (now, future)
         try:
             answer = await self._apply(client, act)
+        except Exception:
+            # Not applied (the session undid it): said, and the key is free for a resend.
+            log.exception("activity action %r in game %s failed", act.action, client.game_id)
+            del answered.answers[act.key]
+            future.cancel()
+            client.send(error_frame(act.key, "stale", tr(client.lang, "error.unexpected")))
+            return
         except BaseException:
-            # Not applied (the session undid it): the key is free for a resend.
             del answered.answers[act.key]
             future.cancel()
             raise

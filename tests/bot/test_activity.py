@@ -468,3 +468,37 @@ async def test_a_whole_game_played_from_sockets(
     assert row is not None and row.status == "finished"
     assert await bot.storage.game_result(game) is not None
     assert acted > 10
+
+
+async def test_a_failed_write_is_said_and_the_same_key_applies_later(
+    activity: Activity, monkeypatch: pytest.MonkeyPatch
+):
+    """The database refuses the move: the person is told, nothing stands, the socket stays;
+    the same key sent again (the client's retry) applies it once."""
+    bot = activity.bot
+    game, alice, bob = await two_people_and_a_computer(activity)
+    sockets = {0: await activity.open(alice), 1: await activity.open(bob)}
+    due = turn_seat(sockets[0][1]["table"])
+    assert due in (0, 1)
+    mover, _ = sockets[due]
+    before = await stored_actions(bot, game)
+    real = bot.storage.append_actions
+    failures = [RuntimeError("the disk is full")]
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.storage, "append_actions", failing)
+    await mover.send(op="act", key="retry-me", action="keep")
+    refused = await mover.next("error")
+    assert (refused["key"], refused["code"]) == ("retry-me", "stale")
+    assert "safe" in refused["message"]
+    assert await stored_actions(bot, game) == before
+    session = bot.sessions.get(game)
+    assert session is not None and session.n == before and session.game is not None
+    assert session.game.turn == due  # the engine was put back as the database holds it
+    await mover.send(op="act", key="retry-me", action="keep")
+    assert await mover.next("ack") == {"op": "ack", "key": "retry-me"}
+    assert await stored_actions(bot, game) > before
