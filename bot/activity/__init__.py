@@ -12,6 +12,8 @@ https://discord.com/developers/docs/activities/development-guides/networking):
 - ``POST /api/token`` the exchange of the client's authorization code for an access token;
 - ``GET /api/ws`` the websocket of the table (bot/activity/hub.py; Discord's proxy carries
   websockets, https://discord.com/developers/docs/activities/development-guides/networking).
+  With several processes on PostgreSQL, a socket whose game another process runs is relayed
+  to it (bot/activity/relay.py).
 
 The wire protocol is ACTIVITY.md's (docs/activity.md once merged).
 """
@@ -66,6 +68,12 @@ class ActivityServer:
         self.client_id = settings.client_id
         self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
         self.hub = Hub(bot, self.api, self.application_id)
+        if settings.database_url is not None:
+            # Several processes may share the database: a socket may reach one that does not
+            # run its game (bot/activity/relay.py).
+            from .relay import Relay
+
+            self.hub.relay = Relay(settings.database_url, self.hub)
         self._runner: web.AppRunner | None = None
 
     def application_id(self) -> int | None:
@@ -99,9 +107,13 @@ class ActivityServer:
                 f"({error.strerror or error}): choose another port"
             ) from None
         self._runner = runner
+        if self.hub.relay is not None:
+            await self.hub.relay.start()
         log.info("the Activity is served on port %d", self.port)
 
     async def stop(self) -> None:
+        if self.hub.relay is not None:
+            await self.hub.relay.stop()
         await self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()

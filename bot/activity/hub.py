@@ -22,7 +22,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -30,13 +30,15 @@ from engine import parse_action
 
 from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
-from .discord_api import ActivityApi, DiscordUnavailable
+from .discord_api import ActivityApi, DiscordUnavailable, Person
 from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
+from .relay import READY_WITHIN
 from .words import refusal, session_refusal
 
 if TYPE_CHECKING:
     from ..app import NinesBot
+    from .relay import Relay
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,15 @@ class Client:
     name: str
     lang: str
     game_id: int
+    #: Its game runs in another process (bot/activity/relay.py): frames come from there.
+    remote: bool = False
+    #: Whether a frame was queued yet (a remote game's ready may never come).
+    heard: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def stop(self) -> None:
+        """Close the socket once what is queued is sent."""
+        self.queue.put_nowait(None)
 
     def send(self, frame: Json | str) -> None:
         """Queue a frame (sent in order by the socket's writer)."""
@@ -71,14 +81,29 @@ class Client:
             log.info("activity socket of %s is not reading; closing it", self.user_id)
             self.queue.put_nowait(None)
             return
+        self.heard = True
         self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+
+class Viewer(Protocol):
+    """Whoever a room pushes to: a socket here (``Client``), or one open on another process
+    (``relay.RemoteClient``)."""
+
+    user_id: int
+    name: str
+    lang: str
+    game_id: int
+
+    def send(self, frame: Json | str) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass(eq=False, slots=True)
 class Room:
     game_id: int
     seq: int = 0
-    clients: set[Client] = field(default_factory=set)
+    clients: set[Viewer] = field(default_factory=set)
     #: Avatar URLs of the people who opened this table, for the seats' pictures.
     avatars: dict[int, str] = field(default_factory=dict)
 
@@ -113,6 +138,8 @@ class Hub:
         self.answered: dict[tuple[int, int], Answered] = {}
         self.silent_seconds = SILENT_SECONDS
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
+        self.relay: Relay | None = None
 
     # -- changes ------------------------------------------------------------------------------
 
@@ -121,9 +148,10 @@ class Hub:
         room = self.rooms.get(session.id)
         if room is None or not room.clients:
             return
-        self._background(self._push(session, room), f"activity-push-{session.id}")
+        self.background(self._push(session, room), f"activity-push-{session.id}")
 
-    def _background(self, work: Any, name: str) -> None:
+    def background(self, work: Any, name: str) -> None:
+        """Run ``work`` in a task kept until done; its failure is logged."""
         task = asyncio.get_running_loop().create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._done)
@@ -172,14 +200,20 @@ class Hub:
                 if isinstance(frame, Ping):
                     client.send({"op": "pong"})
                 elif isinstance(frame, Act):
-                    await self.act(client, frame)
+                    if client.remote and self.relay is not None:
+                        self.relay.act(client, frame)  # its game's process answers
+                    else:
+                        await self.act(client, frame)
                 else:  # a second hello
                     words = refusal(client.lang, "bad-request")
                     client.send(error_frame(None, "bad-request", words))
         finally:
             if client is not None:
-                self._leave(client)
-                client.queue.put_nowait(None)
+                if client.remote and self.relay is not None:
+                    self.relay.leave(client)
+                else:
+                    self.forget(client)
+                client.stop()
             if writer is not None:
                 with contextlib.suppress(Exception):
                     await writer
@@ -264,28 +298,59 @@ class Hub:
             return None
         session = self._game_in(instance.channel_id, instance.guild_id)
         if session is None:
-            await self._refuse(ws, "no-game", refusal(lang, "no-game"))
-            return None
+            return await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
         client = Client(ws, person.user_id, person.name, lang, session.id)
+        await self.join(client, session, person.avatar)
+        return client
+
+    async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
+        """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""
         room = self.rooms.setdefault(session.id, Room(session.id))
-        if person.avatar is not None:
-            room.avatars[person.user_id] = person.avatar
-        # Built and queued under the game's lock, as every table frame, and before the client
+        if avatar is not None:
+            room.avatars[viewer.user_id] = avatar
+        # Built and queued under the game's lock, as every table frame, and before the viewer
         # joins the room's pushes: nothing it is sent comes from a half-made move, or twice.
         async with session.lock:
-            seat = session.seat_of(person.user_id)
-            name = session.seats[seat].name if seat is not None else person.name
+            seat = session.seat_of(viewer.user_id)
+            name = session.seats[seat].name if seat is not None else viewer.name
             table = table_json(table_for(session, seat), room.avatars)
-            client.send(
+            viewer.send(
                 {
                     "op": "ready",
                     "seq": room.seq,
-                    "you": {"user_id": str(person.user_id), "name": name, "seat": seat},
-                    "lang": lang,
+                    "you": {"user_id": str(viewer.user_id), "name": name, "seat": seat},
+                    "lang": viewer.lang,
                     "table": table,
                 }
             )
-            room.clients.add(client)
+            room.clients.add(viewer)
+
+    async def _elsewhere(
+        self,
+        ws: web.WebSocketResponse,
+        person: Person,
+        lang: str,
+        channel_id: int | None,
+        guild_id: int | None,
+    ) -> Client | None:
+        """No game of this channel runs here: with several processes, the one running it
+        answers through the relay; else there is no game."""
+        row = None
+        if self.relay is not None and channel_id is not None:
+            row = await self.bot.storage.game_in_channel(channel_id)
+        if self.relay is None or row is None or not row.is_open or row.guild_id != guild_id:
+            await self._refuse(ws, "no-game", refusal(lang, "no-game"))
+            return None
+        client = Client(ws, person.user_id, person.name, lang, row.id, remote=True)
+        log.info("activity: game %s runs in another process; relaying its socket", row.id)
+        self.relay.join(client, person.avatar)
+
+        def unanswered() -> None:
+            if not client.heard:  # no process runs it after all (it just ended)
+                client.send(error_frame(None, "no-game", refusal(lang, "no-game")))
+                client.stop()
+
+        asyncio.get_running_loop().call_later(READY_WITHIN, unanswered)
         return client
 
     def _game_in(self, channel_id: int | None, guild_id: int | None) -> GameSession | None:
@@ -299,10 +364,11 @@ class Hub:
             return None  # another process runs this guild's games
         return session
 
-    def _leave(self, client: Client) -> None:
-        room = self.rooms.get(client.game_id)
+    def forget(self, viewer: Viewer) -> None:
+        """``viewer`` left the table."""
+        room = self.rooms.get(viewer.game_id)
         if room is not None:
-            room.clients.discard(client)
+            room.clients.discard(viewer)
         self._forget_ended()
 
     def _forget_ended(self) -> None:
@@ -321,7 +387,7 @@ class Hub:
 
     # -- actions ------------------------------------------------------------------------------
 
-    async def act(self, client: Client, act: Act) -> None:
+    async def act(self, client: Viewer, act: Act) -> None:
         """Apply an action once per key; a key seen before gets its first answer again."""
         now = time.monotonic()
         answered = self.answered.setdefault((client.game_id, client.user_id), Answered())
@@ -355,7 +421,7 @@ class Hub:
             return  # sent as soon as the move was stored
         client.send(answer)
 
-    async def _apply(self, client: Client, act: Act) -> Json:
+    async def _apply(self, client: Viewer, act: Act) -> Json:
         lang = client.lang
         try:
             action = parse_action(act.action)
@@ -401,17 +467,19 @@ class Hub:
         async def wait() -> None:
             await shown
 
-        self._background(wait(), "activity-show")
+        self.background(wait(), "activity-show")
 
     # -- stopping -----------------------------------------------------------------------------
 
     async def close(self) -> None:
         """Close every socket (clients reconnect to whichever process serves next)."""
         for room in list(self.rooms.values()):
-            for client in list(room.clients):
-                client.queue.put_nowait(None)
-                with contextlib.suppress(Exception):
-                    await client.ws.close()
+            for viewer in list(room.clients):
+                viewer.stop()
+        if self.relay is not None:
+            for clients in list(self.relay.edge_clients.values()):
+                for client in list(clients):
+                    client.stop()
         self.rooms.clear()
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
