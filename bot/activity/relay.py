@@ -190,8 +190,8 @@ class Relay:
         try:
             message: Json = json.loads(str(payload))
             kind = message["t"]
-            if message.get("from") == self.me:
-                return  # our own broadcast
+            # Our own messages too: after a takeover, the process a socket reached may be the
+            # one running its game, and still relays to itself (its socket joined as remote).
             if kind == "frame":
                 self._frame(message)
             elif kind == "join":
