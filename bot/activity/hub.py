@@ -173,6 +173,8 @@ class Hub:
                     table = table_json(table_for(session, viewer), room.avatars)
                     frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
                 client.send(frames[viewer])
+        if session.closed:
+            self._forget_ended()  # its last table is sent: what only it needed can go
 
     # -- one socket ---------------------------------------------------------------------------
 
@@ -377,13 +379,16 @@ class Hub:
         ended = [
             game_id
             for game_id, room in self.rooms.items()
-            if not room.clients and self.bot.sessions.get(game_id) is None
+            if self.bot.sessions.get(game_id) is None
+            and not any(isinstance(c, Client) for c in room.clients)  # the others are relayed
         ]
         for game_id in ended:
             del self.rooms[game_id]
         gone = set(ended)
         for key in [k for k in self.answered if k[0] in gone]:
             del self.answered[key]
+        if self.relay is not None:
+            self.relay.forget_games(gone)
 
     # -- actions ------------------------------------------------------------------------------
 

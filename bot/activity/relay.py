@@ -236,6 +236,11 @@ class Relay:
         act = Act(str(message["key"]), str(message["action"]))
         self.hub.background(self.hub.act(client, act), "activity-relay-act")
 
+    def forget_games(self, games: set[int]) -> None:
+        """On the holder: the games ended; nobody watches them through here any more."""
+        for key in [k for k in self.remote if k[1] in games]:
+            del self.remote[key]
+
     def _left(self, message: Json) -> None:
         key = (str(message["from"]), int(message["game"]), int(message["user"]))
         client = self.remote.pop(key, None)
