@@ -502,3 +502,38 @@ async def test_a_failed_write_is_said_and_the_same_key_applies_later(
     await mover.send(op="act", key="retry-me", action="keep")
     assert await mover.next("ack") == {"op": "ack", "key": "retry-me"}
     assert await stored_actions(bot, game) > before
+
+
+async def test_frames_out_of_protocol_are_refused_in_plain_words(activity: Activity):
+    fake = activity.fake
+    await two_people_and_a_computer(activity)
+    # An action before the hello: refused, and the socket closed.
+    ws = await activity.http.ws_connect(activity.base + "/api/ws")
+    table = Table(ws)
+    await table.send(op="act", key="k", action="keep")
+    refused = await table.next("error")
+    assert refused["code"] == "bad-request" and "hello" in refused["message"]
+    assert await table.closed(within=5)
+    # Not JSON, then an unknown op: each refused, the hello still welcome after them.
+    ws = await activity.http.ws_connect(activity.base + "/api/ws")
+    table = Table(ws)
+    await ws.send_str("{not json")
+    assert (await table.next("error"))["code"] == "bad-request"
+    await table.send(op="dance", key="d1")
+    assert (await table.next("error"))["key"] == "d1"
+    alice = next(u for u in fake.store.users.values() if u.name == "alice")
+    token = await activity.token_for(alice)
+    instance = fake.activity_instance(fake.channel, [alice.id])
+    await table.send(
+        op="hello",
+        access_token=token,
+        instance_id=instance,
+        channel_id=str(fake.channel.id),
+        guild_id=str(fake.guild.id),
+        last_seq=None,
+        locale="en-US",
+    )
+    assert (await table.next("ready"))["you"]["seat"] == 0
+    # An instance id that could reach another route with the bot's token: never asked.
+    _, refused = await activity.open(alice, instance_id="../../users/@me")
+    assert refused["code"] == "not-in-instance"
