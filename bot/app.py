@@ -12,7 +12,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord.ext import commands
@@ -25,6 +25,9 @@ from .health import Endpoints
 from .session import Deps, GameSession, Presenter, Sessions
 from .settings import Settings
 from .storage import Fence, Storage
+
+if TYPE_CHECKING:
+    from .activity import ActivityServer
 
 log = logging.getLogger(__name__)
 
@@ -101,9 +104,19 @@ class NinesBot(commands.Bot):
         #: until ``card_faces_synced`` has uploaded them, and for good if that failed.
         self.card_faces = CardFaces.empty()
         self.card_faces_synced: asyncio.Task[CardFaces] | None = None
+        #: The Activity's server (the web table), only when configured: its module is not
+        #: even imported otherwise.
+        self.activity_server: ActivityServer | None = None
+        if settings.activity_on:
+            from .activity import ActivityServer
+
+            self.activity_server = ActivityServer(self, settings)
 
     def plug_in(self, presenter: Presenter) -> Sessions:
-        """The game extension's presenter, at its setup: the sessions are built around it."""
+        """The game extension's presenter, at its setup: the sessions are built around it.
+        With the Activity on, every change reaches its sockets too (bot/activity/fanout.py)."""
+        if self.activity_server is not None:
+            presenter = self.activity_server.fan_out(presenter)
         self.presenter = presenter
         self.sessions = Sessions(
             Deps(
@@ -136,6 +149,8 @@ class NinesBot(commands.Bot):
             await self.load_extension(GAME_EXTENSION)
         await self.sync_commands()
         self.start_card_faces()
+        if self.activity_server is not None:
+            await self.activity_server.start()
         tune_gc()
 
     def start_card_faces(self) -> None:
@@ -175,11 +190,12 @@ class NinesBot(commands.Bot):
         if mode == "auto" and await self.storage.get_meta(key) == digest:
             log.info("slash commands unchanged; not syncing")
             return
-        synced = await self.tree.sync(guild=guild)
+        # Not tree.sync: the Entry Point command of an app with Activities is kept.
+        synced = await discord_internals.sync_commands(self, guild.id if guild else None, payload)
         await self.storage.set_meta(key, digest)
         log.info(
-            "synced %d slash commands %s",
-            len(synced),
+            "synced %d application commands %s",
+            synced,
             f"to guild {guild.id}" if guild else "globally",
         )
 
@@ -209,6 +225,8 @@ class NinesBot(commands.Bot):
             syncing.cancel()  # an upload cut short resumes at the next start
             with contextlib.suppress(BaseException):
                 await syncing
+        if self.activity_server is not None:
+            await self.activity_server.stop()  # its sockets first: no action reaches a closing game
         sessions = getattr(self, "sessions", None)
         if sessions is not None:
             await sessions.close()

@@ -73,6 +73,10 @@ PRIVATE_ATTRIBUTES: Final = (
     ),
     PrivateAttribute("discord.interactions.InteractionResponse", "_parent", "release_interaction"),
     PrivateAttribute("asyncio.Lock", "_waiters", "lock_contended"),
+    PrivateAttribute("discord.http.HTTPClient", "get_global_commands", "sync_commands"),
+    PrivateAttribute("discord.http.HTTPClient", "get_guild_commands", "sync_commands"),
+    PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_global_commands", "sync_commands"),
+    PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_guild_commands", "sync_commands"),
 )
 
 
@@ -266,6 +270,74 @@ def handler_tasks() -> list[asyncio.Task[Any]]:
     ]
 
 
+# -- application commands -------------------------------------------------------------------
+
+#: The Primary Entry Point command: the one that launches the app's Activity. Discord makes it
+#: when Activities are turned on (https://discord.com/developers/docs/activities/overview
+#: #launching-activities; its type: https://discord.com/developers/docs/interactions/
+#: application-commands#application-command-object-application-command-types).
+PRIMARY_ENTRY_POINT: Final = 4
+#: What of a fetched command a bulk overwrite takes back (ApplicationCommandUpdateRequest in
+#: Discord's OpenAPI spec); ``default_member_permissions`` comes back as a string.
+_ENTRY_POINT_FIELDS: Final = (
+    "id",
+    "type",
+    "name",
+    "name_localizations",
+    "description",
+    "description_localizations",
+    "contexts",
+    "integration_types",
+    "handler",
+    "nsfw",
+)
+
+
+def entry_point_body(command: dict[str, Any]) -> dict[str, Any]:
+    """A fetched Entry Point command as a bulk overwrite must send it back, unchanged."""
+    body = {k: command[k] for k in _ENTRY_POINT_FIELDS if k in command}
+    permissions = command.get("default_member_permissions")
+    if permissions is not None:
+        body["default_member_permissions"] = int(permissions)
+    return body
+
+
+async def sync_commands(
+    client: discord.Client, guild_id: int | None, payload: list[dict[str, Any]]
+) -> int:
+    """Overwrite the app's commands (globally, or in one guild) with ``payload``, keeping the
+    Entry Point command Discord made; how many commands there are now.
+
+    ``CommandTree.sync`` is a bulk overwrite of exactly the tree's commands, and once
+    Activities are on Discord refuses one that drops the Entry Point command (50240: "You
+    cannot remove this app's Entry Point command in a bulk update operation",
+    serenity-rs/serenity#2993); discord.py 2.7 has no command type for it (its PR #9996 is
+    open), so the tree cannot hold it. The commands are fetched, the Entry Point ones put back
+    beside ours, and the whole sent through discord.py's undocumented HTTP calls."""
+    app_id = client.application_id
+    if app_id is None:
+        raise discord.app_commands.MissingApplicationID
+    http = client.http
+    if guild_id is None:
+        existing = await http.get_global_commands(app_id)
+    else:
+        existing = await http.get_guild_commands(app_id, guild_id)
+    ours = {body.get("name") for body in payload}
+    # Read as plain dicts: discord.py's typing of a command knows no type 4.
+    fetched: list[dict[str, Any]] = [dict(command) for command in existing]
+    kept = [
+        entry_point_body(command)
+        for command in fetched
+        if command.get("type") == PRIMARY_ENTRY_POINT and command.get("name") not in ours
+    ]
+    full = [*payload, *kept]
+    if guild_id is None:
+        synced = await http.bulk_upsert_global_commands(app_id, payload=full)
+    else:
+        synced = await http.bulk_upsert_guild_commands(app_id, guild_id, payload=full)
+    return len(synced)
+
+
 # -- asyncio ----------------------------------------------------------------------------------
 
 
@@ -284,6 +356,7 @@ __all__ = [
     "close_gateway",
     "delete_message",
     "edit_message",
+    "entry_point_body",
     "gateway_open",
     "handler_tasks",
     "interaction_webhook",
@@ -294,5 +367,6 @@ __all__ = [
     "renew_http_session",
     "route_dynamic_items",
     "set_shards",
+    "sync_commands",
     "tune_http_session",
 ]

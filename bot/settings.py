@@ -47,6 +47,20 @@ class Settings:
     #: Upload the card faces as application emojis at start (bot/emojis.py); off: cards as
     #: text, no emoji requests.
     card_emojis: bool = True
+    #: The Activity (the web table, bot/activity/): the port its HTTP server listens on (every
+    #: interface; Discord's proxy reaches it through the public HTTPS address the Developer
+    #: Portal's URL mapping names). None: off, and none of what follows is used.
+    activity_port: int | None = None
+    #: The application's OAuth2 client id (None: the bot's application id, which it is for
+    #: every bot made in the Developer Portal) and secret, with which the server exchanges the
+    #: Activity's authorization code for an access token.
+    client_id: int | None = None
+    client_secret: str | None = None
+
+    @property
+    def activity_on(self) -> bool:
+        """Whether the Activity is served: its port and the client secret are both set."""
+        return self.activity_port is not None and self.client_secret is not None
 
     def __repr__(self) -> str:
         # Never print the token, even in a traceback or a debug log.
@@ -101,6 +115,7 @@ class Settings:
         card_emojis = env.get("CARD_EMOJIS", "on").strip().lower()
         if card_emojis not in ("on", "off"):
             raise SettingsError(f"CARD_EMOJIS={card_emojis!r} must be on or off.")
+        activity = _activity(env)
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -117,6 +132,7 @@ class Settings:
             metrics_port=_port(env, "METRICS_PORT"),
             card_emojis=card_emojis == "on",
             **_shards(env),
+            **activity,
         )
 
 
@@ -140,6 +156,30 @@ def _shards(env: Mapping[str, str]) -> dict[str, Any]:
             "separated by commas (e.g. 0,2)."
         )
     return {"shard_count": count, "shard_ids": tuple(sorted({int(p) for p in parts}))}
+
+
+def _activity(env: Mapping[str, str]) -> dict[str, Any]:
+    """ACTIVITY_PORT, DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: the Activity is on only
+    with a port and a secret; a port without the secret is a half-done setup, said at once."""
+    port = _port(env, "ACTIVITY_PORT")
+    secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
+    client_text = env.get("DISCORD_CLIENT_ID", "").strip()
+    if client_text and not client_text.isdigit():
+        raise SettingsError(
+            f"DISCORD_CLIENT_ID={client_text!r} must be the application id (digits), "
+            "or unset for the bot's own."
+        )
+    if port is not None and secret is None:
+        raise SettingsError(
+            "ACTIVITY_PORT is set but DISCORD_CLIENT_SECRET is not: copy the client secret "
+            "from the Developer Portal (OAuth2 > Client Secret) into .env, or unset "
+            "ACTIVITY_PORT to run without the Activity."
+        )
+    return {
+        "activity_port": port,
+        "client_id": int(client_text) if client_text else None,
+        "client_secret": secret,
+    }
 
 
 def _port(env: Mapping[str, str], name: str) -> int | None:

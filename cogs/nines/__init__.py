@@ -11,7 +11,7 @@ import discord
 from bot import discord_internals
 from bot.i18n import language_of, tr
 
-from . import ids
+from . import activity, ids
 from .commands import NinesCog
 from .table import DiscordPresenter
 from .ui import DYNAMIC_ITEMS, GameButton
@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 async def setup(bot: NinesBot) -> None:
     sessions = bot.plug_in(DiscordPresenter(bot))
     restored = await sessions.restore(bot.serves)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton)
     discord_internals.route_dynamic_items(bot, _call_dynamic_item)
     await bot.add_cog(NinesCog(bot))
     bot.add_listener(_unknown_component, "on_interaction")
@@ -101,7 +101,8 @@ async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
     if interaction.type is not discord.InteractionType.component:
         return
     data: dict[str, Any] = dict(interaction.data or {})
-    if ids.is_ours(str(data.get("custom_id", ""))) or interaction.response.is_done():
+    custom_id = str(data.get("custom_id", ""))
+    if ids.is_ours(custom_id) or activity.is_ours(custom_id) or interaction.response.is_done():
         return
     try:
         await interaction.response.send_message(

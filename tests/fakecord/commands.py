@@ -5,10 +5,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from .errors import UsageRefused, invalid_form
+from .errors import DiscordError, UsageRefused, invalid_form
 from .models import Channel, Guild, Role, User
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
+PRIMARY_ENTRY_POINT = 4  # an Activity's launcher command
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 
 
@@ -82,6 +83,13 @@ class CommandRegistry:
         for k, body in enumerate(bodies):
             check_command(body, f"{k}.")
         old = self.scope(guild_id)
+        # Once Activities are on, Discord keeps the app's Entry Point command (type 4) and
+        # refuses a bulk overwrite that would drop it (50240; serenity-rs/serenity#2993).
+        kept = {b["name"] for b in bodies if b.get("type") == PRIMARY_ENTRY_POINT}
+        if any(
+            c.get("type") == PRIMARY_ENTRY_POINT and c["name"] not in kept for c in old.values()
+        ):
+            raise DiscordError(50240)
         fresh = {
             b["name"]: self._stored(app_id, guild_id, b, old.get(b["name"]), new_id) for b in bodies
         }

@@ -26,6 +26,13 @@ KNOWN: dict[int, tuple[int, str]] = {
     50035: (400, "Invalid Form Body"),
     50083: (400, "Thread is archived"),
     50109: (400, "The request body contains invalid JSON."),
+    # serenity-rs/serenity#2993: a bulk overwrite of the commands without the app's Entry
+    # Point command (kept by Discord once Activities are on).
+    50240: (
+        400,
+        "You cannot remove this app's Entry Point command in a bulk update operation. Please "
+        "include the Entry Point command in your update request or delete it separately.",
+    ),
     40001: (401, "Unauthorized"),
 }
 

@@ -14,6 +14,7 @@ TOKEN_LIFETIME = 15 * 60.0  # seconds the interaction token works for follow-ups
 APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7
 AUTOCOMPLETE_RESULT, MODAL = 8, 9
+LAUNCH_ACTIVITY = 12
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Interaction:
     errors: list[ErrorRecord] = field(default_factory=list)
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None  # an autocomplete's answer
+    activity_instance_id: str | None = None  # the Activity a LAUNCH_ACTIVITY answer opened
     answered: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
     @property

@@ -14,6 +14,7 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE,
+    LAUNCH_ACTIVITY,
     MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
@@ -38,6 +39,7 @@ class Call:
     body: Any
     uploads: list[Upload] = field(default_factory=list)
     interaction: Interaction | None = None  # set when the route carries an interaction token
+    bearer: str | None = None  # a person's OAuth2 access token, on the routes that take one
 
     def int_param(self, name: str) -> int:
         try:
@@ -61,6 +63,12 @@ def route(method: str, template: str) -> Callable[[Handler], Handler]:
 
     return deco
 
+
+#: Routes asked with a person's OAuth2 bearer token instead of the bot's (the spec's
+#: ``security`` lists OAuth2 for them), and the one asked with no token at all (the token
+#: exchange authenticates the app by its client id and secret in the form).
+BEARER_ROUTES: frozenset[tuple[str, str]] = frozenset({("GET", "/users/@me")})
+NO_AUTH_ROUTES: frozenset[tuple[str, str]] = frozenset({("POST", "/oauth2/token")})
 
 NO_CONTENT: Result = (204, None)
 #: How long Discord remembers an enforced nonce ("the past few minutes").
@@ -123,7 +131,28 @@ class RestApi:
     # identity --------------------------------------------------------------------------------
     @route("GET", "/users/@me")
     async def me(self, call: Call) -> Result:
+        if call.bearer is not None:
+            # A person's token (scope identify): that person, or 401 if it expired or is
+            # not a token Discord gave.
+            holder = self.fake.activities.holder(call.bearer)
+            if holder is None:
+                return 401, {"message": "401: Unauthorized", "code": 0}
+            person = self.store.user(holder)
+            return 200, {**person.to_json(), "locale": person.locale, "mfa_enabled": False}
         return 200, {**self.fake.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0}
+
+    @route("POST", "/oauth2/token")
+    async def oauth2_token(self, call: Call) -> Result:
+        form = call.body if isinstance(call.body, dict) else {}
+        return self.fake.activities.exchange({k: str(v) for k, v in form.items()})
+
+    @route("GET", "/applications/{application_id}/activity-instances/{instance_id}")
+    async def activity_instance(self, call: Call) -> Result:
+        app = self._app(call)
+        instance = self.fake.activities.instances.get(call.params["instance_id"])
+        if instance is None:
+            raise DiscordError(0)  # 404: no such instance running (ended, or never was)
+        return 200, instance.to_json(app)
 
     @route("GET", "/users/{user_id}")
     async def get_user(self, call: Call) -> Result:
@@ -519,6 +548,18 @@ class RestApi:
             inter.modal = data
         elif kind == AUTOCOMPLETE_RESULT:
             inter.choices = list(data.get("choices") or [])
+        elif kind == LAUNCH_ACTIVITY:
+            # "Launch the Activity associated with the app. Only available for apps with
+            # Activities enabled" (Interactions > Receiving and Responding, callback type 12):
+            # the person who clicked joins the channel's instance (one is made if none runs).
+            if not self.fake.activities.enabled:
+                why = "This application does not have Activities enabled"
+                raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
+            if inter.type not in (APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT):
+                why = "Callback type 12 answers a command, a component or a modal"
+                raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", why)
+            launched = self.fake.activities.instance(inter.channel, [inter.user.id])
+            inter.activity_instance_id = launched.instance_id
         else:
             raise invalid_form("type", "BASE_TYPE_CHOICES", f"Callback type {kind} unsupported")
         inter.ack_type, inter.acked_at = kind, now
@@ -537,6 +578,12 @@ class RestApi:
         }
         if resource is not None:
             out["resource"] = {"type": kind, "message": resource.to_json()}
+        if inter.activity_instance_id is not None:
+            out["interaction"]["activity_instance_id"] = inter.activity_instance_id
+            out["resource"] = {
+                "type": kind,
+                "activity_instance": {"id": inter.activity_instance_id},
+            }
         return 200, out
 
     @route("POST", "/webhooks/{webhook_id}/{webhook_token}")

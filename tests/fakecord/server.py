@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from . import app_emojis, spec
+from .activities import Activities
 from .clock import FakeClock
 from .commands import CommandRegistry
 from .errors import DiscordError
@@ -26,7 +27,7 @@ from .models import Channel, Guild, Member, Message, Role, User
 from .people import People
 from .permissions import Perm
 from .ratelimit import FOLLOWUP, RateLimits, under_global_limit
-from .rest import ROUTES, Call, RestApi
+from .rest import BEARER_ROUTES, NO_AUTH_ROUTES, ROUTES, Call, RestApi
 from .store import Store
 
 API_PREFIX = "/api/v10"
@@ -119,6 +120,7 @@ class FakeDiscord(People):
         self.interactions_by_token: dict[str, Interaction] = {}
         self.rest = RestApi(self)
         self.app_emojis = app_emojis.AppEmojis()
+        self.activities = Activities(self)
         self.gateway = Gateway(
             token=self.token,
             ready_payload=self._ready,
@@ -203,6 +205,25 @@ class FakeDiscord(People):
         stall = Stall(method.upper(), path, seconds, count)
         self._stalls.append(stall)
         return stall
+
+    # Activities (tests/fakecord/activities.py) ---------------------------------------------
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 client secret (DISCORD_CLIENT_SECRET)."""
+        return self.activities.client_secret
+
+    def enable_activities(self) -> dict[str, Any]:
+        """Turn Activities on for the app, as the Developer Portal does: Discord makes its
+        default Entry Point command (returned)."""
+        return self.activities.enable()
+
+    def activity_instance(self, channel: Channel, user_ids: list[int]) -> str:
+        """An Activity running in ``channel`` with these people in it; its instance id."""
+        return self.activities.instance(channel, user_ids).instance_id
+
+    def authorize(self, user: User | int) -> str:
+        """The authorization code the SDK's ``authorize`` gives this person's client."""
+        return self.activities.authorize(user)
 
     def expect_violations(self) -> list[Violation]:
         """Declare that this test breaks Discord's rules on purpose; returns the live list."""
@@ -387,6 +408,7 @@ class FakeDiscord(People):
         else:
             bad_json = None
         call = Call(method, path, template, params, request.query, body, uploads)
+        authorization = request.headers.get("Authorization", "")
 
         def answer(
             status: int, payload: Any, headers: dict[str, str] | None = None
@@ -420,7 +442,11 @@ class FakeDiscord(People):
             call.interaction = self.interactions_by_token.get(params["interaction_token"])
         elif "webhook_token" in params:
             call.interaction = self.interactions_by_token.get(params["webhook_token"])
-        elif request.headers.get("Authorization") != f"Bot {self.token}":
+        elif (method, template) in NO_AUTH_ROUTES:
+            pass  # the OAuth2 token route: the app's credentials are in the form body
+        elif (method, template) in BEARER_ROUTES and authorization.startswith("Bearer "):
+            call.bearer = authorization.removeprefix("Bearer ")
+        elif authorization != f"Bot {self.token}":
             return answer(401, {"message": "401: Unauthorized", "code": 0})
 
         if bad_json is not None:
@@ -496,6 +522,9 @@ class FakeDiscord(People):
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Upload]]:
         if not request.can_read_body:
             return None, []
+        if request.content_type == "application/x-www-form-urlencoded":
+            # OAuth2's token route takes a form, as OAuth2 says (RFC 6749 4.1.3).
+            return {k: str(v) for k, v in (await request.post()).items()}, []
         if request.content_type != "multipart/form-data":
             raw = await request.read()
             return (json.loads(raw) if raw else None), []

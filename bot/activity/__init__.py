@@ -1,0 +1,177 @@
+"""The Activity: the web table Discord opens in a channel, served by the bot itself.
+
+Off unless ``ACTIVITY_PORT`` and ``DISCORD_CLIENT_SECRET`` are set (bot/settings.py): then
+``NinesBot`` makes one ``ActivityServer``, starts it with the bot and stops it with it. It
+serves, on that port (every interface; Discord's proxy reaches it through the public HTTPS
+address the Developer Portal's URL mapping names, and strips its ``/.proxy`` prefix:
+https://discord.com/developers/docs/activities/development-guides/networking):
+
+- ``GET /`` the built client (``static/index.html``) and ``GET /assets/<name>`` its hashed
+  files, cached for good (their names change with their content; Discord's proxy strips the
+  cache headers of HTML, so the page itself is asked again each time);
+- ``POST /api/token`` the exchange of the client's authorization code for an access token;
+- ``GET /api/ws`` the websocket of the table (bot/activity/hub.py; Discord's proxy carries
+  websockets, https://discord.com/developers/docs/activities/development-guides/networking).
+  With several processes on PostgreSQL, a socket whose game another process runs is relayed
+  to it (bot/activity/relay.py).
+
+The wire protocol is ACTIVITY.md's (docs/activity.md once merged).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from aiohttp import web
+
+from ..session import Presenter
+from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable
+from .fanout import FanOut
+from .hub import Hub
+
+if TYPE_CHECKING:
+    from ..app import NinesBot
+    from ..settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: The built client, committed (the bot needs no Node to serve it).
+STATIC: Final = Path(__file__).resolve().parent / "static"
+#: A hashed asset's name: nothing that could leave the assets folder.
+ASSET: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
+CONTENT_TYPES: Final = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".woff2": "font/woff2",
+    ".json": "application/json",
+    ".map": "application/json",
+}
+#: An authorization code is a few dozen characters; anything much longer is not one.
+CODE_LONGEST: Final = 200
+
+
+class ActivityError(Exception):
+    """The Activity's port cannot be listened on; the message says why."""
+
+
+class ActivityServer:
+    def __init__(self, bot: NinesBot, settings: Settings) -> None:
+        assert settings.activity_port is not None and settings.client_secret is not None
+        self.bot = bot
+        self.port = settings.activity_port
+        self.client_id = settings.client_id
+        self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
+        self.hub = Hub(bot, self.api, self.application_id)
+        if settings.database_url is not None:
+            # Several processes may share the database: a socket may reach one that does not
+            # run its game (bot/activity/relay.py).
+            from .relay import Relay
+
+            self.hub.relay = Relay(settings.database_url, self.hub)
+        self._runner: web.AppRunner | None = None
+
+    def application_id(self) -> int | None:
+        """The application's id: the configured client id, else the bot's own (known once
+        logged in); they are the same number for a bot made in the Developer Portal."""
+        return self.client_id or self.bot.application_id
+
+    def fan_out(self, presenter: Presenter) -> FanOut:
+        return FanOut(presenter, self.hub)
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=16 * 1024)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/index.html", self._index)
+        app.router.add_get("/assets/{name}", self._asset)
+        app.router.add_post("/api/token", self._token)
+        app.router.add_get("/api/ws", self.hub.serve)
+        return app
+
+    async def start(self) -> None:
+        if self._runner is not None:
+            return  # started by an earlier login attempt
+        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, "0.0.0.0", self.port).start()
+        except OSError as error:
+            await runner.cleanup()
+            raise ActivityError(
+                f"cannot listen on port {self.port} for ACTIVITY_PORT "
+                f"({error.strerror or error}): choose another port"
+            ) from None
+        self._runner = runner
+        if self.hub.relay is not None:
+            await self.hub.relay.start()
+        log.info("the Activity is served on port %d", self.port)
+
+    async def stop(self) -> None:
+        if self.hub.relay is not None:
+            await self.hub.relay.stop()
+        await self.hub.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        await self.api.close()
+
+    # -- HTTP ---------------------------------------------------------------------------------
+
+    async def _index(self, _request: web.Request) -> web.StreamResponse:
+        page = STATIC / "index.html"
+        if not page.is_file():
+            return web.Response(status=404, text="The table's page is not built.\n")
+        return web.FileResponse(
+            page,
+            headers={"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-cache"},
+        )
+
+    async def _asset(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        path = STATIC / "assets" / name
+        if not ASSET.fullmatch(name) or ".." in name or not path.is_file():
+            return web.Response(status=404, text="Not found.\n")
+        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        content_type = CONTENT_TYPES.get(path.suffix)
+        if content_type is not None:
+            headers["Content-Type"] = content_type
+        return web.FileResponse(path, headers=headers)
+
+    async def _token(self, request: web.Request) -> web.Response:
+        """The client's authorization code for an access token (exchanged with the secret,
+        which never leaves the server)."""
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        code = body.get("code") if isinstance(body, dict) else None
+        if not isinstance(code, str) or not 1 <= len(code) <= CODE_LONGEST:
+            return _error(400, 'the body must be JSON with the authorization code: {"code": ...}')
+        client_id = self.application_id()
+        if client_id is None:
+            return _error(503, "the bot is not logged in to Discord yet: try again in a moment")
+        try:
+            token = await self.api.exchange(client_id, code)
+        except CodeRefused:
+            return _error(400, "Discord refused this authorization code: open the table again")
+        except DiscordUnavailable as error:
+            log.warning("activity token exchange: %s", error)
+            return _error(503, "Discord did not answer: try again in a moment")
+        return web.json_response({"access_token": token}, headers={"Cache-Control": "no-store"})
+
+
+def _error(status: int, words: str) -> web.Response:
+    return web.Response(
+        status=status,
+        text=json.dumps({"error": words}),
+        content_type="application/json",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+__all__ = ["ActivityError", "ActivityServer", "FanOut", "Hub"]

@@ -1,0 +1,491 @@
+"""The Activity's websockets: who is at which game's table, and every change pushed to them.
+
+One ``Room`` per game with sockets open. A change of the game (``changed``, told by the fan-out
+presenter after each step, whoever made it: a chat click, a socket's action, a timer, a
+computer) builds the table once per viewer under the game's lock, so it is the stored state and
+never a move on its way to the database, numbers it (``seq``, one more per change) and queues
+it on each socket; each socket's writer sends in order, so a slow client holds up no one.
+
+An action (``act``) goes through the session's public methods exactly as a chat click does
+(``GameSession.act`` under the lock, the computers after, then ``presenter.show``), so the
+chat table, the chat hands and the turn pings follow as after a click. Each carries a key: a
+key already answered gets its first answer again, and is never applied twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+from aiohttp import WSMsgType, web
+
+from engine import parse_action
+
+from ..i18n import language_of, tr
+from ..session import GameLost, GameSession, SessionError
+from .discord_api import ActivityApi, DiscordUnavailable, Person
+from .model import table_for
+from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
+from .relay import READY_WITHIN
+from .words import refusal, session_refusal
+
+if TYPE_CHECKING:
+    from ..app import NinesBot
+    from .relay import Relay
+
+log = logging.getLogger(__name__)
+
+#: A socket that sends nothing (its pings come every 10 s) for this long is closed: a phone
+#: that went to sleep sends no close (iOS gives a page no unload event).
+SILENT_SECONDS: Final = 30.0
+#: After an action, the computers that follow start their decisions before the ack until this
+#: long after it (as a chat click's answer; cogs/nines/controller.ANSWER_WITHIN).
+ANSWER_WITHIN: Final = 1.2
+#: How long, and how many, answered keys are remembered per person and game.
+KEY_SECONDS: Final = 15 * 60.0
+KEYS_KEPT: Final = 256
+#: Frames queued on one socket beyond which it is closed (it reconnects and gets the table
+#: whole): a client that reads nothing must not hold the server's memory.
+QUEUE_LONGEST: Final = 64
+
+
+@dataclass(eq=False, slots=True)
+class Client:
+    """One open socket: whose, at which game, and its queue of frames to send."""
+
+    ws: web.WebSocketResponse
+    user_id: int
+    name: str
+    lang: str
+    game_id: int
+    #: Its game runs in another process (bot/activity/relay.py): frames come from there.
+    remote: bool = False
+    #: Whether a frame was queued yet (a remote game's ready may never come).
+    heard: bool = False
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+
+    def stop(self) -> None:
+        """Close the socket once what is queued is sent."""
+        self.queue.put_nowait(None)
+
+    def send(self, frame: Json | str) -> None:
+        """Queue a frame (sent in order by the socket's writer)."""
+        if self.queue.qsize() >= QUEUE_LONGEST:
+            log.info("activity socket of %s is not reading; closing it", self.user_id)
+            self.queue.put_nowait(None)
+            return
+        self.heard = True
+        self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+
+
+class Viewer(Protocol):
+    """Whoever a room pushes to: a socket here (``Client``), or one open on another process
+    (``relay.RemoteClient``)."""
+
+    user_id: int
+    name: str
+    lang: str
+    game_id: int
+
+    def send(self, frame: Json | str) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass(eq=False, slots=True)
+class Room:
+    game_id: int
+    seq: int = 0
+    clients: set[Viewer] = field(default_factory=set)
+    #: Avatar URLs of the people who opened this table, for the seats' pictures.
+    avatars: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Answered:
+    """The answers given to one person's keys in one game, oldest first."""
+
+    answers: OrderedDict[str, tuple[float, asyncio.Future[Json]]] = field(
+        default_factory=OrderedDict
+    )
+
+    def prune(self, now: float) -> None:
+        while self.answers:
+            key, (at, _) = next(iter(self.answers.items()))
+            if now - at < KEY_SECONDS and len(self.answers) <= KEYS_KEPT:
+                break
+            del self.answers[key]
+
+
+class Hub:
+    def __init__(
+        self,
+        bot: NinesBot,
+        api: ActivityApi,
+        application_id: Callable[[], int | None],
+    ) -> None:
+        self.bot = bot
+        self.api = api
+        self.application_id = application_id
+        self.rooms: dict[int, Room] = {}
+        self.answered: dict[tuple[int, int], Answered] = {}
+        self.silent_seconds = SILENT_SECONDS
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
+        self.relay: Relay | None = None
+
+    # -- changes ------------------------------------------------------------------------------
+
+    def changed(self, session: GameSession) -> None:
+        """The game changed: push its table to its sockets (in the background, in order)."""
+        room = self.rooms.get(session.id)
+        if room is None or not room.clients:
+            return
+        self.background(self._push(session, room), f"activity-push-{session.id}")
+
+    def background(self, work: Any, name: str) -> None:
+        """Run ``work`` in a task kept until done; its failure is logged."""
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("activity task %s failed", task.get_name(), exc_info=task.exception())
+
+    async def _push(self, session: GameSession, room: Room) -> None:
+        # Under the game's lock: no move is half made (applied, not yet stored) meanwhile.
+        # Never called by a holder of the lock: it runs in its own task.
+        async with session.lock:
+            room.seq += 1
+            frames: dict[int | None, str] = {}
+            for client in list(room.clients):
+                viewer = session.seat_of(client.user_id)
+                if viewer not in frames:
+                    table = table_json(table_for(session, viewer), room.avatars)
+                    frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
+                client.send(frames[viewer])
+        if session.closed:
+            self._forget_ended()  # its last table is sent: what only it needed can go
+
+    # -- one socket ---------------------------------------------------------------------------
+
+    async def serve(self, request: web.Request) -> web.WebSocketResponse:
+        """``GET /api/ws``: hello, then actions and pings until the socket closes or is silent."""
+        ws = web.WebSocketResponse(max_msg_size=16 * 1024)
+        await ws.prepare(request)
+        client: Client | None = None
+        writer: asyncio.Task[None] | None = None
+        try:
+            hello = await self._receive(ws)
+            if not isinstance(hello, Hello):
+                if hello is not None:
+                    words = tr("en", "activity.error.hello_first")
+                    await ws.send_json(error_frame(None, "bad-request", words))
+                return ws
+            client = await self._welcome(ws, hello)
+            if client is None:
+                return ws
+            writer = asyncio.create_task(self._write(client), name="activity-writer")
+            while not ws.closed:
+                frame = await self._receive(ws, client)
+                if frame is None:
+                    break
+                if isinstance(frame, Ping):
+                    client.send({"op": "pong"})
+                elif isinstance(frame, Act):
+                    if client.remote and self.relay is not None:
+                        self.relay.act(client, frame)  # its game's process answers
+                    else:
+                        await self.act(client, frame)
+                else:  # a second hello
+                    words = refusal(client.lang, "bad-request")
+                    client.send(error_frame(None, "bad-request", words))
+        finally:
+            if client is not None:
+                if client.remote and self.relay is not None:
+                    self.relay.leave(client)
+                else:
+                    self.forget(client)
+                client.stop()
+            if writer is not None:
+                with contextlib.suppress(Exception):
+                    await writer
+            await ws.close()
+        return ws
+
+    async def _receive(
+        self, ws: web.WebSocketResponse, client: Client | None = None
+    ) -> Hello | Act | Ping | None:
+        """The next frame; None when the socket closed or went silent. A malformed frame is
+        answered (bad-request) and skipped."""
+        while True:
+            try:
+                message = await ws.receive(timeout=self.silent_seconds)
+            except TimeoutError:
+                log.info("activity socket silent for %.0f s; closing it", self.silent_seconds)
+                return None
+            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
+                return None
+            if message.type is WSMsgType.ERROR:
+                return None
+            lang = client.lang if client is not None else "en"
+            try:
+                if message.type is not WSMsgType.TEXT:
+                    raise BadFrame("frames are JSON text")
+                return parse_frame(json.loads(message.data))
+            except (BadFrame, ValueError) as bad:
+                key = None
+                with contextlib.suppress(Exception):
+                    raw = json.loads(message.data)
+                    key = raw.get("key") if isinstance(raw.get("key"), str) else None
+                log.info("activity: bad frame (%s)", bad)
+                frame = error_frame(key, "bad-request", refusal(lang, "bad-request"))
+                if client is not None:
+                    client.send(frame)
+                else:
+                    await ws.send_json(frame)
+
+    async def _write(self, client: Client) -> None:
+        """Send the socket's queued frames in order, until told to stop (None)."""
+        while True:
+            text = await client.queue.get()
+            if text is None or client.ws.closed:
+                break
+            try:
+                await client.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                break
+        await client.ws.close()
+
+    @staticmethod
+    async def _refuse(ws: web.WebSocketResponse, code: str, words: str) -> None:
+        """A refused hello: said, then the socket is closed (by ``serve``)."""
+        await ws.send_json(error_frame(None, code, words))
+
+    async def _welcome(self, ws: web.WebSocketResponse, hello: Hello) -> Client | None:
+        """Check who this is and where (trusting nothing the client says: the user comes from
+        the token, the channel from Discord's instance), then send ``ready``."""
+        lang = language_of(hello.locale)
+        try:
+            person = await self.api.person(hello.access_token)
+            app = self.application_id()
+            instance = (
+                await self.api.instance(app, hello.instance_id)
+                if person is not None and app is not None
+                else None
+            )
+        except DiscordUnavailable as error:
+            log.warning("activity hello: Discord did not answer (%s)", error)
+            await self._refuse(ws, "auth", tr(lang, "activity.error.discord"))
+            return None
+        if person is None:
+            await self._refuse(ws, "auth", refusal(lang, "auth"))
+            return None
+        if instance is None or person.user_id not in instance.users:
+            await self._refuse(ws, "not-in-instance", refusal(lang, "not-in-instance"))
+            return None
+        if instance.channel_id != hello.channel_id or (
+            hello.guild_id is not None and instance.guild_id != hello.guild_id
+        ):
+            await self._refuse(ws, "wrong-channel", refusal(lang, "wrong-channel"))
+            return None
+        session = self._game_in(instance.channel_id, instance.guild_id)
+        if session is None:
+            return await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
+        client = Client(ws, person.user_id, person.name, lang, session.id)
+        await self.join(client, session, person.avatar)
+        return client
+
+    async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
+        """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""
+        room = self.rooms.setdefault(session.id, Room(session.id))
+        if avatar is not None:
+            room.avatars[viewer.user_id] = avatar
+        # Built and queued under the game's lock, as every table frame, and before the viewer
+        # joins the room's pushes: nothing it is sent comes from a half-made move, or twice.
+        async with session.lock:
+            seat = session.seat_of(viewer.user_id)
+            name = session.seats[seat].name if seat is not None else viewer.name
+            table = table_json(table_for(session, seat), room.avatars)
+            viewer.send(
+                {
+                    "op": "ready",
+                    "seq": room.seq,
+                    "you": {"user_id": str(viewer.user_id), "name": name, "seat": seat},
+                    "lang": viewer.lang,
+                    "table": table,
+                }
+            )
+            room.clients.add(viewer)
+
+    async def _elsewhere(
+        self,
+        ws: web.WebSocketResponse,
+        person: Person,
+        lang: str,
+        channel_id: int | None,
+        guild_id: int | None,
+    ) -> Client | None:
+        """No game of this channel runs here: with several processes, the one running it
+        answers through the relay; else there is no game."""
+        row = None
+        if self.relay is not None and channel_id is not None:
+            row = await self.bot.storage.game_in_channel(channel_id)
+        if self.relay is None or row is None or not row.is_open or row.guild_id != guild_id:
+            await self._refuse(ws, "no-game", refusal(lang, "no-game"))
+            return None
+        client = Client(ws, person.user_id, person.name, lang, row.id, remote=True)
+        log.info("activity: game %s runs in another process; relaying its socket", row.id)
+        self.relay.join(client, person.avatar)
+
+        def unanswered() -> None:
+            if not client.heard:  # no process runs it after all (it just ended)
+                client.send(error_frame(None, "no-game", refusal(lang, "no-game")))
+                client.stop()
+
+        asyncio.get_running_loop().call_later(READY_WITHIN, unanswered)
+        return client
+
+    def _game_in(self, channel_id: int | None, guild_id: int | None) -> GameSession | None:
+        if channel_id is None:
+            return None
+        session: GameSession | None = self.bot.sessions.in_channel(channel_id)
+        if session is None or session.guild_id != guild_id:
+            return None
+        serves = self.bot.serves
+        if serves is not None and not serves(session.guild_id):
+            return None  # another process runs this guild's games
+        return session
+
+    def forget(self, viewer: Viewer) -> None:
+        """``viewer`` left the table."""
+        room = self.rooms.get(viewer.game_id)
+        if room is not None:
+            room.clients.discard(viewer)
+        self._forget_ended()
+
+    def _forget_ended(self) -> None:
+        """Drop the rooms nobody watches of games that ended, with their answered keys (no
+        action can be taken in them any more)."""
+        ended = [
+            game_id
+            for game_id, room in self.rooms.items()
+            if self.bot.sessions.get(game_id) is None
+            and not any(isinstance(c, Client) for c in room.clients)  # the others are relayed
+        ]
+        for game_id in ended:
+            del self.rooms[game_id]
+        gone = set(ended)
+        for key in [k for k in self.answered if k[0] in gone]:
+            del self.answered[key]
+        if self.relay is not None:
+            self.relay.forget_games(gone)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    async def act(self, client: Viewer, act: Act) -> None:
+        """Apply an action once per key; a key seen before gets its first answer again."""
+        now = time.monotonic()
+        answered = self.answered.setdefault((client.game_id, client.user_id), Answered())
+        answered.prune(now)
+        while (earlier := answered.answers.get(act.key)) is not None:
+            first = earlier[1]
+            try:
+                client.send(await asyncio.shield(first))
+                return
+            except asyncio.CancelledError:
+                if not first.cancelled():
+                    raise  # this task is being cancelled, not the first attempt
+            # The first attempt failed, unapplied: this resend tries it again.
+        future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
+        answered.answers[act.key] = (now, future)
+        try:
+            answer = await self._apply(client, act)
+        except Exception:
+            # Not applied (the session undid it): said, and the key is free for a resend.
+            log.exception("activity action %r in game %s failed", act.action, client.game_id)
+            del answered.answers[act.key]
+            future.cancel()
+            client.send(error_frame(act.key, "stale", tr(client.lang, "error.unexpected")))
+            return
+        except BaseException:
+            del answered.answers[act.key]
+            future.cancel()
+            raise
+        future.set_result(answer)
+        if answer["op"] == "ack":
+            return  # sent as soon as the move was stored
+        client.send(answer)
+
+    async def _apply(self, client: Viewer, act: Act) -> Json:
+        lang = client.lang
+        try:
+            action = parse_action(act.action)
+        except ValueError:
+            return error_frame(act.key, "bad-request", refusal(lang, "bad-request"))
+        session = self.bot.sessions.get(client.game_id)
+        if session is None:
+            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+        shown: asyncio.Future[None] | None = None
+        ack: Json = {"op": "ack", "key": act.key}
+        try:
+            async with session.lock:
+                if session.closed:
+                    return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+                try:
+                    # As a chat click does (cogs/nines/controller.act): the move, then the
+                    # computers that follow within the answer's budget, stored together.
+                    change = await session.act(
+                        client.user_id,
+                        session.n,
+                        action,
+                        until=time.monotonic() + ANSWER_WITHIN,
+                    )
+                except SessionError as error:
+                    code, words = session_refusal(lang, error)
+                    return error_frame(act.key, code, words)
+                client.send(ack)  # stored: acknowledged before the computers finish
+                try:
+                    if session.plays_itself():
+                        change.extend(await session.run_computers())
+                except GameLost:
+                    return ack  # the move stands; the shard's new holder plays on
+                # Started under the lock so this game's table edits keep their order; the
+                # fan-out presenter shows it in chat and pushes it to every socket.
+                shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
+        except GameLost:
+            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+        if shown is not None:
+            self._track(shown)
+        return ack
+
+    def _track(self, shown: asyncio.Future[None]) -> None:
+        async def wait() -> None:
+            await shown
+
+        self.background(wait(), "activity-show")
+
+    # -- stopping -----------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Close every socket (clients reconnect to whichever process serves next)."""
+        for room in list(self.rooms.values()):
+            for viewer in list(room.clients):
+                viewer.stop()
+        if self.relay is not None:
+            for clients in list(self.relay.edge_clients.values()):
+                for client in list(clients):
+                    client.stop()
+        self.rooms.clear()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(task, 5.0)

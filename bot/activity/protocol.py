@@ -1,0 +1,243 @@
+"""The Activity's wire format: the table model as JSON (``table_json``), and the frames.
+
+Field for field as the contract says (ACTIVITY.md, "TABLE"): the names are ``TableModel``'s;
+cards and actions are their engine text (``str(card)``, ``str(action)``); a suit is its letter;
+user ids are strings (JavaScript numbers cannot hold a snowflake). Words are the client's: the
+server sends none but its error messages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, Final
+
+from engine import Card, HandEnded, SheetRow, Trump
+
+from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnModel
+
+Json = dict[str, Any]
+
+#: The refusals a client can be told, each with what the person reads (ACTIVITY.md).
+ERROR_CODES: Final = frozenset(
+    {
+        "auth",
+        "not-in-instance",
+        "wrong-channel",
+        "no-game",
+        "not-seated",
+        "not-your-turn",
+        "illegal",
+        "stale",
+        "bad-request",
+    }
+)
+
+
+def _suit(trump: Trump) -> str | None:
+    return None if trump is None else trump.value
+
+
+def _cards(cards: tuple[Card, ...] | frozenset[Card] | None) -> list[str] | None:
+    if cards is None:
+        return None
+    return [str(c) for c in cards]
+
+
+def _seat(seat: SeatModel, avatars: Mapping[int, str]) -> Json:
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "code": seat.code,
+        "user_id": None if seat.user_id is None else str(seat.user_id),
+        "computer": seat.computer,
+        "level": seat.level,
+        "away": seat.away,
+        "host": seat.host,
+        "team": seat.team,
+        "cards_left": seat.cards_left,
+        "tricks_won": seat.tricks_won,
+        "quota_left": seat.quota_left,
+        "avatar": None if seat.user_id is None else avatars.get(seat.user_id),
+    }
+
+
+def _trick(trick: TrickModel) -> Json:
+    return {
+        "number": trick.number,
+        "cards": [{"seat": p.seat, "card": str(p.card), "call": p.call} for p in trick.cards],
+        "winner": trick.winner,
+        "winning_card": None if trick.winning_card is None else str(trick.winning_card),
+    }
+
+
+def _turn(turn: TurnModel | None) -> Json | None:
+    if turn is None:
+        return None
+    return {"seat": turn.seat, "kind": turn.kind, "deadline": turn.deadline}
+
+
+def _hand(hand: HandModel | None) -> Json | None:
+    if hand is None:
+        return None
+    return {
+        "seat": hand.seat,
+        "cards": _cards(hand.cards),
+        "legal": [str(a) for a in hand.legal],
+        # In hand order, so the client needs no card order of its own.
+        "playable": [str(c) for c in hand.cards if c in hand.playable],
+        "put_down": _cards(hand.put_down),
+    }
+
+
+def _row(row: SheetRow) -> Json:
+    return {
+        "number": row.number,
+        "trump": _suit(row.trump),
+        "dealer": row.dealer,
+        "scores": list(row.scores),
+        "total": row.total,
+    }
+
+
+def _result(result: HandEnded | None) -> Json | None:
+    if result is None:
+        return None
+    return {
+        "number": result.number,
+        "tricks_won": list(result.tricks_won),
+        "scores": list(result.scores),
+        "spare": _cards(result.spare),
+        "instant_win": result.instant_win,
+        "nines": list(result.nines),
+        "points": list(result.points),
+    }
+
+
+def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> Json:
+    """The table model as the client reads it. ``avatars``: the avatar URLs the server knows
+    (of people who opened the Activity), by user id; others get null."""
+    rules = model.rules
+    return {
+        "game_id": model.game_id,
+        "kind": dataclasses.asdict(model.kind),
+        "rules": {
+            **rules.to_dict(),
+            "players": rules.players,
+            "quota": rules.quota,
+            "teams": None if rules.teams is None else [list(t) for t in rules.teams],
+        },
+        "status": model.status,
+        "viewer": model.viewer,
+        "seats": [_seat(s, avatars or {}) for s in model.seats],
+        "hand_number": model.hand_number,
+        "phase": model.phase,
+        "dealer": model.dealer,
+        "trump": _suit(model.trump),
+        "spits": _cards(model.spits),
+        "exchange_order": list(model.exchange_order),
+        "exchange": [[seat, swapped] for seat, swapped in model.exchange],
+        "turn": _turn(model.turn),
+        "trick": None if model.trick is None else _trick(model.trick),
+        "tricks": [_trick(t) for t in model.tricks],
+        "scores": list(model.scores),
+        "start_scores": list(model.start_scores),
+        "sheet": [_row(r) for r in model.sheet],
+        "last_result": _result(model.last_result),
+        "tiebreak": None if model.tiebreak is None else list(model.tiebreak),
+        "winners": None if model.winners is None else list(model.winners),
+        "ranking": (
+            None
+            if model.ranking is None
+            else [
+                {
+                    "unit": r.unit,
+                    "seats": list(r.seats),
+                    "place": r.place,
+                    "score": r.score,
+                    "winner": r.winner,
+                }
+                for r in model.ranking
+            ]
+        ),
+        "hand": _hand(model.hand),
+    }
+
+
+# -- frames ------------------------------------------------------------------------------------
+
+
+class BadFrame(ValueError):
+    """A client frame that is not the protocol's; the message says what is wrong."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Hello:
+    access_token: str
+    instance_id: str
+    channel_id: int
+    guild_id: int | None
+    last_seq: int | None
+    locale: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Act:
+    key: str
+    action: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+Frame = Hello | Act | Ping
+
+#: Longest idempotency key and action text accepted (a UUID is 36 characters).
+KEY_LONGEST: Final = 100
+ACTION_LONGEST: Final = 16
+
+
+def _text(data: Mapping[str, Any], name: str, longest: int) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not 1 <= len(value) <= longest:
+        raise BadFrame(f"{name} must be a string of 1 to {longest} characters")
+    return value
+
+
+def _snowflake(value: Any, name: str) -> int:
+    if not isinstance(value, str) or not value.isdigit() or len(value) > 20:
+        raise BadFrame(f"{name} must be an id (digits, as a string)")
+    return int(value)
+
+
+def parse_frame(data: Any) -> Frame:
+    """A client frame from its decoded JSON; BadFrame for anything else."""
+    if not isinstance(data, dict):
+        raise BadFrame("a frame is a JSON object")
+    op = data.get("op")
+    if op == "ping":
+        return Ping()
+    if op == "act":
+        return Act(_text(data, "key", KEY_LONGEST), _text(data, "action", ACTION_LONGEST))
+    if op == "hello":
+        last_seq = data.get("last_seq")
+        if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):
+            raise BadFrame("last_seq must be a whole number or null")
+        guild = data.get("guild_id")
+        locale = data.get("locale")
+        return Hello(
+            access_token=_text(data, "access_token", 200),
+            instance_id=_text(data, "instance_id", 200),
+            channel_id=_snowflake(data.get("channel_id"), "channel_id"),
+            guild_id=None if guild is None else _snowflake(guild, "guild_id"),
+            last_seq=last_seq,
+            locale=locale if isinstance(locale, str) else "en-US",
+        )
+    raise BadFrame(f"unknown op {op!r}")
+
+
+def error_frame(key: str | None, code: str, message: str) -> Json:
+    assert code in ERROR_CODES, code
+    return {"op": "error", "key": key, "code": code, "message": message}

@@ -1,0 +1,539 @@
+"""Issue 37: the Activity's server, end to end: the real bot against the Discord double, a real
+aiohttp websocket client as the web table.
+
+Who someone is comes from their token and Discord's instance, never from what the client
+says; a seated person plays from the socket and the chat table shows it; a chat click reaches
+the socket; refusals store nothing; a resent key is answered, never applied twice; a
+reconnection gets the table whole; a silent socket is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.app import NinesBot
+from bot.i18n import card_label
+from engine import Card, Rules
+from tests.fakecord import FakeDiscord
+from tests.fakecord.models import Channel, User
+
+from .conftest import StartBot
+from .people import end_message, open_hand, table_message
+from .robust import open_game, raw_click, text_of, wait_for
+from .test_network_faults import free_port
+
+Json = dict[str, Any]
+
+
+class Table:
+    """One open web table: the socket, read frame by frame."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+
+    async def send(self, **frame: Any) -> None:
+        await self.ws.send_json(frame)
+
+    async def next(self, op: str | None = None, *, within: float = 10.0) -> Json:
+        """The next frame (of that op, skipping others)."""
+        deadline = time.monotonic() + within
+        while True:
+            message = await self.ws.receive(timeout=max(0.01, deadline - time.monotonic()))
+            if message.type is not aiohttp.WSMsgType.TEXT:
+                raise AssertionError(f"the socket closed: {message}")
+            frame: Json = json.loads(message.data)
+            if op is None or frame["op"] == op:
+                return frame
+
+    async def table_where(self, check: Callable[[Json], bool], *, within: float = 10.0) -> Json:
+        """Read table frames until one's table passes ``check``; that frame."""
+        deadline = time.monotonic() + within
+        while True:
+            frame = await self.next("table", within=deadline - time.monotonic())
+            if check(frame["table"]):
+                return frame
+
+    async def closed(self, *, within: float) -> bool:
+        """Whether the server closes the socket within that long (frames before are read)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            try:
+                message = await self.ws.receive(timeout=deadline - time.monotonic())
+            except TimeoutError:
+                return False
+            if message.type in (
+                aiohttp.WSMsgType.CLOSE,
+                aiohttp.WSMsgType.CLOSED,
+                aiohttp.WSMsgType.CLOSING,
+            ):
+                return True
+        return False
+
+
+class Activity:
+    """The Activity as people's browsers reach it: the bot's port, Discord's SDK faked by the
+    double (``authorize`` codes, instances)."""
+
+    def __init__(self, fake: FakeDiscord, bot: NinesBot, port: int, http: aiohttp.ClientSession):
+        self.fake, self.bot, self.port, self.http = fake, bot, port, http
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def token_for(self, user: User) -> str:
+        code = self.fake.authorize(user)
+        async with self.http.post(self.base + "/api/token", json={"code": code}) as answer:
+            assert answer.status == 200, await answer.text()
+            body = await answer.json()
+        token: str = body["access_token"]
+        return token
+
+    async def open(
+        self,
+        user: User,
+        *,
+        channel: Channel | None = None,
+        instance_channel: Channel | None = None,
+        in_instance: bool = True,
+        token: str | None = None,
+        **hello: Any,
+    ) -> tuple[Table, Json]:
+        """``user`` opens the table in ``channel`` (their instance in ``instance_channel``,
+        by default the same); the socket and its first frame (``ready`` or ``error``)."""
+        channel = channel or self.fake.channel
+        members = [user.id] if in_instance else []
+        instance = self.fake.activity_instance(instance_channel or channel, members)
+        ws = await self.http.ws_connect(self.base + "/api/ws")
+        table = Table(ws)
+        frame = {
+            "op": "hello",
+            "access_token": token or await self.token_for(user),
+            "instance_id": instance,
+            "channel_id": str(channel.id),
+            "guild_id": str(self.fake.guild.id),
+            "last_seq": None,
+            "locale": user.locale,
+            **hello,
+        }
+        await table.send(**frame)
+        return table, await table.next()
+
+
+@pytest.fixture
+async def activity(fake_discord: FakeDiscord, start_bot: StartBot) -> AsyncIterator[Activity]:
+    fake = fake_discord
+    fake.enable_activities()  # as in the Developer Portal: Discord keeps an Entry Point command
+    port = free_port()
+    bot = await start_bot(ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
+    async with aiohttp.ClientSession() as http:
+        yield Activity(fake, bot, port, http)
+
+
+async def stored_actions(bot: NinesBot, game_id: int) -> int:
+    return len(await bot.storage.actions(game_id))
+
+
+def turn_seat(table: Json) -> int | None:
+    turn = table["turn"]
+    return None if turn is None else int(turn["seat"])
+
+
+async def two_people_and_a_computer(activity: Activity) -> tuple[int, User, User]:
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game = await open_game(fake, alice, people=(bob,), computers=("normal",))
+    return game, alice, bob
+
+
+# -- serving, the token, the command sync ------------------------------------------------------
+
+
+async def test_the_page_and_the_token_are_served_and_the_entry_point_kept(activity: Activity):
+    fake, http = activity.fake, activity.http
+    async with http.get(activity.base + "/") as page:
+        assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
+        assert page.headers["Cache-Control"] == "no-cache"
+    async with http.get(activity.base + "/assets/..%2Fsettings.py") as escape:
+        assert escape.status == 404
+    code = fake.authorize(fake.add_user("alice"))
+    async with http.post(activity.base + "/api/token", json={"code": code}) as answer:
+        assert answer.status == 200
+        assert set(await answer.json()) == {"access_token"}
+    # A code is good once; a made-up one and a body without one are refused in plain words.
+    for body in ({"code": code}, {"code": "made-up"}, {"nothing": 1}):
+        async with http.post(activity.base + "/api/token", json=body) as answer:
+            assert answer.status == 400
+            assert (await answer.json())["error"]
+    # The bot synced its commands without dropping the Entry Point command Discord keeps.
+    synced = {(c["name"], c["type"]) for c in fake.commands.global_commands.values()}
+    assert ("launch", 4) in synced and ("nines", 1) in synced
+
+
+async def test_the_open_the_table_button_launches_the_activity(activity: Activity):
+    fake = activity.fake
+    game, alice, _bob = await two_people_and_a_computer(activity)
+    table = table_message(fake, alice, fake.channel)
+    assert table is not None
+    carol = fake.add_user("carol")
+    click = await raw_click(fake, carol, table, f"nines:1:table:{game}")
+    assert click.ack_type == 12 and not click.errors
+    instance = fake.activities.instances[click.activity_instance_id or ""]
+    assert instance.channel.id == fake.channel.id and carol.id in instance.users
+
+
+async def test_without_the_activity_the_button_says_so(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    fake = fake_discord
+    await start_bot()
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    game = await open_game(fake, alice, people=(bob,), computers=("normal",))
+    table = table_message(fake, alice, fake.channel)
+    assert table is not None
+    click = await raw_click(fake, bob, table, f"nines:1:table:{game}")
+    assert click.ack_type == 4 and click.ephemeral
+    assert "not set up" in text_of(click.message)
+
+
+# -- who is at the table -----------------------------------------------------------------------
+
+
+async def test_the_person_comes_from_the_token_and_the_instance(activity: Activity):
+    fake = activity.fake
+    game, alice, bob = await two_people_and_a_computer(activity)
+    carol = fake.add_user("carol")
+    # A forged user id in the hello is ignored: the token says who this is.
+    table, ready = await activity.open(alice, user_id=str(bob.id))
+    assert ready["op"] == "ready" and ready["you"]["user_id"] == str(alice.id)
+    assert ready["you"]["seat"] == 0 and ready["lang"] == "en"
+    assert ready["table"]["game_id"] == game and ready["table"]["hand"]["seat"] == 0
+    assert ready["table"]["seats"][0]["user_id"] == str(alice.id)
+    await table.ws.close()
+    # Someone not among the instance's users.
+    _, refused = await activity.open(carol, in_instance=False)
+    assert (refused["op"], refused["code"]) == ("error", "not-in-instance")
+    # A forged token, and one that expired.
+    _, refused = await activity.open(carol, token="forged-token")
+    assert refused["code"] == "auth"
+    token = await activity.token_for(carol)
+    fake.activities.tokens[token].expires_at = fake.clock.now() - 1
+    _, refused = await activity.open(carol, token=token)
+    assert refused["code"] == "auth"
+
+
+async def test_another_channels_game_and_no_game_are_refused(activity: Activity):
+    fake = activity.fake
+    _game, alice, _bob = await two_people_and_a_computer(activity)
+    elsewhere = fake.add_channel(name="elsewhere")
+    # The instance runs in #elsewhere but the client claims the game's channel.
+    _, refused = await activity.open(alice, instance_channel=elsewhere)
+    assert refused["code"] == "wrong-channel"
+    # Opened in a channel with no game.
+    _, refused = await activity.open(alice, channel=elsewhere)
+    assert refused["code"] == "no-game"
+    assert "no game" in refused["message"]
+
+
+async def test_a_watcher_sees_no_hand(activity: Activity):
+    fake = activity.fake
+    _game, alice, bob = await two_people_and_a_computer(activity)
+    carol = fake.add_user("carol", locale="fr")
+    watcher, ready = await activity.open(carol)
+    assert ready["you"]["seat"] is None and ready["table"]["hand"] is None
+    assert ready["lang"] == "fr" and ready["table"]["viewer"] is None
+    # Still none after a change.
+    seated, mine = await activity.open(alice)
+    if turn_seat(mine["table"]) == 0:
+        await seated.send(op="act", key="a1", action=mine["table"]["hand"]["legal"][0])
+    else:
+        hand = await open_hand(fake, bob, fake.channel)
+        move = next(b for b in hand.buttons() if not b.disabled and ":xchg:" in (b.custom_id or ""))
+        await fake.click(bob, hand, move.custom_id or "")
+    frame = await watcher.next("table")
+    assert frame["table"]["hand"] is None and frame["seq"] > ready["seq"]
+
+
+# -- playing -----------------------------------------------------------------------------------
+
+
+async def play_from_sockets_until_a_card(
+    activity: Activity, sockets: dict[int, tuple[Table, Json]]
+) -> tuple[int, str, Json]:
+    """The people keep their hands from their sockets until someone is to play a card; that
+    seat, the card it plays from its socket, and the ack."""
+    latest = {seat: ready["table"] for seat, (_, ready) in sockets.items()}
+    for _ in range(10):
+        seat = turn_seat(next(iter(latest.values())))
+        assert seat in sockets, f"turn of seat {seat}"
+        table, _ = sockets[seat]
+        legal = latest[seat]["hand"]["legal"]
+        action = "keep" if "keep" in legal else legal[0]
+        await table.send(op="act", key=f"k-{seat}-{action}", action=action)
+        assert await table.next("ack") == {"op": "ack", "key": f"k-{seat}-{action}"}
+
+        def moved_on(t: Json, acted: int = seat) -> bool:
+            return turn_seat(t) != acted or t["phase"] == "play"
+
+        for other, (socket, _) in sockets.items():
+            latest[other] = (await socket.table_where(moved_on))["table"]
+        if action != "keep":
+            return seat, action, latest[seat]
+    raise AssertionError("no card was played")
+
+
+async def test_a_card_played_in_the_activity_shows_in_chat(activity: Activity):
+    fake, bot = activity.fake, activity.bot
+    game, alice, bob = await two_people_and_a_computer(activity)
+    sockets = {0: await activity.open(alice), 1: await activity.open(bob)}
+    seat, card, table = await play_from_sockets_until_a_card(activity, sockets)
+    assert card not in table["hand"]["cards"]
+    name = ("alice", "bob")[seat]
+    label = card_label(Card.parse(card), "en")
+
+    def shown() -> bool:
+        chat = table_message(fake, alice, fake.channel)
+        return chat is not None and f"{name} **{label}**" in text_of(chat)
+
+    await wait_for(fake, shown, what=f"{name}'s {label} on the chat table")
+    # And the move is stored once, by the session, like a click's.
+    stored = await bot.storage.actions(game)
+    assert [a.action for a in stored].count(card) == 1
+
+
+async def test_a_chat_click_reaches_the_socket(activity: Activity):
+    fake = activity.fake
+    _game, alice, bob = await two_people_and_a_computer(activity)
+    table, ready = await activity.open(alice)
+    who = turn_seat(ready["table"])
+    person = (alice, bob)[who or 0]
+    hand = await open_hand(fake, person, fake.channel)
+    move = next(b for b in hand.buttons() if not b.disabled and ":xchg:" in (b.custom_id or ""))
+    await fake.click(person, hand, move.custom_id or "")
+    frame = await table.table_where(lambda t: t["exchange"] != ready["table"]["exchange"])
+    assert frame["seq"] == ready["seq"] + 1  # one change, one frame
+    assert [who, move.custom_id.endswith("swap")] in frame["table"]["exchange"]  # type: ignore[union-attr]
+
+
+async def test_refused_and_replayed_actions_store_nothing(activity: Activity):
+    bot = activity.bot
+    game, alice, bob = await two_people_and_a_computer(activity)
+    sockets = {0: await activity.open(alice), 1: await activity.open(bob)}
+    ready = sockets[0][1]["table"]
+    due = turn_seat(ready)
+    assert due in (0, 1)
+    waiting = 1 - due
+    before = await stored_actions(bot, game)
+    # Out of turn.
+    idle, _ = sockets[waiting]
+    await idle.send(op="act", key="x1", action="keep")
+    refused = await idle.next("error")
+    assert (refused["key"], refused["code"]) == ("x1", "not-your-turn")
+    # Illegal: a card in the exchange, a card not held, and no action at all.
+    mover, mine = sockets[due]
+    held = set(mine["table"]["hand"]["cards"])
+    missing = next(c for c in ("2H", "3H", "4H", "5H", "6H") if c not in held)
+    for key, action, code in (
+        ("x2", mine["table"]["hand"]["cards"][0], "illegal"),
+        ("x3", missing, "illegal"),
+        ("x4", "juggle", "bad-request"),
+    ):
+        await mover.send(op="act", key=key, action=action)
+        refused = await mover.next("error")
+        assert (refused["key"], refused["code"]) == (key, code), refused
+        assert refused["message"]
+    assert await stored_actions(bot, game) == before
+    # A replayed key: the first answer again, applied once.
+    await mover.send(op="act", key="once", action="keep")
+    assert await mover.next("ack") == {"op": "ack", "key": "once"}
+    after = await stored_actions(bot, game)
+    assert after > before
+    await mover.send(op="act", key="once", action="keep")
+    assert await mover.next("ack") == {"op": "ack", "key": "once"}
+    # The refused key x2 gets its refusal again, even resent with another action.
+    await mover.send(op="act", key="x2", action="keep")
+    assert (await mover.next("error"))["code"] == "illegal"
+    await activity.fake.settle()
+    assert await stored_actions(bot, game) == after
+
+
+async def test_a_reconnection_gets_the_table_whole(activity: Activity):
+    fake = activity.fake
+    _game, alice, bob = await two_people_and_a_computer(activity)
+    first, ready = await activity.open(alice)
+    await first.ws.close()
+    # Meanwhile the game moves on in chat.
+    person = (alice, bob)[turn_seat(ready["table"]) or 0]
+    hand = await open_hand(fake, person, fake.channel)
+    move = next(b for b in hand.buttons() if not b.disabled and ":xchg:" in (b.custom_id or ""))
+    await fake.click(person, hand, move.custom_id or "")
+    await fake.settle()
+    _, again = await activity.open(alice, last_seq=ready["seq"])
+    assert again["op"] == "ready" and again["table"]["exchange"] != ready["table"]["exchange"]
+    session = activity.bot.sessions.in_channel(fake.channel.id)
+    assert session is not None
+    assert len(again["table"]["exchange"]) == len(session.game.exchange_made)  # type: ignore[union-attr]
+
+
+async def test_a_silent_socket_is_dropped_and_a_pinging_one_kept(activity: Activity):
+    _game, alice, bob = await two_people_and_a_computer(activity)
+    activity.bot.activity_server.hub.silent_seconds = 0.6  # type: ignore[union-attr]
+    silent, _ = await activity.open(alice)
+    pinging, _ = await activity.open(bob)
+
+    async def ping() -> None:
+        for _ in range(8):
+            await pinging.send(op="ping")
+            await asyncio.sleep(0.2)
+
+    pinger = asyncio.create_task(ping())
+    assert await silent.closed(within=3.0)
+    await pinger
+    assert await pinging.next("pong") == {"op": "pong"}
+    assert not pinging.ws.closed
+
+
+# -- whole games -------------------------------------------------------------------------------
+
+
+async def drain(table: Table, latest: Json) -> Json:
+    """The newest table frame already sent on this socket (or ``latest`` if none came)."""
+    while True:
+        try:
+            latest = await table.next("table", within=0.05)
+        except TimeoutError:
+            return latest
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"), [("classic", {"start": 3}), ("nein-nine", {"rounds": 1})]
+)
+async def test_a_whole_game_played_from_sockets(
+    activity: Activity, ruleset: str, options: dict[str, Any]
+):
+    """Two people play a whole game from their web tables only (computers in the other
+    seats); the chat table follows to the end message, every move stored once."""
+    fake, bot = activity.fake, activity.bot
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    computers = Rules.from_settings(ruleset).players - 2
+    game = await open_game(
+        fake, alice, people=(bob,), computers=("normal",) * computers, ruleset=ruleset, **options
+    )
+    sockets: dict[int, Table] = {}
+    latest: dict[int, Json] = {}
+    for seat, person in enumerate((alice, bob)):
+        table, ready = await activity.open(person)
+        assert ready["you"]["seat"] == seat
+        sockets[seat], latest[seat] = table, {"seq": ready["seq"], "table": ready["table"]}
+    rng = random.Random(5)
+    acted = 0
+    for _ in range(3000):
+        for seat, table in sockets.items():
+            latest[seat] = await drain(table, latest[seat])
+        view = latest[0]["table"]
+        if view["status"] != "playing":
+            break
+        seat = turn_seat(view)
+        if seat not in sockets or turn_seat(latest[seat]["table"]) != seat:
+            latest[0] = await sockets[0].next("table")  # computers at play: wait for them
+            continue
+        action = rng.choice(latest[seat]["table"]["hand"]["legal"])
+        key = f"move-{acted}"
+        await sockets[seat].send(op="act", key=key, action=action)
+        answer = await sockets[seat].next()
+        while answer["op"] not in ("ack", "error"):
+            if answer["op"] == "table":
+                latest[seat] = answer
+            answer = await sockets[seat].next()
+        assert answer == {"op": "ack", "key": key}, answer
+        acted += 1
+        seen = latest[seat]["seq"]
+        latest[seat] = await sockets[seat].next("table")  # the move's own table follows its ack
+        assert latest[seat]["seq"] > seen
+    else:
+        raise AssertionError("the game did not end")
+    final = latest[0]["table"]
+    assert final["status"] == "finished" and final["winners"] and final["ranking"]
+    assert final["hand"] is not None  # a seat keeps its own (empty) hand to the end
+    await wait_for(fake, lambda: end_message(fake, alice, fake.channel), what="the end message")
+    row = await bot.storage.game(game)
+    assert row is not None and row.status == "finished"
+    assert await bot.storage.game_result(game) is not None
+    assert acted > 10
+
+
+async def test_a_failed_write_is_said_and_the_same_key_applies_later(
+    activity: Activity, monkeypatch: pytest.MonkeyPatch
+):
+    """The database refuses the move: the person is told, nothing stands, the socket stays;
+    the same key sent again (the client's retry) applies it once."""
+    bot = activity.bot
+    game, alice, bob = await two_people_and_a_computer(activity)
+    sockets = {0: await activity.open(alice), 1: await activity.open(bob)}
+    due = turn_seat(sockets[0][1]["table"])
+    assert due in (0, 1)
+    mover, _ = sockets[due]
+    before = await stored_actions(bot, game)
+    real = bot.storage.append_actions
+    failures = [RuntimeError("the disk is full")]
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(bot.storage, "append_actions", failing)
+    await mover.send(op="act", key="retry-me", action="keep")
+    refused = await mover.next("error")
+    assert (refused["key"], refused["code"]) == ("retry-me", "stale")
+    assert "safe" in refused["message"]
+    assert await stored_actions(bot, game) == before
+    session = bot.sessions.get(game)
+    assert session is not None and session.n == before and session.game is not None
+    assert session.game.turn == due  # the engine was put back as the database holds it
+    await mover.send(op="act", key="retry-me", action="keep")
+    assert await mover.next("ack") == {"op": "ack", "key": "retry-me"}
+    assert await stored_actions(bot, game) > before
+
+
+async def test_frames_out_of_protocol_are_refused_in_plain_words(activity: Activity):
+    fake = activity.fake
+    await two_people_and_a_computer(activity)
+    # An action before the hello: refused, and the socket closed.
+    ws = await activity.http.ws_connect(activity.base + "/api/ws")
+    table = Table(ws)
+    await table.send(op="act", key="k", action="keep")
+    refused = await table.next("error")
+    assert refused["code"] == "bad-request" and "hello" in refused["message"]
+    assert await table.closed(within=5)
+    # Not JSON, then an unknown op: each refused, the hello still welcome after them.
+    ws = await activity.http.ws_connect(activity.base + "/api/ws")
+    table = Table(ws)
+    await ws.send_str("{not json")
+    assert (await table.next("error"))["code"] == "bad-request"
+    await table.send(op="dance", key="d1")
+    assert (await table.next("error"))["key"] == "d1"
+    alice = next(u for u in fake.store.users.values() if u.name == "alice")
+    token = await activity.token_for(alice)
+    instance = fake.activity_instance(fake.channel, [alice.id])
+    await table.send(
+        op="hello",
+        access_token=token,
+        instance_id=instance,
+        channel_id=str(fake.channel.id),
+        guild_id=str(fake.guild.id),
+        last_seq=None,
+        locale="en-US",
+    )
+    assert (await table.next("ready"))["you"]["seat"] == 0
+    # An instance id that could reach another route with the bot's token: never asked.
+    _, refused = await activity.open(alice, instance_id="../../users/@me")
+    assert refused["code"] == "not-in-instance"
