@@ -1,14 +1,21 @@
-"""The options that /nines start and /nines settings set share: names, help and choices.
+"""The options that /nines start and /nines settings set share: names, help and choices, and
+the rule options' one transformer (``RuleOption``).
 
 Every text carries a catalogue key, so Discord shows each option in its reader's language.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
+import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+
+from bot.i18n import language_of
+from bot.storage import SettingValue
+
+from .setting_values import validate
 
 #: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
 RULESETS = [
@@ -66,10 +73,59 @@ RULE_HELP: Final = {
     "limit": _("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
 }
 
-#: Choices of the rules options (both commands).
-RULE_CHOICES: Final = {
-    "ruleset": RULESETS,
-    "exchange": EXCHANGES,
-    "ties": TIES,
-    "instant_win": ON_OFF,
-}
+
+class RuleOption(app_commands.Transformer):
+    """A rule option of both commands: its type, range and choices as Discord shows them, and
+    its value read in the caller's language and made canonical (``setting_values.validate``,
+    e.g. "C,P,SA" in French is "H,S,NT"). A value not allowed (a forged request, or a trump
+    order typed wrong) is refused with ``SettingsInvalid``, before the command runs."""
+
+    def __init__(
+        self,
+        key: str,
+        *,
+        choices: list[app_commands.Choice[str]] | None = None,
+        low: int | None = None,
+        high: int | None = None,
+    ) -> None:
+        self.key = key
+        self._choices = choices
+        self.low = low
+        self.high = high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if self.low is None:
+            return discord.AppCommandOptionType.string
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int | None:
+        return self.low
+
+    @property
+    def max_value(self) -> int | None:
+        return self.high
+
+    @property
+    def choices(self) -> list[app_commands.Choice[Any]] | None:
+        return list(self._choices) if self._choices is not None else None
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> Any:
+        return validate({self.key: value}, language_of(interaction.locale))[self.key]
+
+
+#: The rule options' annotations, each the value read (``Optional``: every one may be left out).
+Ruleset = app_commands.Transform[SettingValue, RuleOption("ruleset", choices=RULESETS)]
+Trumps = app_commands.Transform[SettingValue, RuleOption("trumps")]
+Exchange = app_commands.Transform[SettingValue, RuleOption("exchange", choices=EXCHANGES)]
+Ties = app_commands.Transform[SettingValue, RuleOption("ties", choices=TIES)]
+InstantWin = app_commands.Transform[SettingValue, RuleOption("instant_win", choices=ON_OFF)]
+Start = app_commands.Transform[SettingValue, RuleOption("start", low=3, high=21)]
+Rounds = app_commands.Transform[SettingValue, RuleOption("rounds", low=1, high=30)]
+Limit = app_commands.Transform[SettingValue, RuleOption("limit", low=1, high=30)]
+
+
+def chosen(**options: SettingValue | None) -> dict[str, SettingValue]:
+    """The options given, by their setting's name (in the command's order)."""
+    return {key: value for key, value in options.items() if value is not None}

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import tr
-from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate
+from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
 from tests.fakecord import FakeDiscord
 from tests.fakecord.errors import UsageRefused
 from tests.fakecord.interactions import Interaction
@@ -399,7 +399,7 @@ async def test_a_thread_game_is_found_from_its_channel_after_a_restart(
     thread = fake.store.channel(res.message.id)
     # What a restart does: rebuild the sessions from storage.
     for session in bot.sessions.all():
-        bot.sessions.discard(session)
+        session.close()
     (restored,) = await bot.sessions.restore()
     assert restored.channel_id == thread.id and restored.lobby_channel_id == fake.channel.id
     assert bot.sessions.in_channel(thread.id) is restored
