@@ -503,6 +503,13 @@ class Sessions:
     def all(self) -> list[GameSession]:
         return [s for s in list(self._by_id.values()) if self.get(s.id)]
 
+    def seated(self, guild_id: int | None, user_id: int) -> GameSession | None:
+        """The open lobby or game of this server where ``user_id`` has a seat, if any."""
+        for session in self.all():
+            if session.guild_id == guild_id and session.seat_of(user_id) is not None:
+                return session
+        return None
+
     def add(self, session: GameSession) -> None:
         """Run ``session`` here: found by its id, its table's channel and its lobby's, until
         it closes."""

@@ -134,13 +134,7 @@ class NinesCog(commands.Cog, name="Nines"):
         here = self.sessions.in_channel(interaction.channel_id or 0)
         if here is not None and here.seat_of(interaction.user.id) is not None:
             return here
-        for session in self.sessions.all():
-            if (
-                session.guild_id == interaction.guild_id
-                and session.seat_of(interaction.user.id) is not None
-            ):
-                return session
-        return here
+        return self.sessions.seated(interaction.guild_id, interaction.user.id) or here
 
     @nines.command(
         name=_("hand", key="cmd.hand"),
@@ -310,7 +304,7 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     async def forget_command(self, interaction: Interaction) -> None:
         lang = language_of(interaction.locale)
-        if self.controller.seated_in_open_game(interaction) is not None:
+        if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
             await self.private(interaction, tr(lang, "forget.seated"))
             return
         await interaction.response.send_message(

@@ -9,21 +9,19 @@ controller through the extension's router (``cogs.nines.setup``), which hands it
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import discord_internals
 from bot.i18n import tr
-from bot.session import GameSession, SeatInfo, SessionError, Sessions, stored_rules
+from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Exchange, Play
 
 from . import ids, render, replies, ui
 from .lobbies import Lobbies, member_name
+from .opening import Opening
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -35,12 +33,6 @@ Interaction = discord.Interaction[Any]
 #: After a move, computers start decisions before the answer until this long after the click
 #: (each decision takes at most a second; Discord allows 3 s).
 ANSWER_WITHIN: Final = 1.2
-#: A click waits this long for a busy game before it is acknowledged and waits on.
-WAIT_BEFORE_DEFER: Final = 1.0
-#: A click that finds no game while games are being restored waits this long for them, then
-#: is acknowledged and waits up to RESTORE_LONGEST (a takeover waits 30 s for its shard).
-RESTORE_WAIT: Final = 2.0
-RESTORE_LONGEST: Final = 30.0
 
 
 def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
@@ -54,113 +46,13 @@ def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
     return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
 
 
-class Controller:
-    """Each click, opened on its game (``opened``), checked and applied by the session, and
+class Controller(Opening):
+    """Each click, opened on its game (``Opening``), checked and applied by the session, and
     answered. ``lobbies`` opens a Rematch's lobby, as ``/nines start`` does."""
 
     def __init__(self, bot: NinesBot, lobbies: Lobbies | None = None) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self.lobbies = lobbies or Lobbies(bot)
-
-    @property
-    def sessions(self) -> Sessions:
-        return self.bot.sessions
-
-    # -- waiting for the game ------------------------------------------------------------------
-
-    @contextlib.asynccontextmanager
-    async def hold(self, interaction: Interaction, session: GameSession) -> AsyncIterator[None]:
-        """The game's lock, for one click. If the game stays busy (computers thinking, a timer
-        firing) the click is acknowledged first, so it never fails while it waits its turn;
-        the answer then edits the clicked message."""
-        lock = session.lock
-        if discord_internals.lock_contended(lock):
-            await self.wait_for(interaction, lock)
-        else:
-            # Free, and nobody woken to take it: taken without suspending. Waiting costs three
-            # trips through the loop's queue (a task, its wake-up, ours), and at 200 games each
-            # trip waited behind up to ~300 other callbacks.
-            await lock.acquire()
-        try:
-            yield
-        finally:
-            lock.release()
-
-    @staticmethod
-    async def wait_for(interaction: Interaction, lock: asyncio.Lock) -> None:
-        """Take a busy lock, acknowledging the click if that takes WAIT_BEFORE_DEFER."""
-        acquire = asyncio.ensure_future(lock.acquire())
-        try:
-            done, _ = await asyncio.wait({acquire}, timeout=WAIT_BEFORE_DEFER)
-            if not done and not interaction.response.is_done():
-                await interaction.response.defer()
-            await asyncio.shield(acquire)
-        except BaseException:
-            # Never leave the lock taken by a click that gave up (cancelled, or Discord failed).
-            def release(future: asyncio.Future[Any]) -> None:
-                if not future.cancelled() and future.exception() is None:
-                    lock.release()
-
-            acquire.add_done_callback(release)
-            acquire.cancel()
-            raise
-
-    async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
-        """The clicked game's session; while games are being restored (a start, a shard's
-        takeover), the click waits for them instead of being told the game is gone."""
-        serves, guild_id = self.bot.serves, interaction.guild_id
-        if serves is not None and guild_id is not None and not serves(guild_id):
-            return None  # not surely this process's shard: unknown_game says nothing
-        session = self.sessions.get(game_id)
-        if session is None and self.sessions.restoring:
-            # Discord wants an answer within 3 s; past RESTORE_WAIT the click is deferred
-            # and waits on (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
-            if not await self.sessions.restored(RESTORE_WAIT):
-                if not interaction.response.is_done():
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                await self.sessions.restored(RESTORE_LONGEST)
-            session = self.sessions.get(game_id)
-        return session
-
-    async def unknown_game(self, interaction: Interaction, game_id: int) -> None:
-        """No session runs the clicked game here: say what is true of it."""
-        serves = self.bot.serves
-        guild_id = interaction.guild_id
-        if serves is not None and guild_id is not None and not serves(guild_id):
-            # Discord sends a shard's events to every session identified on it; a session
-            # left on a shard this process no longer holds must not answer for its holder.
-            log.warning("click for a game of guild %d, whose shard is not held", guild_id)
-            return
-        row = await self.bot.storage.game(game_id)
-        if row is None:
-            key = "error.game_not_known"
-        elif not row.is_open:
-            key = "error.game_over"
-        else:
-            key = "error.unknown_game"
-        await replies.private(interaction, tr(replies.lang(interaction), key))
-
-    async def opened(self, interaction: Interaction, game_id: int) -> GameSession | None:
-        """The first step of every click on a game: its session, or None once the click is
-        told what is true of the game (``unknown_game``)."""
-        session = await self.session_for(game_id, interaction)
-        if session is None:
-            await self.unknown_game(interaction, game_id)
-        return session
-
-    async def seated(
-        self, interaction: Interaction, game_id: int
-    ) -> tuple[GameSession, int] | None:
-        """A click on a game's hand: its session and the clicker's seat, or None once the
-        click is told why not."""
-        session = await self.opened(interaction, game_id)
-        if session is None:
-            return None
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            await replies.private(interaction, tr(replies.lang(interaction), "error.not_seated"))
-            return None
-        return session, seat
 
     def hand_answer(
         self,
@@ -459,16 +351,6 @@ class Controller:
             ],
         )
 
-    def seated_in_open_game(self, interaction: Interaction) -> GameSession | None:
-        """The lobby or game of this server where the user has a seat, if any."""
-        for session in self.sessions.all():
-            if (
-                session.guild_id == interaction.guild_id
-                and session.seat_of(interaction.user.id) is not None
-            ):
-                return session
-        return None
-
     async def forget_click(self, interaction: Interaction, click: ids.ForgetClick) -> None:
         words = replies.lang(interaction)
         if click.user != interaction.user.id or interaction.guild_id is None:
@@ -481,7 +363,7 @@ class Controller:
             return
         # An open game still needs the seat's name and id (its table, its result): forgetting
         # waits until the player has left it or it ended.
-        if self.seated_in_open_game(interaction) is not None:
+        if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
             await interaction.response.edit_message(content=tr(words, "forget.seated"), view=None)
             return
         changed = await self.bot.storage.forget_player(interaction.guild_id, interaction.user.id)
