@@ -26,7 +26,7 @@ from .results import ResultQueries
 from .seats import SeatQueries
 from .settings import SettingsQueries
 from .shards import ShardQueries
-from .sqlite import SqliteDriver, _migrate
+from .sqlite import SqliteDriver
 from .values import (
     FORMER_PLAYER_KEY,
     FORMER_PLAYER_NAME,
@@ -83,7 +83,6 @@ __all__ = [
     "StatsRow",
     "Storage",
     "StorageError",
-    "_migrate",
     "load_migrations",
     "player_key",
 ]

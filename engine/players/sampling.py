@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, Protocol
 
-from ..actions import Exchange, Play
+from ..actions import Play
 from ..cards import JOKER, Card
 from ..nein_nine import DECK as NEIN_DECK
 from ..nein_nine import led_suit, suit_under
@@ -498,7 +498,3 @@ def equivalent_groups(legal: list[int], k: Knowledge) -> list[int]:
 
 def play_actions(view: SeatView) -> list[Play]:
     return [a for a in view.legal if isinstance(a, Play)]
-
-
-def is_exchange(view: SeatView) -> bool:
-    return bool(view.legal) and isinstance(view.legal[0], Exchange)
