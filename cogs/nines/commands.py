@@ -5,7 +5,6 @@ autoplay and forget-me. Each checks, calls a session or storage, and answers. Th
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +14,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import language_of, tr
-from bot.session import GameSession, SessionError, Sessions
+from bot.session import GameSession, Sessions
 from bot.storage import GameKind, player_key
 from engine import RULESETS, Rules
 
@@ -37,7 +36,7 @@ from .options import (
     Trumps,
     chosen,
 )
-from .setting_values import RULE_KEYS, SettingsInvalid
+from .setting_values import RULE_KEYS
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -318,22 +317,7 @@ class NinesCog(commands.Cog, name="Nines"):
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
-        lang = language_of(interaction.locale)
-        original = getattr(error, "original", error)
-        if isinstance(original, SessionError):
-            await replies.refuse(interaction, original)
-            return
-        if isinstance(original, SettingsInvalid):  # an option refused (``RuleOption``)
-            await self.private(interaction, tr(lang, original.key, **original.params))
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await self.private(interaction, tr(lang, "error.guild_only"))
-            return
-        log.error(
-            "command %s failed", interaction.command and interaction.command.name, exc_info=original
-        )
-        with contextlib.suppress(discord.HTTPException):
-            await self.private(interaction, tr(lang, "error.unexpected"))
+        await replies.command_failed(interaction, error)
 
 
 __all__ = ["NinesCog"]

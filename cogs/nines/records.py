@@ -112,6 +112,11 @@ class RecordsCog(commands.Cog, name="Nines records"):
             nines.add_command(command)
         self.__cog_app_commands__ = []
 
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await replies.command_failed(interaction, error)
+
     @app_commands.command(
         name=_("history", key="cmd.history"),
         description=_("Recent games in this server", key="cmd.history.desc"),

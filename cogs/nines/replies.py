@@ -8,17 +8,20 @@ each helper answers or follows up, whichever is due.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.i18n import language_of, tr
 from bot.session import SessionError
 from bot.storage import SettingValue
 
 from . import render
+from .setting_values import SettingsInvalid
 
 log = logging.getLogger(__name__)
 
@@ -71,3 +74,26 @@ def error_text(interaction: Interaction, error: SessionError) -> str:
 
 async def refuse(interaction: Interaction, error: SessionError) -> None:
     await private(interaction, error_text(interaction, error))
+
+
+async def command_failed(interaction: Interaction, error: app_commands.AppCommandError) -> None:
+    """A /nines command that did not run to its end, in every cog: a refusal in the caller's
+    words; anything unexpected logged with its traceback, and a short private apology."""
+    words = lang(interaction)
+    original = getattr(error, "original", error)
+    if isinstance(original, SessionError):
+        await refuse(interaction, original)
+        return
+    if isinstance(original, SettingsInvalid):  # an option refused (``options.RuleOption``)
+        await private(interaction, tr(words, original.key, **original.params))
+        return
+    if isinstance(error, app_commands.NoPrivateMessage):
+        await private(interaction, tr(words, "error.guild_only"))
+        return
+    if isinstance(error, app_commands.CheckFailure):
+        return  # the check answered already (``SettingsGroup.interaction_check``)
+    log.error(
+        "command %s failed", interaction.command and interaction.command.name, exc_info=original
+    )
+    with contextlib.suppress(discord.HTTPException):
+        await private(interaction, tr(words, "error.unexpected"))

@@ -139,10 +139,7 @@ class SettingsGroup(app_commands.Group):
     async def on_error(
         self, interaction: Interaction, error: app_commands.AppCommandError, /
     ) -> None:
-        """A refused value is told privately; a refused check was answered already."""
-        if isinstance(error, SettingsInvalid):
-            lang = language_of(interaction.locale)
-            await replies.private(interaction, tr(lang, error.key, **error.params))
+        await replies.command_failed(interaction, error)
 
     async def reply(self, interaction: Interaction, embed: discord.Embed) -> None:
         await interaction.response.send_message(embed=embed, ephemeral=True)

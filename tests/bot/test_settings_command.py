@@ -141,6 +141,25 @@ async def test_only_server_managers_may_see_or_change_settings(
     assert "This server's settings" in shown
 
 
+async def test_who_may_not_manage_settings_is_told_so_before_any_value_is_read(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The rule options are read (and refused) before the command runs (``RuleOption``); the
+    Manage Server check comes before them, so a member who may not change settings is told
+    that, not what is wrong with a value. Either refusal is one private answer."""
+    fake = fake_discord
+    bot = await start_bot()
+    bob = fake.add_user("bob")
+    refused = await fake.slash(bob, fake.channel, "nines settings set", trumps="H,Z")
+    assert "Only members who can manage this server" in private(refused)
+    assert "trump order" not in text_of(refused) and not refused.followups
+    bad = await fake.slash(admin(fake), fake.channel, "nines settings set", trumps="H,Z")
+    assert "“H,Z” is not a trump order" in private(bad) and not bad.followups
+    start = await fake.slash(bob, fake.channel, "nines start", trumps="H,Z")
+    assert "“H,Z” is not a trump order" in text_of(start) and not start.followups
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {} and len(bot.sessions) == 0
+
+
 async def test_show_set_and_reset(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
     fake = fake_discord
     bot = await start_bot()
