@@ -1,13 +1,13 @@
 """One session per live game: the engine game, its seats, a lock, its timers, its storage.
 
 Everything that changes a game goes through ``GameSession`` under its lock, in this order:
-check with the engine, apply to the engine game in memory, store the actions (one write for a
-click's move and the computer moves that follow it), then tell the presenter (the Discord
-side, in ``cogs/nines``) what changed. A write that fails puts the game back as the database
-holds it (replayed from its stored actions), so nobody is told of a move that was not stored,
-and a restart at any moment loses nothing and applies nothing twice. The presenter is told
-after the lock is released where the caller can (a click's answer comes first); it keeps each
-game's messages in order with ``table_lock``.
+check with the engine, apply to the engine game in memory, store (a click's move and the
+computer moves that follow it in one write), then tell the presenter (the Discord side, in
+``cogs/nines``) what changed. A write that fails puts the game back as the database holds it
+(replayed from its stored actions): nobody is told of a move that was not stored, and a restart
+at any moment loses nothing and applies nothing twice. The presenter keeps each game's
+messages in order with ``table_lock``; a click's table edit is started under the lock and sent
+after it is released, so the next click need not wait for it.
 
 The lobby's seat changes and the start are ``Lobby``'s (``bot/lobby.py``), the deadlines
 ``TurnTimer``'s (``bot/turn_timer.py``); only a session ends its game, and its registry
@@ -108,7 +108,8 @@ class Deps:
 
 
 class GameSession:
-    """A lobby or a game in progress in one channel (or thread)."""
+    """A lobby or a game in progress in one channel (or thread): its seats, its engine game,
+    the lock every change takes, its ``lobby`` (seat changes, the start) and its ``timer``."""
 
     def __init__(
         self,
@@ -193,7 +194,7 @@ class GameSession:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
-    # -- the players -----------------------------------------------------------------------------
+    # -- preferences -----------------------------------------------------------------------------
 
     async def load_preferences(self) -> None:
         """The seated people's own preferences, as stored (kept per person, every server's)."""
