@@ -65,6 +65,17 @@ def stored_seats(game_id: int, seats: Sequence[Seat]) -> list[SeatRow]:
     ]
 
 
+def in_lobby(game_id: int, status: object, fence: Fence | None, refusal: str) -> None:
+    """What a lobby's write found of its game (``status``; None: no such game, "fenced": a
+    newer lease holds its shard): GameStateError(``refusal``) unless it is in its lobby."""
+    if status is None:
+        raise GameNotFound(game_id)
+    if status == "fenced" and fence is not None:
+        raise FencedOut(game_id, fence)
+    if status != "lobby":
+        raise GameStateError(refusal)
+
+
 class SeatQueries(Queries):
     # --- seats --------------------------------------------------------------------------------
 
@@ -76,12 +87,7 @@ class SeatQueries(Queries):
         check_seats(seat_list)
 
         def check(status: object) -> None:
-            if status is None:
-                raise GameNotFound(game_id)
-            if status == "fenced" and fence is not None:
-                raise FencedOut(game_id, fence)
-            if status != "lobby":
-                raise GameStateError(f"game {game_id} has started; its seats are fixed")
+            in_lobby(game_id, status, fence, f"game {game_id} has started; its seats are fixed")
 
         async def replace(tx: Tx) -> None:
             await check_fence(tx, game_id, fence)
@@ -121,12 +127,7 @@ class SeatQueries(Queries):
         now = self._now()
 
         def check(status: object) -> None:
-            if status is None:
-                raise GameNotFound(game_id)
-            if status == "fenced" and fence is not None:
-                raise FencedOut(game_id, fence)
-            if status != "lobby":
-                raise GameStateError(f"game {game_id} has already started or ended")
+            in_lobby(game_id, status, fence, f"game {game_id} has already started or ended")
 
         async def start(tx: Tx) -> set[int]:
             await check_fence(tx, game_id, fence)
