@@ -21,21 +21,7 @@ from engine import RULESETS, Rules
 from . import render, replies, ui
 from .controller import Controller
 from .lobbies import Lobbies, member_name
-from .options import (
-    GAMES,
-    ON_OFF,
-    RULE_HELP,
-    RULE_NAMES,
-    Exchange,
-    InstantWin,
-    Limit,
-    Rounds,
-    Ruleset,
-    Start,
-    Ties,
-    Trumps,
-    chosen,
-)
+from .options import GAMES, ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
 from .setting_values import RULE_KEYS
 
 if TYPE_CHECKING:
@@ -94,18 +80,8 @@ class NinesCog(commands.Cog, name="Nines"):
         ),
         **RULE_HELP,
     )
-    async def start_command(
-        self,
-        interaction: Interaction,
-        ruleset: Ruleset | None = None,
-        trumps: Trumps | None = None,
-        exchange: Exchange | None = None,
-        ties: Ties | None = None,
-        instant_win: InstantWin | None = None,
-        start: Start | None = None,
-        rounds: Rounds | None = None,
-        limit: Limit | None = None,
-    ) -> None:
+    @with_rule_options
+    async def start_command(self, interaction: Interaction, rules: RuleValues) -> None:
         """The options were read, and refused, in the caller's words (``RuleOption``); the
         server's values were checked when saved, in the engine's words ("C" is clubs)."""
         lang = language_of(interaction.locale)
@@ -113,18 +89,9 @@ class NinesCog(commands.Cog, name="Nines"):
             await self.private(interaction, tr(lang, "error.guild_only"))
             return
         settings = await self.guild_settings(interaction.guild_id)
-        name = str(ruleset or settings.get("ruleset") or "classic")
-        given = chosen(
-            trumps=trumps,
-            exchange=exchange,
-            ties=ties,
-            instant_win=instant_win,
-            start=start,
-            rounds=rounds,
-            limit=limit,
-        )
-        rules = Rules.from_settings(name, {**rule_defaults(settings), **given})
-        await self.lobbies.open_lobby(interaction, rules=rules, seats=None)
+        name = str(rules.pop("ruleset", None) or settings.get("ruleset") or "classic")
+        chosen = Rules.from_settings(name, {**rule_defaults(settings), **rules})
+        await self.lobbies.open_lobby(interaction, rules=chosen, seats=None)
 
     # -- /nines hand, stop ---------------------------------------------------------------------
 

@@ -6,6 +6,10 @@ Every text carries a catalogue key, so Discord shows each option in its reader's
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 import discord
@@ -115,17 +119,52 @@ class RuleOption(app_commands.Transformer):
         return validate({self.key: value}, language_of(interaction.locale))[self.key]
 
 
-#: The rule options' annotations, each the value read (``Optional``: every one may be left out).
-Ruleset = app_commands.Transform[SettingValue, RuleOption("ruleset", choices=RULESETS)]
-Trumps = app_commands.Transform[SettingValue, RuleOption("trumps")]
-Exchange = app_commands.Transform[SettingValue, RuleOption("exchange", choices=EXCHANGES)]
-Ties = app_commands.Transform[SettingValue, RuleOption("ties", choices=TIES)]
-InstantWin = app_commands.Transform[SettingValue, RuleOption("instant_win", choices=ON_OFF)]
-Start = app_commands.Transform[SettingValue, RuleOption("start", low=3, high=21)]
-Rounds = app_commands.Transform[SettingValue, RuleOption("rounds", low=1, high=30)]
-Limit = app_commands.Transform[SettingValue, RuleOption("limit", low=1, high=30)]
+#: The rule options, in the order both commands show them.
+RULE_OPTIONS: Final = (
+    RuleOption("ruleset", choices=RULESETS),
+    RuleOption("trumps"),
+    RuleOption("exchange", choices=EXCHANGES),
+    RuleOption("ties", choices=TIES),
+    RuleOption("instant_win", choices=ON_OFF),
+    RuleOption("start", low=3, high=21),
+    RuleOption("rounds", low=1, high=30),
+    RuleOption("limit", low=1, high=30),
+)
+
+#: What a command with the rule options gets of them: the ones given, read.
+RuleValues = dict[str, SettingValue]
+
+Callback = typing.TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
 
 
-def chosen(**options: SettingValue | None) -> dict[str, SettingValue]:
-    """The options given, by their setting's name (in the command's order)."""
-    return {key: value for key, value in options.items() if value is not None}
+def with_rule_options(callback: Callback) -> Callback:
+    """``callback(self, interaction, rules, ...)`` as a command with the rule options as its
+    options after ``interaction`` (``RULE_OPTIONS``), and its own after them; the options given
+    come to it read, as ``rules``. Rename and describe them as any option, on top of this.
+
+    A command's options are its callback's parameters (discord.py reads its signature): the
+    one for both commands is made here, so the rule options are written once.
+    """
+    hints = typing.get_type_hints(callback, include_extras=True)
+    own = [
+        parameter.replace(annotation=hints.get(parameter.name, parameter.empty))
+        for parameter in inspect.signature(callback).parameters.values()
+        if parameter.name != "rules"
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    options = [
+        inspect.Parameter(option.key, keyword, annotation=option | None, default=None)
+        for option in RULE_OPTIONS
+    ]
+    keys = [option.key for option in RULE_OPTIONS]
+
+    @functools.wraps(callback)
+    async def command(self: object, interaction: Any, **given: Any) -> None:
+        read = {key: given.pop(key, None) for key in keys}
+        rules = {key: value for key, value in read.items() if value is not None}
+        await callback(self, interaction, rules=rules, **given)
+
+    # (self, interaction), the rule options, then the command's own options.
+    signature = inspect.Signature([*own[:2], *options, *(p.replace(kind=keyword) for p in own[2:])])
+    command.__signature__ = signature  # type: ignore[attr-defined]  # what inspect.signature reads
+    return typing.cast(Callback, command)

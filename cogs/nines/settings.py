@@ -21,20 +21,7 @@ from bot.storage import SettingValue
 from engine import TRUMP_PRESETS, Rules
 
 from . import replies
-from .options import (
-    ON_OFF,
-    RULE_HELP,
-    RULE_NAMES,
-    Exchange,
-    InstantWin,
-    Limit,
-    Rounds,
-    Ruleset,
-    Start,
-    Ties,
-    Trumps,
-    chosen,
-)
+from .options import ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
 from .setting_values import KEYS, SettingsInvalid, effective, validate
 
 if TYPE_CHECKING:
@@ -178,17 +165,11 @@ class SettingsGroup(app_commands.Group):
         ),
     )
     @app_commands.choices(difficulty=LEVELS, language=LANGUAGES, threads=ON_OFF, pings=ON_OFF)
+    @with_rule_options
     async def set_settings(
         self,
         interaction: Interaction,
-        ruleset: Ruleset | None = None,
-        trumps: Trumps | None = None,
-        exchange: Exchange | None = None,
-        ties: Ties | None = None,
-        instant_win: InstantWin | None = None,
-        start: Start | None = None,
-        rounds: Rounds | None = None,
-        limit: Limit | None = None,
+        rules: RuleValues,
         turn_timer: app_commands.Range[int, 30, 900] | None = None,
         difficulty: str | None = None,
         language: str | None = None,
@@ -196,23 +177,17 @@ class SettingsGroup(app_commands.Group):
         pings: str | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
-        rules = chosen(
-            ruleset=ruleset,
-            trumps=trumps,
-            exchange=exchange,
-            ties=ties,
-            instant_win=instant_win,
-            start=start,
-            rounds=rounds,
-            limit=limit,
-        )
-        table = chosen(
-            turn_timer=turn_timer,
-            difficulty=difficulty,
-            language=language,
-            threads=threads,
-            pings=pings,
-        )
+        table = {
+            key: value
+            for key, value in {
+                "turn_timer": turn_timer,
+                "difficulty": difficulty,
+                "language": language,
+                "threads": threads,
+                "pings": pings,
+            }.items()
+            if value is not None
+        }
         if not rules and not table:
             await replies.private(interaction, tr(lang, "settings.error.nothing"))
             return
