@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .driver import POSTGRESQL, IntegrityViolation, Queries, Row, Tx
+from .driver import IntegrityViolation, Queries, Row, Tx
 from .fencing import check_fence
 from .values import ENDED_STATUSES, ActionConflict, ActionRow, Fence, FencedOut, GameNotFound
 
@@ -117,9 +117,7 @@ class ActionQueries(Queries):
             )
             return first_n + len(actions)
 
-        if self._driver.dialect is POSTGRESQL:
-            return await self._driver.write(call, hot=True, single=True)
-        return await self._driver.write(append, hot=True)
+        return await self._game_write(append, call)
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The game's action log in order."""

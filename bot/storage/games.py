@@ -139,9 +139,7 @@ class GameQueries(Queries):
             return row
 
         try:
-            if self._driver.dialect is POSTGRESQL:
-                return game_from(await self._driver.write(call, hot=True, single=True))
-            return game_from(await self._driver.write(create, hot=True))
+            return game_from(await self._game_write(create, call))
         except IntegrityViolation:
             # Another process opened a game here between our check and our insert.
             await self._raise_if_busy(channel_id, thread_id, None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .driver import POSTGRESQL, IntegrityViolation, Queries, Row, Tx
+from .driver import IntegrityViolation, Queries, Row, Tx
 from .fencing import check_fence, fence_values, locked_status
 from .values import Fence, FencedOut, GameNotFound, GameStateError, Seat, SeatRow, seat_from
 
@@ -103,10 +103,7 @@ class SeatQueries(Queries):
             check(None if row is None else row["status"])
 
         try:
-            if self._driver.dialect is POSTGRESQL:
-                await self._driver.write(call, hot=True, single=True)
-            else:
-                await self._driver.write(replace, hot=True)
+            await self._game_write(replace, call)
         except IntegrityViolation as error:
             raise ValueError(f"invalid seats for game {game_id}: {error}") from error
         return stored_seats(game_id, seat_list)
@@ -155,9 +152,7 @@ class SeatQueries(Queries):
             assert row is not None
             return {int(user_id) for user_id in row["autoplay"]}
 
-        if self._driver.dialect is POSTGRESQL:
-            return await self._driver.write(call, hot=True, single=True)
-        return await self._driver.write(start, hot=True)
+        return await self._game_write(start, call)
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async def read(tx: Tx) -> list[Row]:
