@@ -63,9 +63,6 @@ class NinesCog(commands.Cog, name="Nines"):
         settings = await self.guild_settings(interaction.guild_id or 0)
         return replies.public_language(interaction, settings)
 
-    async def private(self, interaction: Interaction, text: str) -> None:
-        await replies.private(interaction, text)
-
     # -- /nines start --------------------------------------------------------------------------
 
     @nines.command(
@@ -86,7 +83,7 @@ class NinesCog(commands.Cog, name="Nines"):
         server's values were checked when saved, in the engine's words ("C" is clubs)."""
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.private(interaction, tr(lang, "error.guild_only"))
+            await replies.private(interaction, tr(lang, "error.guild_only"))
             return
         settings = await self.guild_settings(interaction.guild_id)
         name = str(rules.pop("ruleset", None) or settings.get("ruleset") or "classic")
@@ -110,13 +107,13 @@ class NinesCog(commands.Cog, name="Nines"):
         lang = language_of(interaction.locale)
         session = self.session_of(interaction)
         if session is None:
-            await self.private(interaction, tr(lang, "error.no_game"))
+            await replies.private(interaction, tr(lang, "error.no_game"))
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
-            await self.private(interaction, tr(lang, "error.not_seated"))
+            await replies.private(interaction, tr(lang, "error.not_seated"))
         elif session.game is None:
-            await self.private(interaction, tr(lang, "error.not_live"))
+            await replies.private(interaction, tr(lang, "error.not_live"))
         else:
             await self.controller.show_hand(interaction, session, seat)
 
@@ -128,15 +125,15 @@ class NinesCog(commands.Cog, name="Nines"):
         lang = language_of(interaction.locale)
         session = self.sessions.in_channel(interaction.channel_id or 0)
         if session is None:
-            await self.private(interaction, tr(lang, "error.no_game_here"))
+            await replies.private(interaction, tr(lang, "error.no_game_here"))
             return
         perms = interaction.permissions
         if interaction.user.id != session.host_id and not perms.manage_messages:
-            await self.private(interaction, tr(lang, "error.stop_denied"))
+            await replies.private(interaction, tr(lang, "error.stop_denied"))
             return
         async with session.lock:
             if session.closed:
-                await self.private(interaction, tr(lang, "error.unknown_game"))
+                await replies.private(interaction, tr(lang, "error.unknown_game"))
                 return
             await session.abandon("stopped")
             await interaction.response.send_message(
@@ -254,7 +251,7 @@ class NinesCog(commands.Cog, name="Nines"):
         else:
             on = choice == "on"
             await self.bot.storage.set_autoplay(user_id, on)
-        await self.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
+        await replies.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
         if choice is not None:
             for session, change in await self.sessions.autoplay_changed(user_id, on):
                 await self.bot.presenter.show(session, change)
@@ -271,7 +268,7 @@ class NinesCog(commands.Cog, name="Nines"):
     async def forget_command(self, interaction: Interaction) -> None:
         lang = language_of(interaction.locale)
         if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
-            await self.private(interaction, tr(lang, "forget.seated"))
+            await replies.private(interaction, tr(lang, "forget.seated"))
             return
         await interaction.response.send_message(
             tr(lang, "forget.confirm"),

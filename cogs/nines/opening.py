@@ -87,6 +87,8 @@ class Opening:
             acquire.cancel()
             raise
 
+    # -- finding the game ----------------------------------------------------------------------
+
     async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
         """The clicked game's session; while games are being restored (a start, a shard's
         takeover), the click waits for them instead of being told the game is gone."""
