@@ -52,7 +52,8 @@ async def lobby(sessions: Sessions) -> GameSession:
 async def test_a_session_that_ends_is_found_no_more(sessions: Sessions, storage: Storage) -> None:
     session = await lobby(sessions)
     await session.move_to_thread(THREAD)
-    assert (await storage.game(session.id)).thread_id == THREAD  # type: ignore[union-attr]
+    row = await storage.game(session.id)
+    assert row is not None and row.thread_id == THREAD
     assert sessions.in_channel(THREAD) is session and sessions.in_channel(CHANNEL) is session
     assert sessions.seated(GUILD, HOST) is session and len(sessions) == 1
     async with session.lock:
@@ -61,7 +62,8 @@ async def test_a_session_that_ends_is_found_no_more(sessions: Sessions, storage:
     assert sessions.get(session.id) is None
     assert sessions.in_channel(THREAD) is None and sessions.in_channel(CHANNEL) is None
     assert sessions.seated(GUILD, HOST) is None
-    assert (await storage.game(session.id)).status == "abandoned"  # type: ignore[union-attr]
+    row = await storage.game(session.id)
+    assert row is not None and row.status == "abandoned"
     # The channel is free again: a new lobby opens there.
     assert sessions.in_channel(CHANNEL) is None
     again = await lobby(sessions)
