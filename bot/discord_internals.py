@@ -77,6 +77,10 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.http.HTTPClient", "get_guild_commands", "sync_commands"),
     PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_global_commands", "sync_commands"),
     PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_guild_commands", "sync_commands"),
+    # Undocumented methods of View that sending a view calls, overridden by PrebuiltView.
+    PrivateAttribute("discord.ui.view.View", "to_components", "PrebuiltView"),
+    PrivateAttribute("discord.ui.view.View", "is_dispatchable", "PrebuiltView"),
+    PrivateAttribute("discord.ui.view.View", "has_components_v2", "PrebuiltView"),
 )
 
 
@@ -338,6 +342,41 @@ async def sync_commands(
     return len(synced)
 
 
+# -- views ------------------------------------------------------------------------------------
+
+
+class PrebuiltView(discord.ui.View):
+    """Rows of components already in Discord's JSON (each row a list of component objects),
+    sent where discord.py takes a ``View``, and never tracked.
+
+    discord.py has no public way to send components it did not build: sending a view calls its
+    undocumented ``to_components`` and ``has_components_v2``, and tracks it unless
+    ``is_finished`` or not ``is_dispatchable``. Tracked, each ephemeral message's view got a
+    15-minute ``timeout`` and a task for that long. Not ``View.__init__``: there is no discord.py
+    item here.
+    """
+
+    #: Read before an ephemeral message is sent (never set: the view is not dispatchable).
+    #: A plain value: View's own property reads state its ``__init__`` would have made.
+    timeout: float | None = None
+
+    def __init__(self, *rows: list[dict[str, Any]]) -> None:
+        self.rows = [row for row in rows if row]
+
+    def to_components(self) -> list[dict[str, Any]]:
+        action_row = discord.ComponentType.action_row.value
+        return [{"type": action_row, "components": row} for row in self.rows]
+
+    def is_finished(self) -> bool:
+        return True
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+    def has_components_v2(self) -> bool:
+        return False
+
+
 # -- asyncio ----------------------------------------------------------------------------------
 
 
@@ -351,6 +390,7 @@ __all__ = [
     "HANDLER_TASKS",
     "PRIVATE_ATTRIBUTES",
     "DynamicItemCall",
+    "PrebuiltView",
     "PrivateAttribute",
     "TaskName",
     "close_gateway",

@@ -1,10 +1,17 @@
 """One session per live game: the engine game, its seats, a lock, its timers, its storage.
 
 Everything that changes a game goes through ``GameSession`` under its lock, in this order:
-check with the engine, store in SQLite, apply to the engine, then tell the presenter (the
-Discord side, in ``cogs/nines``) what changed, after the lock is released (the presenter keeps
-its own order with ``table_lock``). An action is stored before anyone is told it
-happened, so a restart at any moment loses nothing and applies nothing twice.
+check with the engine, apply to the engine game in memory, store (a click's move and the
+computer moves that follow it in one write), then tell the presenter (the Discord side, in
+``cogs/nines``) what changed. A write that fails puts the game back as the database holds it
+(replayed from its stored actions): nobody is told of a move that was not stored, and a restart
+at any moment loses nothing and applies nothing twice. The presenter keeps each game's
+messages in order with ``table_lock``; a click's table edit is started under the lock and sent
+after it is released, so the next click need not wait for it.
+
+The lobby's seat changes and the start are ``Lobby``'s (``bot/lobby.py``), the deadlines
+``TurnTimer``'s (``bot/turn_timer.py``); only a session ends its game, and its registry
+(``Sessions``) forgets it as it closes.
 """
 
 from __future__ import annotations
@@ -14,14 +21,12 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Final, Protocol, TypeVar
 
 from engine import (
     Action,
-    Event,
     Game,
-    GameEnded,
     IllegalAction,
     Play,
     Rules,
@@ -32,6 +37,8 @@ from engine import (
 
 from .computer import Computers
 from .failpoints import failpoint
+from .lobby import Lobby
+from .session_values import Change, GameLost, SeatInfo, SessionError
 from .storage import (
     ActionConflict,
     ChannelBusy,
@@ -42,8 +49,8 @@ from .storage import (
     Seat,
     SeatResult,
     Storage,
-    player_key,
 )
+from .turn_timer import TurnTimer
 
 log = logging.getLogger(__name__)
 
@@ -60,26 +67,6 @@ def stored_rules(row: GameRow) -> Rules:
     return Rules.from_dict(row.rules)
 
 
-class SessionError(Exception):
-    """A refusal to show the person who asked, privately: an i18n key and its parameters."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-class GameLost(Exception):
-    """The database refused the game's write: another process holds its shard now (a newer
-    lease, storage's FencedOut) and runs the game. The session has closed itself; the click
-    gets no answer from this process (the holder answers it), and nothing says the game ended.
-    """
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id} is run by another process now")
-        self.game_id = game_id
-
-
 def no_fence(guild_id: int) -> Fence | None:
     """A process without shards: its writes are not fenced."""
     return None
@@ -87,50 +74,6 @@ def no_fence(guild_id: int) -> Fence | None:
 
 def ignore_fenced_out(fence: Fence) -> None:
     """A process without shards is never fenced out."""
-
-
-@dataclass(slots=True)
-class SeatInfo:
-    """Who sits in a seat: a person (``user_id``) or a computer (``difficulty``)."""
-
-    name: str
-    user_id: int | None = None
-    difficulty: str | None = None
-    away: bool = False  # a person whose seat the computer plays after repeated time-outs
-    timeouts: int = 0
-    autoplay: bool = False  # the person's preference: their forced cards play themselves
-
-    @property
-    def is_computer(self) -> bool:
-        return self.user_id is None
-
-    @property
-    def played_by_computer(self) -> bool:
-        return self.user_id is None or self.away
-
-    @property
-    def key(self) -> str:
-        return player_key(self.user_id, self.difficulty)
-
-
-@dataclass(slots=True)
-class Change:
-    """What one step of the game did, for the presenter to show."""
-
-    events: list[Event] = field(default_factory=list)
-    timed_out: list[int] = field(default_factory=list)  # seats the computer played for
-    restored: bool = False
-    ended: str | None = None  # "finished", or why the game was abandoned
-    #: (user id, action count): the answer to this person's own click showed them the game
-    #: after this many actions, so if their turn is due at that very count they know it and
-    #: need no notification.
-    answered: tuple[int, int] | None = None
-
-    def extend(self, other: Change) -> None:
-        self.events.extend(other.events)
-        self.timed_out.extend(other.timed_out)
-        self.ended = other.ended or self.ended
-        self.answered = other.answered or self.answered
 
 
 class Presenter(Protocol):
@@ -165,7 +108,8 @@ class Deps:
 
 
 class GameSession:
-    """A lobby or a game in progress in one channel (or thread)."""
+    """A lobby or a game in progress in one channel (or thread): its seats, its engine game,
+    the lock every change takes, its ``lobby`` (seat changes, the start) and its ``timer``."""
 
     def __init__(
         self,
@@ -200,23 +144,19 @@ class GameSession:
         #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
         #: is a Discord round trip, and the next click must not wait for it.
         self.table_lock = asyncio.Lock()
-        #: The pending deadline: a loop timer, not a sleeping task (a task per move cost two
-        #: trips through the loop's queue, to start and to cancel). It starts ``_expiry``.
-        self._timer: asyncio.TimerHandle | None = None
-        self._expiry: asyncio.Task[None] | None = None
-        #: The decision (action count, seat) the pending timer is for.
-        self._timed: tuple[int, int | None] | None = None
-        #: The decision (action count, person's seat) whose deadline the last move stored.
-        self._stored: tuple[int, int | None] | None = None
+        self.lobby: Final = Lobby(self)
+        self.timer: Final = TurnTimer(self)
         self.closed = False
         #: Stamped on every write of the game (storage's fencing.py): the lease under which
         #: this process runs it, set by Sessions when it opens or restores the game. A
         #: session never outlives its lease: a new lease, a new session.
         self.fence: Fence | None = None
+        #: The registry that runs this session, told when it closes.
+        self._registry: Sessions | None = None
 
-    async def _write(self, write: Awaitable[T]) -> T:
-        """A storage write of this game; refused by the fence, the game is another process's
-        now: close quietly (GameLost)."""
+    async def write(self, write: Awaitable[T]) -> T:
+        """A storage write of this game (its lobby's and timer's too); refused by the fence,
+        the game is another process's now: close quietly (GameLost)."""
         try:
             return await write
         except FencedOut as refused:
@@ -254,95 +194,7 @@ class GameSession:
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
-    # -- the lobby -------------------------------------------------------------------------------
-
-    def _require_lobby(self) -> None:
-        if self.status != "lobby":
-            raise SessionError("error.not_lobby")
-
-    async def _save_seats(self) -> None:
-        await self._write(
-            self.deps.storage.set_seats(
-                self.id,
-                [
-                    Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
-                    for i, s in enumerate(self.seats)
-                ],
-                fence=self.fence,
-            )
-        )
-
-    async def join(self, user_id: int, name: str) -> None:
-        self._require_lobby()
-        if self.seat_of(user_id) is not None:
-            raise SessionError("error.already_joined")
-        if len(self.seats) >= self.players:
-            raise SessionError("error.lobby_full")
-        self.seats.append(SeatInfo(name, user_id))
-        await self._save_seats()
-        failpoint("join_stored")
-
-    async def leave(self, user_id: int) -> None:
-        self._require_lobby()
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise SessionError("error.not_joined")
-        if user_id == self.host_id:
-            raise SessionError("error.host_cannot_leave")
-        del self.seats[seat]
-        await self._save_seats()
-
-    async def add_computer(self, user_id: int, difficulty: str, name: str) -> None:
-        self._require_lobby()
-        if user_id != self.host_id:
-            raise SessionError("error.host_only")
-        if difficulty not in self.deps.computers.difficulties:
-            raise SessionError("error.bad_difficulty")
-        if len(self.seats) >= self.players:
-            raise SessionError("error.lobby_full")
-        self.seats.append(SeatInfo(name, None, difficulty))
-        await self._save_seats()
-
-    async def remove_computer(self, user_id: int) -> None:
-        self._require_lobby()
-        if user_id != self.host_id:
-            raise SessionError("error.host_only")
-        for i in range(len(self.seats) - 1, -1, -1):
-            if self.seats[i].is_computer:
-                del self.seats[i]
-                await self._save_seats()
-                return
-        raise SessionError("error.no_computer")
-
-    async def start(self, user_id: int) -> Change:
-        """Deal the first hand; computer seats that act first play at once."""
-        self._require_lobby()
-        if user_id != self.host_id:
-            raise SessionError("error.host_only")
-        if len(self.seats) < self.players:
-            raise SessionError("error.seats_empty", missing=self.players - len(self.seats))
-        self.game = Game(self.rules, self.seed)
-        self.status = "live"
-        # The first deadline is stored with the start, one write (issue 31). Whose decision is
-        # due does not hang on the preferences read with it: autoplay plays only a forced card,
-        # and nobody holds one at the deal (if it did, _arm stops the timer).
-        seat = self.person_due()
-        deadline = None if seat is None else self.deps.clock() + self.turn_seconds
-        try:
-            autoplay = await self._write(
-                self.deps.storage.start_game(
-                    self.id, self.people, turn_deadline=deadline, fence=self.fence
-                )
-            )
-        except BaseException:
-            self.game, self.status = None, "lobby"
-            raise
-        for info in self.seats:
-            info.autoplay = info.user_id in autoplay
-        self._stored, self.deadline = (self.n, seat), deadline
-        change = Change(events=list(self.game.opening))
-        await self._arm()
-        return change
+    # -- preferences -----------------------------------------------------------------------------
 
     async def load_preferences(self) -> None:
         """The seated people's own preferences, as stored (kept per person, every server's)."""
@@ -372,8 +224,9 @@ class GameSession:
             return legal[0]
         return None
 
-    def _check_turn(self, user_id: int, n: int) -> int:
-        """The acting seat of ``user_id``, or a SessionError saying why it may not act."""
+    def check_turn(self, user_id: int, n: int) -> int:
+        """The acting seat of ``user_id`` at version ``n``, or a SessionError saying why it
+        may not act."""
         if self.status != "live" or self.game is None:
             raise SessionError("error.not_live")
         seat = self.seat_of(user_id)
@@ -392,7 +245,7 @@ class GameSession:
     ) -> Change:
         """A person's action, checked and applied, then the computers' turns that follow it (as
         ``run_computers``), all stored in one write. Call under ``lock``."""
-        seat = self._check_turn(user_id, n)
+        seat = self.check_turn(user_id, n)
         assert self.game is not None
         try:
             self.game.check(seat, action)
@@ -459,7 +312,7 @@ class GameSession:
             failpoint("last_card_stored")
             change.extend(await self._finish())
         elif computers and not stopped_early:
-            await self._arm()
+            await self.timer.arm()
         return change
 
     async def _store(self, first: int, batch: list[tuple[int, str, bool]]) -> None:
@@ -468,7 +321,7 @@ class GameSession:
         due = self.person_due()
         deadline = None if due is None else self.deps.clock() + self.turn_seconds
         try:
-            await self._write(
+            await self.write(
                 self.deps.storage.append_actions(
                     self.id, first, batch, turn_deadline=deadline, fence=self.fence
                 )
@@ -480,8 +333,7 @@ class GameSession:
             if isinstance(error, ActionConflict):
                 raise SessionError("error.stale") from None
             raise
-        self.deadline = deadline
-        self._stored = (first + len(batch), due)
+        self.timer.stored((first + len(batch), due), deadline)
 
     async def _computer_choice(self, seat: int, *, within: float | None = None) -> Action:
         info = self.seats[seat]
@@ -497,12 +349,10 @@ class GameSession:
         if not info.away:
             raise SessionError("error.not_away")
         info.away, info.timeouts = False, 0
-        await self._write(
-            self.deps.storage.set_seat_away(self.id, seat, False, 0, fence=self.fence)
-        )
-        await self._arm()
+        await self.write(self.deps.storage.set_seat_away(self.id, seat, False, 0, fence=self.fence))
+        await self.timer.arm()
 
-    # -- timers ----------------------------------------------------------------------------------
+    # -- whose decision --------------------------------------------------------------------------
 
     def person_due(self) -> int | None:
         """The seat of the person whose decision is due now, if any (computers and a forced
@@ -520,92 +370,9 @@ class GameSession:
             return False
         return self.seats[game.turn].played_by_computer or self.forced_move() is not None
 
-    async def _arm(self) -> None:
-        """(Re)start the timer of the decision now due, and store its deadline.
-
-        A timer already running for this very decision is kept: after a click the computers
-        run twice (before and after the answer), and each new deadline is a database write.
-        """
-        if self.closed:
-            self._cancel_timer()
-            return
-        if self.status == "lobby":
-            self._cancel_timer()
-            deadline = self.lobby_deadline
-        else:
-            seat = self.person_due()
-            if seat is not None and self._timer is not None and self._timed == (self.n, seat):
-                return
-            self._cancel_timer()
-            if seat is None:
-                self.deadline = None
-                return
-            if self._stored == (self.n, seat) and self.deadline is not None:
-                deadline = self.deadline  # stored with the move that made it due
-            else:
-                deadline = self.deps.clock() + self.turn_seconds
-                await self._write(
-                    self.deps.storage.update_game(self.id, turn_deadline=deadline, fence=self.fence)
-                )
-        self.deadline = deadline
-        self._timed = (self.n, self.game.turn if self.game else None)
-        self._start_timer(deadline)
-
-    def resume_timer(self) -> None:
-        """After a restart: honour the stored deadline, even one that passed while down."""
-        self._cancel_timer()
-        if self.closed:
-            return
-        if self.status == "lobby":
-            deadline = self.lobby_deadline
-        elif self.deadline is not None:
-            deadline = self.deadline
-        else:
-            # Stopped between storing a move and storing the next deadline: a full new turn,
-            # so no game waits forever.
-            game = self.game
-            if game is None or game.over or game.turn is None:
-                return
-            deadline = self.deps.clock() + self.turn_seconds
-            self.deadline = deadline
-        self._start_timer(deadline)
-
-    def _start_timer(self, deadline: float) -> None:
-        delay = max(0.0, deadline - self.deps.clock())
-        self._timer = asyncio.get_running_loop().call_later(delay, self._fire, self.n)
-
-    def _fire(self, n: int) -> None:
-        self._timer = None
-        self._expiry = asyncio.create_task(self._expire(n), name=f"timer-{self.id}")
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        expiry = self._expiry
-        if expiry is not None and expiry is not asyncio.current_task():
-            expiry.cancel()  # fired, and waiting for the lock the canceller holds
-        self._expiry = None
-
-    async def _expire(self, n: int) -> None:
-        """A deadline passed: time the turn out (or expire the lobby) unless someone acted."""
-        try:
-            async with self.lock:
-                if self.closed or n != self.n:
-                    return  # someone acted first
-                if self.status == "lobby":
-                    await self.abandon("expired")
-                    await self.deps.presenter.lobby_expired(self)
-                    return
-                change = await self._time_out()
-            await self.deps.presenter.show(self, change)
-        except GameLost:
-            return  # logged; the shard's holder runs the game's timers now
-        except Exception:
-            log.exception("timer of game %s failed", self.id)
-
-    async def _time_out(self) -> Change:
-        """The seat due to act ran out of time: the computer plays for it this once."""
+    async def time_out(self) -> Change:
+        """The seat due to act ran out of time (its ``TurnTimer`` fired, or the deadline
+        passed while the bot was down): the computer plays for it this once."""
         game = self.game
         assert game is not None and game.turn is not None
         seat = game.turn
@@ -613,7 +380,7 @@ class GameSession:
         info.timeouts += 1
         if info.timeouts >= TIMEOUTS_BEFORE_AWAY:
             info.away = True
-        await self._write(
+        await self.write(
             self.deps.storage.set_seat_away(
                 self.id, seat, info.away, info.timeouts, fence=self.fence
             )
@@ -672,25 +439,43 @@ class GameSession:
         return GameResult(game.winners, game.hand_number, tuple(seats))
 
     async def _finish(self) -> Change:
-        await self._write(self.deps.storage.finish_game(self.id, self.result(), fence=self.fence))
+        await self.write(self.deps.storage.finish_game(self.id, self.result(), fence=self.fence))
         self.status, self.end_reason = "finished", "completed"
         self.close()
         return Change(ended="finished")
 
     async def abandon(self, reason: str) -> None:
-        await self._write(self.deps.storage.abandon_game(self.id, reason, fence=self.fence))
+        await self.write(self.deps.storage.abandon_game(self.id, reason, fence=self.fence))
         self.status, self.end_reason = "abandoned", reason
         self.close()
 
     def close(self) -> None:
+        """Stop running the game here: its timer stops and its registry forgets it."""
         self.closed = True
-        self._cancel_timer()
+        self.timer.cancel()
+        if self._registry is not None:
+            self._registry.forget(self)
 
-    def winners_event(self) -> GameEnded | None:
-        game = self.game
-        if game is None or game.winners is None:
-            return None
-        return GameEnded(game.winners, tuple(game.scores))
+    # -- the messages' marks ---------------------------------------------------------------------
+
+    async def lobby_posted(self, message_id: int) -> None:
+        """The lobby message was posted (again, after a restart): its id, stored."""
+        self.lobby_message_id = message_id
+        await self.deps.storage.update_game(self.id, fence=self.fence, lobby_message_id=message_id)
+
+    async def move_to_thread(self, thread_id: int) -> None:
+        """The game's table now runs in a thread opened from its lobby message; the lobby's
+        channel still finds it."""
+        await self.deps.storage.update_game(self.id, fence=self.fence, thread_id=thread_id)
+        if self._registry is None:
+            self.channel_id = thread_id
+        else:
+            self._registry.move_to_thread(self, thread_id)
+
+    async def end_announced(self) -> None:
+        """The game's end stands in its channel (or cannot be told): nothing more is owed, and
+        a restart does not announce it again."""
+        await self.deps.storage.update_game(self.id, fence=self.fence, announced=True)
 
 
 class Sessions:
@@ -710,10 +495,7 @@ class Sessions:
 
     def get(self, game_id: int) -> GameSession | None:
         session = self._by_id.get(game_id)
-        if session is not None and session.closed:
-            self.discard(session)
-            return None
-        return session
+        return None if session is None or session.closed else session
 
     def in_channel(self, channel_id: int) -> GameSession | None:
         session = self._by_channel.get(channel_id)
@@ -722,25 +504,36 @@ class Sessions:
     def all(self) -> list[GameSession]:
         return [s for s in list(self._by_id.values()) if self.get(s.id)]
 
+    def seated(self, guild_id: int | None, user_id: int) -> GameSession | None:
+        """The open lobby or game of this server where ``user_id`` has a seat, if any."""
+        for session in self.all():
+            if session.guild_id == guild_id and session.seat_of(user_id) is not None:
+                return session
+        return None
+
     def add(self, session: GameSession) -> None:
+        """Run ``session`` here: found by its id, its table's channel and its lobby's, until
+        it closes."""
+        session._registry = self
         self._by_id[session.id] = session
         self._by_channel[session.channel_id] = session
         # A game in its own thread is found from its lobby's channel too (after a restart).
         self._by_channel.setdefault(session.lobby_channel_id, session)
 
-    def discard(self, session: GameSession) -> None:
-        session.close()
-        self._by_id.pop(session.id, None)
-        for channel_id in (session.channel_id, session.lobby_channel_id):
-            if self._by_channel.get(channel_id) is session:
-                del self._by_channel[channel_id]
-
     def move_to_thread(self, session: GameSession, thread_id: int) -> None:
-        """The game's table now runs in a thread opened from its lobby message; the lobby's
-        channel still finds it."""
+        """``session``'s table now runs in a thread (``GameSession.move_to_thread``); the
+        lobby's channel still finds it."""
         session.channel_id = thread_id
         self._by_channel[thread_id] = session
         self._by_channel[session.lobby_channel_id] = session
+
+    def forget(self, session: GameSession) -> None:
+        """``session`` closed (``GameSession.close``): it is found no more."""
+        if self._by_id.get(session.id) is session:
+            del self._by_id[session.id]
+        for channel_id in (session.channel_id, session.lobby_channel_id):
+            if self._by_channel.get(channel_id) is session:
+                del self._by_channel[channel_id]
 
     async def open_lobby(
         self,
@@ -775,7 +568,7 @@ class Sessions:
             turn_seconds=turn_seconds,
         )
         session.fence = self.deps.fence(guild_id)
-        await session._arm()
+        await session.timer.arm()
         self.add(session)
         return session
 
@@ -878,7 +671,7 @@ class Sessions:
         to another process, which restores them); how many."""
         gone = [s for s in self._by_id.values() if not serves(s.guild_id)]
         for session in gone:
-            self.discard(session)
+            session.close()
         return len(gone)
 
     async def close(self) -> None:
@@ -900,7 +693,7 @@ class Sessions:
                         continue
                     if session.status == "lobby":
                         await presenter.refresh_lobby(session)
-                        session.resume_timer()
+                        session.timer.resume()
                         continue
                     change = Change(restored=True)
                     game = session.game
@@ -912,9 +705,9 @@ class Sessions:
                     elif session.deadline is not None and session.deadline <= session.deps.clock():
                         # The turn ran out while the bot was down: time it out now, in the
                         # same table edit that says the game was restored.
-                        change.extend(await session._time_out())
+                        change.extend(await session.time_out())
                     else:
-                        session.resume_timer()  # a deadline that passed while down fires now
+                        session.timer.resume()  # a deadline that passed while down fires now
                     await presenter.show(session, change)
             except GameLost:
                 continue  # logged; taken over again meanwhile

@@ -121,3 +121,19 @@ def test_discord_py_still_names_its_handler_tasks_so() -> None:
         if name.prefix not in inspect.getsource(importlib.import_module(name.module))
     ]
     assert not gone, f"{versions()} no longer names these tasks: " + "; ".join(gone)
+
+
+def test_a_prebuilt_view_is_sent_as_its_rows_and_never_tracked() -> None:
+    """What discord.py reads of a view when it sends one: the rows as given (empty ones left
+    out), no components-v2 flag, and nothing that makes it track the view."""
+    from discord.http import handle_message_parameters
+
+    from bot.discord_internals import PrebuiltView
+
+    row = [{"type": 2, "style": 1, "label": "A", "custom_id": "nines:1:x", "disabled": False}]
+    view = PrebuiltView(row, [])
+    params = handle_message_parameters(content="hi", view=view)
+    assert params.payload is not None
+    assert params.payload["components"] == [{"type": 1, "components": row}]
+    assert "flags" not in params.payload
+    assert view.is_finished() and not view.is_dispatchable() and view.timeout is None

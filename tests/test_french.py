@@ -19,7 +19,8 @@ import pytest
 
 from bot.i18n import catalogue, read_trumps, tr
 from cogs.nines.render import rules_embed, rules_line
-from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, settings_embed, validate
+from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
+from cogs.nines.settings import settings_embed
 from engine import RULESETS, TRUMP_PRESETS, Rules
 
 WORD = re.compile(r"[^\W\d_]+")
@@ -337,7 +338,7 @@ def test_pings_default_on() -> None:
     assert f"«{NBSP}parfois{NBSP}»" in tr("fr", refusal.value.key, **refusal.value.params)
 
 
-@pytest.mark.parametrize("name", ["bot.i18n", "cogs.nines.settings", "cogs.nines.rules_text"])
+@pytest.mark.parametrize("name", ["bot.i18n", "cogs.nines.setting_values", "cogs.nines.rules_text"])
 def test_docstring_examples(name: str) -> None:
     # The module as imported now: starting the bot loads the cog's modules afresh.
     result = doctest.testmod(importlib.import_module(name))

@@ -54,8 +54,8 @@ async def live_game(sessions: Sessions) -> GameSession:
     )
     async with session.lock:
         for i in range(1, rules.players):
-            await session.join(100 + i, f"p{i}")
-        await session.start(100)
+            await session.lobby.join(100 + i, f"p{i}")
+        await session.lobby.start(100)
     return session
 
 

@@ -26,11 +26,11 @@ from bot.storage import (
     Seat,
     SeatResult,
     Storage,
-    _migrate,
     load_migrations,
 )
 from bot.storage import postgres as postgres_driver
 from bot.storage.driver import Tx
+from bot.storage.sqlite import _migrate
 from tests.storage_backends import RAW_INTEGRITY_ERRORS, Backend
 
 GUILD = 100

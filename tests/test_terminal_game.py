@@ -99,7 +99,7 @@ def test_a_whole_game_typed_as_printed(ruleset: str, level: str) -> None:
 
 
 def test_the_default_level_is_the_bots() -> None:
-    from cogs.nines.settings import DEFAULTS
+    from cogs.nines.setting_values import DEFAULTS
 
     assert DEFAULT_LEVEL == DEFAULTS["difficulty"] == "normal"
 

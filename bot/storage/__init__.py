@@ -16,15 +16,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from .actions import ActionQueries
 from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
 from .games import GameQueries
 from .history import HistoryQueries
 from .migrations import Migration, load_migrations
 from .preferences import PreferenceQueries
 from .results import ResultQueries
+from .seats import SeatQueries
 from .settings import SettingsQueries
 from .shards import ShardQueries
-from .sqlite import SqliteDriver, _migrate
+from .sqlite import SqliteDriver
 from .values import (
     FORMER_PLAYER_KEY,
     FORMER_PLAYER_NAME,
@@ -81,14 +83,20 @@ __all__ = [
     "StatsRow",
     "Storage",
     "StorageError",
-    "_migrate",
     "load_migrations",
     "player_key",
 ]
 
 
 class Storage(
-    GameQueries, ResultQueries, SettingsQueries, HistoryQueries, PreferenceQueries, ShardQueries
+    GameQueries,
+    SeatQueries,
+    ActionQueries,
+    ResultQueries,
+    SettingsQueries,
+    HistoryQueries,
+    PreferenceQueries,
+    ShardQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 

@@ -141,3 +141,10 @@ class Queries:
 
     _driver: Driver
     _now: Callable[[], float]
+
+    async def _game_write(self, steps: Work[T], function: Work[T]) -> T:
+        """A write of a game in play (hot): on PostgreSQL its stored function, called in one
+        round trip (``single``); elsewhere its steps, in one transaction."""
+        if self._driver.dialect is POSTGRESQL:
+            return await self._driver.write(function, hot=True, single=True)
+        return await self._driver.write(steps, hot=True)

@@ -9,7 +9,7 @@ such a late write is refused whole and the new holder's state is the only one.""
 from __future__ import annotations
 
 from .driver import Tx
-from .values import Fence, FencedOut
+from .values import Fence, FencedOut, GameNotFound
 
 #: The condition a fenced statement adds: the lease still has the writer's epoch. PostgreSQL
 #: holds the lease's row (FOR SHARE) to the commit, so a takeover (an UPDATE of that row)
@@ -29,3 +29,19 @@ async def check_fence(tx: Tx, game_id: int, fence: Fence | None) -> None:
     row = await tx.fetchone(f"SELECT {current_lease(tx)} AS current", (fence.shard_id, fence.epoch))
     if row is None or not row["current"]:
         raise FencedOut(game_id, fence)
+
+
+async def locked_status(tx: Tx, game_id: int) -> str:
+    """The game's status, its row locked until the transaction ends (PostgreSQL): what a
+    write of the game checks after its fence, before it writes."""
+    row = await tx.fetchone(
+        f"SELECT status FROM games WHERE id = ?{tx.dialect.for_update}", (game_id,)
+    )
+    if row is None:
+        raise GameNotFound(game_id)
+    return str(row["status"])
+
+
+def fence_values(fence: Fence | None) -> tuple[int | None, int | None]:
+    """A fence as the PostgreSQL functions take it: (shard, epoch), or NULLs: not fenced."""
+    return (None, None) if fence is None else (fence.shard_id, fence.epoch)

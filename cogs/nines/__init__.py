@@ -1,7 +1,9 @@
-"""The Nines cog: ``/nines`` commands, persistent buttons, and the public table."""
+"""The Nines extension: the ``/nines`` commands (the game's, the settings', the records' cogs),
+the persistent buttons and their controller, and the public table."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -13,6 +15,10 @@ from bot.i18n import language_of, tr
 
 from . import activity, ids
 from .commands import NinesCog
+from .controller import Controller
+from .lobbies import Lobbies
+from .records import RecordsCog
+from .settings import SettingsCog
 from .table import DiscordPresenter
 from .ui import DYNAMIC_ITEMS, GameButton
 
@@ -22,12 +28,21 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def nines_cogs(bot: NinesBot, controller: Controller) -> list[NinesCog | SettingsCog | RecordsCog]:
+    """The extension's cogs, each adding its subcommands to the game's ``/nines`` group in the
+    order Discord has them (the game's own, then settings, history and record)."""
+    game = NinesCog(bot, controller, controller.lobbies)
+    return [game, SettingsCog(bot, game.nines), RecordsCog(bot, game.nines)]
+
+
 async def setup(bot: NinesBot) -> None:
     sessions = bot.plug_in(DiscordPresenter(bot))
     restored = await sessions.restore(bot.serves)
+    controller = Controller(bot, Lobbies(bot))
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton)
-    discord_internals.route_dynamic_items(bot, _call_dynamic_item)
-    await bot.add_cog(NinesCog(bot))
+    discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
+    for cog in nines_cogs(bot, controller):
+        await bot.add_cog(cog)
     bot.add_listener(_unknown_component, "on_interaction")
     bot.tree.interaction_check = _in_a_server  # type: ignore[method-assign]
 
@@ -73,10 +88,10 @@ async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
                 log.info("game %s lost its channel; ending it unrated", session.id)
                 await session.abandon("channel_lost")
                 await bot.presenter.announced(session)  # nowhere left to say it
-        bot.sessions.discard(session)
 
 
 async def _call_dynamic_item(
+    controller: Controller,
     _component_type: int,
     factory: type[GameButton],
     interaction: discord.Interaction[Any],
@@ -93,7 +108,7 @@ async def _call_dynamic_item(
     """
     button = discord.ui.Button[Any](custom_id=custom_id)
     item = await factory.from_custom_id(interaction, button, match)
-    await item.callback(interaction)
+    await item.answer(controller, interaction)
 
 
 async def _unknown_component(interaction: discord.Interaction[Any]) -> None:

@@ -50,6 +50,11 @@ class OpenTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=T
     ) -> OpenTableButton:
         return cls(int(match["game"]), language_of(interaction.locale))
 
+    async def answer(self, _controller: object, interaction: Interaction) -> None:
+        """As the extension's router answers every button of ours (cogs.nines._call_dynamic_item);
+        this one needs no controller."""
+        await self.callback(interaction)
+
     async def callback(self, interaction: Interaction) -> None:
         try:
             if not served(interaction.client):

@@ -1,8 +1,10 @@
-"""The ``/nines`` slash commands. Each checks, calls a session or storage, and answers."""
+"""The ``/nines`` group and the game's own commands: start, hand, stop, the rankings, the rules,
+autoplay and forget-me. Each checks, calls a session or storage, and answers. The settings
+(``settings.py``) and the records (``records.py``) are cogs of their own under the same group.
+"""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -11,17 +13,17 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.failpoints import failpoint
 from bot.i18n import language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
-from bot.storage import ChannelBusy, GameKind, player_key
-from engine import RULESETS, TRUMP_PRESETS, Rules
+from bot.session import GameSession, Sessions
+from bot.storage import GameKind, player_key
+from engine import RULESETS, Rules
 from engine.gametype import game_type
 
-from . import render, ui
-from .controller import Controller, member_name
-from .options import GAMES, ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES, trumps_autocomplete
-from .settings import RULE_KEYS, SettingsInvalid, validate
+from . import render, replies, ui
+from .controller import Controller
+from .lobbies import Lobbies, member_name
+from .options import GAMES, ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
+from .setting_values import RULE_KEYS
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -29,12 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-
-THREAD_TYPES = (
-    discord.ChannelType.public_thread,
-    discord.ChannelType.private_thread,
-    discord.ChannelType.news_thread,
-)
 
 
 def rule_defaults(settings: dict[str, Any]) -> dict[str, Any]:
@@ -49,15 +45,10 @@ class NinesCog(commands.Cog, name="Nines"):
         guild_only=True,
     )
 
-    def __init__(self, bot: NinesBot) -> None:
+    def __init__(self, bot: NinesBot, controller: Controller, lobbies: Lobbies) -> None:
         self.bot = bot
-        self.controller = Controller(bot)
-        from .records import records_commands
-        from .settings import SettingsGroup
-
-        self.nines.add_command(SettingsGroup(self))
-        for command in records_commands(self):
-            self.nines.add_command(command)
+        self.controller = controller
+        self.lobbies = lobbies
 
     @property
     def sessions(self) -> Sessions:
@@ -68,25 +59,10 @@ class NinesCog(commands.Cog, name="Nines"):
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         return dict(await self.bot.storage.get_guild_settings(guild_id))
 
-    def public_language(self, interaction: Interaction, settings: dict[str, Any]) -> str:
-        chosen = str(settings.get("language") or "")
-        return chosen if chosen in ("en", "fr") else language_of(interaction.guild_locale)
-
-    async def default_level(self, session: GameSession) -> str:
-        """The server's usual computer level (settings: difficulty)."""
-        return str((await self.guild_settings(session.guild_id)).get("difficulty") or "normal")
-
     async def server_language(self, interaction: Interaction) -> str:
         """The language of public messages here: the server's setting, else its locale."""
         settings = await self.guild_settings(interaction.guild_id or 0)
-        return self.public_language(interaction, settings)
-
-    async def private(self, interaction: Interaction, text: str) -> None:
-        await self.controller.private(interaction, text)
-
-    def can_post(self, interaction: Interaction) -> bool:
-        perms = interaction.app_permissions
-        return perms.view_channel and perms.send_messages and perms.embed_links
+        return replies.public_language(interaction, settings)
 
     # -- /nines start --------------------------------------------------------------------------
 
@@ -102,163 +78,18 @@ class NinesCog(commands.Cog, name="Nines"):
         ),
         **RULE_HELP,
     )
-    @app_commands.choices(**RULE_CHOICES)
-    @app_commands.autocomplete(trumps=trumps_autocomplete)
-    async def start_command(
-        self,
-        interaction: Interaction,
-        ruleset: str | None = None,
-        trumps: str | None = None,
-        exchange: str | None = None,
-        ties: str | None = None,
-        instant_win: str | None = None,
-        start: app_commands.Range[int, 3, 21] | None = None,
-        rounds: app_commands.Range[int, 1, 30] | None = None,
-        limit: app_commands.Range[int, 1, 30] | None = None,
-    ) -> None:
+    @with_rule_options
+    async def start_command(self, interaction: Interaction, rules: RuleValues) -> None:
+        """The options were read, and refused, in the caller's words (``RuleOption``); the
+        server's values were checked when saved, in the engine's words ("C" is clubs)."""
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
-            await self.private(interaction, tr(lang, "error.guild_only"))
+            await replies.private(interaction, tr(lang, "error.guild_only"))
             return
         settings = await self.guild_settings(interaction.guild_id)
-        chosen = {
-            k: v
-            for k, v in {
-                "trumps": trumps,
-                "exchange": exchange,
-                "ties": ties,
-                "instant_win": instant_win,
-                "start": start,
-                "rounds": rounds,
-                "limit": limit,
-            }.items()
-            if v is not None
-        }
-        name = ruleset or str(settings.get("ruleset") or "classic")
-        try:
-            chosen = validate(chosen, lang)  # read, and refused, in the caller's words
-        except SettingsInvalid as invalid:
-            await self.private(interaction, tr(lang, invalid.key, **invalid.params))
-            return
-        # The server's values were checked when saved, in the engine's words ("C" is clubs).
-        rules = Rules.from_settings(name, {**rule_defaults(settings), **chosen})
-        await self.open_lobby(interaction, rules=rules, seats=None)
-
-    async def open_lobby(
-        self,
-        interaction: Interaction,
-        *,
-        rules: Rules,
-        seats: list[SeatInfo] | None,
-    ) -> None:
-        """Post a lobby in the interaction's channel: for /nines start and Rematch."""
-        lang = language_of(interaction.locale)
-        if interaction.guild_id is None or interaction.channel_id is None:
-            await self.private(interaction, tr(lang, "error.guild_only"))
-            return
-        if not self.can_post(interaction):
-            await self.private(interaction, tr(lang, "error.cannot_post"))
-            return
-        existing = self.sessions.in_channel(interaction.channel_id)
-        if existing is not None:
-            await self.private(
-                interaction,
-                self.busy_text(lang, interaction, existing.id, existing.lobby_message_id),
-            )
-            return
-        settings = await self.guild_settings(interaction.guild_id)
-        user = interaction.user
-        try:
-            session = await self.sessions.open_lobby(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                thread_id=None,
-                rules=rules,
-                host_id=user.id,
-                host_name=member_name(user),
-                language=self.public_language(interaction, settings),
-                turn_seconds=float(settings.get("turn_timer") or DEFAULT_TURN_SECONDS),
-            )
-        except ChannelBusy as busy:
-            await self.private(interaction, self.busy_text(lang, interaction, busy.game_id, None))
-            return
-        called: list[int] = []  # a rematch's people seated by the clicker: told they are
-        if seats:
-            others = [s for s in seats if s.user_id != user.id][: session.players - 1]
-            session.seats.extend(SeatInfo(s.name, s.user_id, s.difficulty) for s in others)
-            await session._save_seats()
-            called = [s.user_id for s in others if s.user_id is not None]
-        failpoint("lobby_opened")
-        plang = session.language
-        level = str(settings.get("difficulty") or "normal")
-        call: dict[str, Any] = {}
-        if called:
-            # A mention in the content of a new message notifies (Discord: "Allowed Mentions
-            # Object"); only the people called, nobody else a name could reach.
-            who = ", ".join(f"<@{user_id}>" for user_id in called)
-            call = {
-                "content": tr(plang, "lobby.rematch_call", who=who),
-                "allowed_mentions": discord.AllowedMentions(
-                    everyone=False,
-                    roles=False,
-                    users=[discord.Object(user_id) for user_id in called],
-                ),
-            }
-        callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session),
-            view=ui.lobby_view(plang, session, level),
-            **call,
-        )
-        message_id = getattr(callback, "message_id", None)
-        if message_id is not None:
-            session.lobby_message_id = int(message_id)
-            await self.bot.storage.update_game(
-                session.id, fence=session.fence, lobby_message_id=int(message_id)
-            )
-            if settings.get("threads") == "on":
-                await self.open_thread(interaction, session)
-
-    async def open_thread(self, interaction: Interaction, session: GameSession) -> None:
-        """Run the game's table in a thread opened from its lobby message (server setting
-        ``threads``); stay in the channel when the bot may not create threads there."""
-        channel_type = getattr(interaction.channel, "type", None)
-        if channel_type in THREAD_TYPES or session.lobby_message_id is None:
-            return
-        if not interaction.app_permissions.create_public_threads:
-            log.info("game %s: no permission to create threads; playing in the channel", session.id)
-            return
-        lobby = self.bot.get_partial_messageable(
-            session.lobby_channel_id, guild_id=session.guild_id
-        ).get_partial_message(session.lobby_message_id)
-        name = tr(
-            session.language,
-            "thread.name",
-            game=render.game_title(session.language, session.rules),
-            host=session.seats[0].name,
-        )
-        try:
-            thread = await lobby.create_thread(name=name[:100], auto_archive_duration=1440)
-        except discord.HTTPException:
-            log.info("game %s: could not open a thread; playing in the channel", session.id)
-            return
-        await self.bot.storage.update_game(session.id, fence=session.fence, thread_id=thread.id)
-        self.sessions.move_to_thread(session, thread.id)
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.edit_original_response(
-                embed=render.lobby_embed(session.language, session),
-                view=ui.lobby_view(session.language, session, await self.default_level(session)),
-            )
-
-    def busy_text(
-        self, lang: str, interaction: Interaction, game_id: int, message_id: int | None
-    ) -> str:
-        if message_id is not None and interaction.guild_id and interaction.channel_id:
-            link = (
-                f"https://discord.com/channels/{interaction.guild_id}/"
-                f"{interaction.channel_id}/{message_id}"
-            )
-            return tr(lang, "error.channel_busy_link", link=link)
-        return tr(lang, "error.channel_busy")
+        name = str(rules.pop("ruleset", None) or settings.get("ruleset") or "classic")
+        chosen = Rules.from_settings(name, {**rule_defaults(settings), **rules})
+        await self.lobbies.open_lobby(interaction, rules=chosen, seats=None)
 
     # -- /nines hand, stop ---------------------------------------------------------------------
 
@@ -267,13 +98,7 @@ class NinesCog(commands.Cog, name="Nines"):
         here = self.sessions.in_channel(interaction.channel_id or 0)
         if here is not None and here.seat_of(interaction.user.id) is not None:
             return here
-        for session in self.sessions.all():
-            if (
-                session.guild_id == interaction.guild_id
-                and session.seat_of(interaction.user.id) is not None
-            ):
-                return session
-        return here
+        return self.sessions.seated(interaction.guild_id, interaction.user.id) or here
 
     @nines.command(
         name=_("hand", key="cmd.hand"),
@@ -283,13 +108,13 @@ class NinesCog(commands.Cog, name="Nines"):
         lang = language_of(interaction.locale)
         session = self.session_of(interaction)
         if session is None:
-            await self.private(interaction, tr(lang, "error.no_game"))
+            await replies.private(interaction, tr(lang, "error.no_game"))
             return
         seat = session.seat_of(interaction.user.id)
         if seat is None:
-            await self.private(interaction, tr(lang, "error.not_seated"))
+            await replies.private(interaction, tr(lang, "error.not_seated"))
         elif session.game is None:
-            await self.private(interaction, tr(lang, "error.not_live"))
+            await replies.private(interaction, tr(lang, "error.not_live"))
         else:
             await self.controller.show_hand(interaction, session, seat)
 
@@ -301,15 +126,15 @@ class NinesCog(commands.Cog, name="Nines"):
         lang = language_of(interaction.locale)
         session = self.sessions.in_channel(interaction.channel_id or 0)
         if session is None:
-            await self.private(interaction, tr(lang, "error.no_game_here"))
+            await replies.private(interaction, tr(lang, "error.no_game_here"))
             return
         perms = interaction.permissions
         if interaction.user.id != session.host_id and not perms.manage_messages:
-            await self.private(interaction, tr(lang, "error.stop_denied"))
+            await replies.private(interaction, tr(lang, "error.stop_denied"))
             return
         async with session.lock:
             if session.closed:
-                await self.private(interaction, tr(lang, "error.unknown_game"))
+                await replies.private(interaction, tr(lang, "error.unknown_game"))
                 return
             await session.abandon("stopped")
             await interaction.response.send_message(
@@ -431,7 +256,7 @@ class NinesCog(commands.Cog, name="Nines"):
         else:
             on = choice == "on"
             await self.bot.storage.set_autoplay(user_id, on)
-        await self.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
+        await replies.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
         if choice is not None:
             for session, change in await self.sessions.autoplay_changed(user_id, on):
                 await self.bot.presenter.show(session, change)
@@ -447,8 +272,8 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     async def forget_command(self, interaction: Interaction) -> None:
         lang = language_of(interaction.locale)
-        if self.controller.seated_in_open_game(interaction) is not None:
-            await self.private(interaction, tr(lang, "forget.seated"))
+        if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
+            await replies.private(interaction, tr(lang, "forget.seated"))
             return
         await interaction.response.send_message(
             tr(lang, "forget.confirm"),
@@ -461,19 +286,7 @@ class NinesCog(commands.Cog, name="Nines"):
     async def cog_app_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
-        lang = language_of(interaction.locale)
-        original = getattr(error, "original", error)
-        if isinstance(original, SessionError):
-            await self.controller.refuse(interaction, original)
-            return
-        if isinstance(error, app_commands.NoPrivateMessage):
-            await self.private(interaction, tr(lang, "error.guild_only"))
-            return
-        log.error(
-            "command %s failed", interaction.command and interaction.command.name, exc_info=original
-        )
-        with contextlib.suppress(discord.HTTPException):
-            await self.private(interaction, tr(lang, "error.unexpected"))
+        await replies.command_failed(interaction, error)
 
 
-__all__ = ["TRUMP_PRESETS", "NinesCog"]
+__all__ = ["NinesCog"]

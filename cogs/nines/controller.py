@@ -2,27 +2,26 @@
 
 Every click is answered exactly once and in time: with the updated message (lobby, hand), or
 privately with what went wrong in the clicker's language. Nothing here trusts a custom_id: it
-only names a game; who acts always comes from the interaction's user.
+only names a game; who acts always comes from the interaction's user. The buttons reach the
+controller through the extension's router (``cogs.nines.setup``), which hands it each click.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import discord_internals, names
-from bot.i18n import language_of, tr
-from bot.session import Change, GameSession, SeatInfo, SessionError, stored_rules
-from bot.storage import ChannelBusy
+from bot.i18n import tr
+from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Exchange, Play
 
-from . import ids, render, ui
+from . import ids, render, replies, ui
+from .lobbies import Lobbies, member_name
+from .opening import Opening
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -34,18 +33,6 @@ Interaction = discord.Interaction[Any]
 #: After a move, computers start decisions before the answer until this long after the click
 #: (each decision takes at most a second; Discord allows 3 s).
 ANSWER_WITHIN: Final = 1.2
-#: A click waits this long for a busy game before it is acknowledged and waits on.
-WAIT_BEFORE_DEFER: Final = 1.0
-#: A click that finds no game while games are being restored waits this long for them, then
-#: is acknowledged and waits up to RESTORE_LONGEST (a takeover waits 30 s for its shard).
-RESTORE_WAIT: Final = 2.0
-RESTORE_LONGEST: Final = 30.0
-
-
-def member_name(user: discord.abc.User) -> str:
-    """The name a seat stores: the raw display name (cleaned and escaped where it is shown,
-    bot/names.py), bounded, never cut inside a letter's accents or an emoji."""
-    return names.stored(user.display_name)
 
 
 def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
@@ -59,121 +46,13 @@ def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
     return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
 
 
-class Controller:
-    def __init__(self, bot: NinesBot) -> None:
-        self.bot = bot
+class Controller(Opening):
+    """Each click, opened on its game (``Opening``), checked and applied by the session, and
+    answered. ``lobbies`` opens a Rematch's lobby, as ``/nines start`` does."""
 
-    @property
-    def sessions(self) -> Any:
-        return self.bot.sessions
-
-    # -- answering -----------------------------------------------------------------------------
-
-    @staticmethod
-    def lang(interaction: Interaction) -> str:
-        return language_of(interaction.locale)
-
-    @contextlib.asynccontextmanager
-    async def hold(self, interaction: Interaction, session: GameSession) -> AsyncIterator[None]:
-        """The game's lock, for one click. If the game stays busy (computers thinking, a timer
-        firing) the click is acknowledged first, so it never fails while it waits its turn;
-        the answer then edits the clicked message."""
-        lock = session.lock
-        if discord_internals.lock_contended(lock):
-            await self.wait_for(interaction, lock)
-        else:
-            # Free, and nobody woken to take it: taken without suspending. Waiting costs three
-            # trips through the loop's queue (a task, its wake-up, ours), and at 200 games each
-            # trip waited behind up to ~300 other callbacks.
-            await lock.acquire()
-        try:
-            yield
-        finally:
-            lock.release()
-
-    @staticmethod
-    async def wait_for(interaction: Interaction, lock: asyncio.Lock) -> None:
-        """Take a busy lock, acknowledging the click if that takes WAIT_BEFORE_DEFER."""
-        acquire = asyncio.ensure_future(lock.acquire())
-        try:
-            done, _ = await asyncio.wait({acquire}, timeout=WAIT_BEFORE_DEFER)
-            if not done and not interaction.response.is_done():
-                await interaction.response.defer()
-            await asyncio.shield(acquire)
-        except BaseException:
-            # Never leave the lock taken by a click that gave up (cancelled, or Discord failed).
-            def release(future: asyncio.Future[Any]) -> None:
-                if not future.cancelled() and future.exception() is None:
-                    lock.release()
-
-            acquire.add_done_callback(release)
-            acquire.cancel()
-            raise
-
-    async def update(self, interaction: Interaction, **kwargs: Any) -> None:
-        """Edit the clicked message: as the interaction's answer, or after a deferral."""
-        if interaction.response.is_done():
-            await interaction.edit_original_response(**kwargs)
-        else:
-            await interaction.response.edit_message(**kwargs)
-
-    async def private(self, interaction: Interaction, text: str) -> None:
-        """A short private answer (a new ephemeral message, or a follow-up if answered)."""
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-
-    async def apologise(self, interaction: Interaction) -> None:
-        """After an unexpected error: a short private apology, if Discord still listens."""
-        try:
-            await self.private(interaction, tr(self.lang(interaction), "error.unexpected"))
-        except discord.HTTPException:
-            log.info("could not apologise for a failed click", exc_info=True)
-
-    async def refuse(self, interaction: Interaction, error: SessionError) -> None:
-        await self.private(interaction, self.error_text(interaction, error))
-
-    def error_text(self, interaction: Interaction, error: SessionError) -> str:
-        lang = self.lang(interaction)
-        if error.key == "error.illegal":
-            return render.error_text(lang, error.params["error"])  # type: ignore[arg-type]
-        return tr(lang, error.key, **error.params)
-
-    async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
-        """The clicked game's session; while games are being restored (a start, a shard's
-        takeover), the click waits for them instead of being told the game is gone."""
-        serves, guild_id = self.bot.serves, interaction.guild_id
-        if serves is not None and guild_id is not None and not serves(guild_id):
-            return None  # not surely this process's shard: unknown_game says nothing
-        session: GameSession | None = self.sessions.get(game_id)
-        if session is None and self.sessions.restoring:
-            # Discord wants an answer within 3 s; past RESTORE_WAIT the click is deferred
-            # and waits on (https://discord.com/developers/docs/interactions/receiving-and-responding#responding-to-an-interaction).
-            if not await self.sessions.restored(RESTORE_WAIT):
-                if not interaction.response.is_done():
-                    await interaction.response.defer(ephemeral=True, thinking=True)
-                await self.sessions.restored(RESTORE_LONGEST)
-            session = self.sessions.get(game_id)
-        return session
-
-    async def unknown_game(self, interaction: Interaction, game_id: int) -> None:
-        """No session runs the clicked game here: say what is true of it."""
-        serves = self.bot.serves
-        guild_id = interaction.guild_id
-        if serves is not None and guild_id is not None and not serves(guild_id):
-            # Discord sends a shard's events to every session identified on it; a session
-            # left on a shard this process no longer holds must not answer for its holder.
-            log.warning("click for a game of guild %d, whose shard is not held", guild_id)
-            return
-        row = await self.bot.storage.game(game_id)
-        if row is None:
-            key = "error.game_not_known"
-        elif not row.is_open:
-            key = "error.game_over"
-        else:
-            key = "error.unknown_game"
-        await self.private(interaction, tr(self.lang(interaction), key))
+    def __init__(self, bot: NinesBot, lobbies: Lobbies | None = None) -> None:
+        super().__init__(bot)
+        self.lobbies = lobbies or Lobbies(bot)
 
     def hand_answer(
         self,
@@ -185,12 +64,12 @@ class Controller:
         joker_prompt: bool = False,
     ) -> tuple[str, ui.Buttons]:
         """The clicker's hand as it is now: its text and buttons (render under the lock)."""
-        lang = self.lang(interaction)
+        words = replies.lang(interaction)
         view = session.view(seat)
-        content = render.hand_content(lang, session, view, notice, joker_prompt=joker_prompt)
+        content = render.hand_content(words, session, view, notice, joker_prompt=joker_prompt)
         # The bot need not bring this person's hand up to date until the game moves on.
         self.bot.presenter.hand_shown(session, interaction.user.id)
-        return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
+        return content, ui.hand_view(words, session, view, joker_prompt=joker_prompt)
 
     async def send_hand(
         self,
@@ -261,9 +140,8 @@ class Controller:
     # -- the lobby -----------------------------------------------------------------------------
 
     async def lobby_click(self, interaction: Interaction, click: ids.LobbyClick) -> None:
-        session = await self.session_for(click.game, interaction)
+        session = await self.opened(interaction, click.game)
         if session is None:
-            await self.unknown_game(interaction, click.game)
             return
         user = interaction.user
         verb = click.verb
@@ -272,26 +150,25 @@ class Controller:
         async with self.hold(interaction, session):
             try:
                 if verb == "join":
-                    await session.join(user.id, member_name(user))
+                    await session.lobby.join(user.id, member_name(user))
                     # This click's token can send them their first hand at the start.
                     self.bot.presenter.remember_click(session, interaction)
                 elif verb == "leave":
-                    await session.leave(user.id)
+                    await session.lobby.leave(user.id)
                 elif click.level is not None:
                     level = click.level
-                    await session.add_computer(
+                    await session.lobby.add_computer(
                         user.id, level, computer_name(lang, level, session.seats)
                     )
                 elif verb == "uncpu":
-                    await session.remove_computer(user.id)
+                    await session.lobby.remove_computer(user.id)
                 elif verb == "cancel":
                     if user.id != session.host_id:
                         raise SessionError("error.host_only")
                     if session.status != "lobby":
                         raise SessionError("error.not_lobby")
                     await session.abandon("cancelled")
-                    self.sessions.discard(session)
-                    await self.update(
+                    await replies.update(
                         interaction,
                         embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
                         view=None,
@@ -299,9 +176,9 @@ class Controller:
                     await self.bot.presenter.announced(session)
                     return
                 elif verb == "start":
-                    change = await session.start(user.id)
+                    change = await session.lobby.start(user.id)
                     self.bot.presenter.remember_click(session, interaction)
-                    await self.update(
+                    await replies.update(
                         interaction,
                         content=render.draw_line(lang, session),
                         embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.started")),
@@ -312,12 +189,12 @@ class Controller:
                     # rate limits must not hold up the game's next click.
                     shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
             except SessionError as error:
-                await self.refuse(interaction, error)
+                await replies.refuse(interaction, error)
                 return
             if shown is None:
                 settings = await self.bot.storage.get_guild_settings(session.guild_id)
                 level = str(settings.get("difficulty") or "normal")
-                await self.update(
+                await replies.update(
                     interaction,
                     embed=render.lobby_embed(lang, session),
                     view=ui.lobby_view(lang, session, level),
@@ -328,15 +205,12 @@ class Controller:
     # -- hands and moves -----------------------------------------------------------------------
 
     async def hand_click(self, interaction: Interaction, click: ids.HandClick) -> None:
-        session = await self.session_for(click.game, interaction)
-        if session is None:
-            await self.unknown_game(interaction, click.game)
+        seated = await self.seated(interaction, click.game)
+        if seated is None:
             return
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
-        elif session.game is None:
-            await self.private(interaction, tr(self.lang(interaction), "error.not_live"))
+        session, seat = seated
+        if session.game is None:
+            await replies.private(interaction, tr(replies.lang(interaction), "error.not_live"))
         else:
             await self.show_hand(interaction, session, seat)
 
@@ -354,38 +228,29 @@ class Controller:
 
     async def joker_prompt(self, interaction: Interaction, click: ids.PlayClick) -> None:
         """Nein Nine: the Joker asks Win or Lose in the same private message."""
-        session = await self.session_for(click.game, interaction)
-        if session is None:
-            await self.unknown_game(interaction, click.game)
+        seated = await self.seated(interaction, click.game)
+        if seated is None:
             return
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
-            return
+        session, seat = seated
         try:
-            session._check_turn(interaction.user.id, click.n)
+            session.check_turn(interaction.user.id, click.n)
         except SessionError as error:
-            await self.show_hand(
-                interaction, session, seat, notice=self.error_text(interaction, error)
-            )
+            notice = replies.error_text(interaction, error)
+            await self.show_hand(interaction, session, seat, notice=notice)
             return
         if not any(getattr(a, "card", None) is JOKER for a in session.view(seat).legal):
             # A forged Joker click (a Nines game has none, or it is not in this hand).
-            notice = tr(self.lang(interaction), "error.not_in_hand")
+            notice = tr(replies.lang(interaction), "error.not_in_hand")
             await self.show_hand(interaction, session, seat, notice=notice)
             return
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
     async def act(self, interaction: Interaction, click: ids.MoveClick, action: Action) -> None:
-        session = await self.session_for(click.game, interaction)
-        if session is None:
-            await self.unknown_game(interaction, click.game)
+        seated = await self.seated(interaction, click.game)
+        if seated is None:
             return
+        session, seat = seated
         user_id = interaction.user.id
-        seat = session.seat_of(user_id)
-        if seat is None:
-            await self.private(interaction, tr(self.lang(interaction), "error.not_seated"))
-            return
         clicked = time.monotonic()
         answer: tuple[str, ui.Buttons] | None = None
         shown: asyncio.Future[None] | None = None
@@ -403,11 +268,10 @@ class Controller:
                     )
                 except SessionError as error:
                     if session.game is None:
-                        await self.refuse(interaction, error)
+                        await replies.refuse(interaction, error)
                     else:
-                        await self.show_hand(
-                            interaction, session, seat, notice=self.error_text(interaction, error)
-                        )
+                        notice = replies.error_text(interaction, error)
+                        await self.show_hand(interaction, session, seat, notice=notice)
                     return
                 answer = self.hand_answer(interaction, session, seat)
                 # The answer shows the clicker the game as it is now: if their turn is due
@@ -444,31 +308,30 @@ class Controller:
             log.info("could not answer a move in game %s", session.id, exc_info=True)
 
     async def back_click(self, interaction: Interaction, click: ids.BackClick) -> None:
-        session = await self.session_for(click.game, interaction)
+        session = await self.opened(interaction, click.game)
         if session is None:
-            await self.unknown_game(interaction, click.game)
             return
         async with self.hold(interaction, session):
             try:
                 await session.come_back(interaction.user.id)
             except SessionError as error:
-                await self.refuse(interaction, error)
+                await replies.refuse(interaction, error)
                 return
-            await self.private(interaction, tr(self.lang(interaction), "back.welcome"))
+            await replies.private(interaction, tr(replies.lang(interaction), "back.welcome"))
             change = await session.run_computers()
             await self.bot.presenter.show(session, change)
 
     async def rematch_click(self, interaction: Interaction, click: ids.RematchClick) -> None:
         """A new lobby with the same players; whoever clicks hosts it."""
-        lang = self.lang(interaction)
+        words = replies.lang(interaction)
         finished = await self.bot.storage.game_result(click.game)
         row = await self.bot.storage.game(click.game)
         if row is None or finished is None:
-            await self.private(interaction, tr(lang, "error.unknown_game"))
+            await replies.private(interaction, tr(words, "error.unknown_game"))
             return
         seats = await self.bot.storage.seats(row.id)
         if not any(s.user_id == interaction.user.id for s in seats):
-            await self.private(interaction, tr(lang, "error.rematch_players_only"))
+            await replies.private(interaction, tr(words, "error.rematch_players_only"))
             return
         here = self.sessions.in_channel(interaction.channel_id or 0)
         if here is not None and here.seat_of(interaction.user.id) is not None:
@@ -476,10 +339,9 @@ class Controller:
             link = f"https://discord.com/channels/{here.guild_id}/{here.lobby_channel_id}"
             if here.lobby_message_id is not None:
                 link += f"/{here.lobby_message_id}"
-            await self.private(interaction, tr(lang, "error.rematch_seated", link=link))
+            await replies.private(interaction, tr(words, "error.rematch_seated", link=link))
             return
-        cog: Any = self.bot.get_cog("Nines")
-        await cog.open_lobby(
+        await self.lobbies.open_lobby(
             interaction,
             rules=stored_rules(row),
             seats=[
@@ -489,35 +351,25 @@ class Controller:
             ],
         )
 
-    def seated_in_open_game(self, interaction: Interaction) -> GameSession | None:
-        """The lobby or game of this server where the user has a seat, if any."""
-        for session in self.sessions.all():
-            if (
-                session.guild_id == interaction.guild_id
-                and session.seat_of(interaction.user.id) is not None
-            ):
-                return session  # type: ignore[no-any-return]
-        return None
-
     async def forget_click(self, interaction: Interaction, click: ids.ForgetClick) -> None:
-        lang = self.lang(interaction)
+        words = replies.lang(interaction)
         if click.user != interaction.user.id or interaction.guild_id is None:
-            await self.private(interaction, tr(lang, "error.not_yours"))
+            await replies.private(interaction, tr(words, "error.not_yours"))
             return
         # Only the confirmation itself is edited into the answer: the same id forged onto
         # another message (the user's private hand) would replace that message.
         if not ui.clicked_on_message(interaction):
-            await self.private(interaction, tr(lang, "error.unknown_button"))
+            await replies.private(interaction, tr(words, "error.unknown_button"))
             return
         # An open game still needs the seat's name and id (its table, its result): forgetting
         # waits until the player has left it or it ended.
-        if self.seated_in_open_game(interaction) is not None:
-            await interaction.response.edit_message(content=tr(lang, "forget.seated"), view=None)
+        if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
+            await interaction.response.edit_message(content=tr(words, "forget.seated"), view=None)
             return
         changed = await self.bot.storage.forget_player(interaction.guild_id, interaction.user.id)
         await interaction.response.edit_message(
-            content=tr(lang, "forget.done", rows=changed), view=None
+            content=tr(words, "forget.done", rows=changed), view=None
         )
 
 
-__all__ = ["Change", "ChannelBusy", "Controller"]
+__all__ = ["Controller"]

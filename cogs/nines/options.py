@@ -1,11 +1,16 @@
-"""The options that /nines start and /nines settings set share: names, help and choices.
+"""The options that /nines start and /nines settings set share: names, help and choices, and
+the rule options' one transformer (``RuleOption``).
 
 Every text carries a catalogue key, so Discord shows each option in its reader's language.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
+import typing
 import unicodedata
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 import discord
@@ -13,7 +18,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.i18n import language_of, read_trumps, trump_order, trumps_label
+from bot.storage import SettingValue
 from engine import TRUMP_PRESETS, Rules, SettingError
+
+from .setting_values import validate
 
 #: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
 RULESETS = [
@@ -71,15 +79,6 @@ RULE_HELP: Final = {
     "limit": _("Nein Nine: the game ends at plus or minus this score", key="opt.limit"),
 }
 
-#: Choices of the rules options (both commands).
-RULE_CHOICES: Final = {
-    "ruleset": RULESETS,
-    "exchange": EXCHANGES,
-    "ties": TIES,
-    "instant_win": ON_OFF,
-}
-
-
 # -- the trumps option's suggestions -------------------------------------------------------------
 
 #: Discord shows at most 25 suggestions, each name and value 1 to 100 characters
@@ -129,8 +128,104 @@ def trump_suggestions(lang: str, typed: str) -> list[app_commands.Choice[str]]:
     return found[:25]
 
 
-async def trumps_autocomplete(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[str]]:
-    """The ``trumps`` option's autocomplete, for /nines start and /nines settings set."""
-    return trump_suggestions(language_of(interaction.locale), current)
+class RuleOption(app_commands.Transformer):
+    """A rule option of both commands: its type, range and choices as Discord shows them, and
+    its value read in the caller's language and made canonical (``setting_values.validate``,
+    e.g. "C,P,SA" in French is "H,S,NT"). A value not allowed (a forged request, or a trump
+    order typed wrong) is refused with ``SettingsInvalid``, before the command runs."""
+
+    def __init__(
+        self,
+        key: str,
+        *,
+        choices: list[app_commands.Choice[str]] | None = None,
+        low: int | None = None,
+        high: int | None = None,
+    ) -> None:
+        self.key = key
+        self._choices = choices
+        self.low = low
+        self.high = high
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        if self.low is None:
+            return discord.AppCommandOptionType.string
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int | None:
+        return self.low
+
+    @property
+    def max_value(self) -> int | None:
+        return self.high
+
+    @property
+    def choices(self) -> list[app_commands.Choice[Any]] | None:
+        return list(self._choices) if self._choices is not None else None
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> Any:
+        return validate({self.key: value}, language_of(interaction.locale))[self.key]
+
+
+class TrumpsOption(RuleOption):
+    """The ``trumps`` option: free text with the presets suggested as one types (an option
+    with autocomplete stays free text; Discord sends what was typed when no suggestion is
+    picked)."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        return trump_suggestions(language_of(interaction.locale), value)
+
+
+#: The rule options, in the order both commands show them.
+RULE_OPTIONS: Final = (
+    RuleOption("ruleset", choices=RULESETS),
+    TrumpsOption("trumps"),
+    RuleOption("exchange", choices=EXCHANGES),
+    RuleOption("ties", choices=TIES),
+    RuleOption("instant_win", choices=ON_OFF),
+    RuleOption("start", low=3, high=21),
+    RuleOption("rounds", low=1, high=30),
+    RuleOption("limit", low=1, high=30),
+)
+
+#: What a command with the rule options gets of them: the ones given, read.
+RuleValues = dict[str, SettingValue]
+
+Callback = typing.TypeVar("Callback", bound=Callable[..., Coroutine[Any, Any, None]])
+
+
+def with_rule_options(callback: Callback) -> Callback:
+    """``callback(self, interaction, rules, ...)`` as a command with the rule options as its
+    options after ``interaction`` (``RULE_OPTIONS``), and its own after them; the options given
+    come to it read, as ``rules``. Rename and describe them as any option, on top of this.
+
+    A command's options are its callback's parameters (discord.py reads its signature): the
+    one for both commands is made here, so the rule options are written once.
+    """
+    hints = typing.get_type_hints(callback, include_extras=True)
+    own = [
+        parameter.replace(annotation=hints.get(parameter.name, parameter.empty))
+        for parameter in inspect.signature(callback).parameters.values()
+        if parameter.name != "rules"
+    ]
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    options = [
+        inspect.Parameter(option.key, keyword, annotation=option | None, default=None)
+        for option in RULE_OPTIONS
+    ]
+    keys = [option.key for option in RULE_OPTIONS]
+
+    @functools.wraps(callback)
+    async def command(self: object, interaction: Any, **given: Any) -> None:
+        read = {key: given.pop(key, None) for key in keys}
+        rules = {key: value for key, value in read.items() if value is not None}
+        await callback(self, interaction, rules=rules, **given)
+
+    # (self, interaction), the rule options, then the command's own options.
+    signature = inspect.Signature([*own[:2], *options, *(p.replace(kind=keyword) for p in own[2:])])
+    command.__signature__ = signature  # type: ignore[attr-defined]  # what inspect.signature reads
+    return typing.cast(Callback, command)

@@ -1,4 +1,5 @@
-"""``/nines history [member]`` and ``/nines record <game>``: the server's past games.
+"""``/nines history [member]`` and ``/nines record <game>``: the server's past games, a cog of
+its own.
 
 A record is the game replayed from storage (rules, seed, the stored actions) and written out by
 the engine in the ``nines-record/1`` format (shared/spec/game-record.md), with the players'
@@ -15,17 +16,19 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from discord.ext import commands
 
 from bot import names
 from bot.i18n import language_of, tr
-from bot.storage import FORMER_PLAYER_KEY, HistoryRow, player_key
+from bot.storage import FORMER_PLAYER_KEY, HistoryRow, Storage, player_key
 from engine import Game, game_record
 from engine.gametype import game_type
 
+from . import replies
 from .render import COLOUR, MINUS, named, signed
 
 if TYPE_CHECKING:
-    from .commands import NinesCog
+    from .table import NinesBot
 
 log = logging.getLogger(__name__)
 
@@ -94,9 +97,8 @@ def history_embed(lang: str, rows: list[HistoryRow], who: str | None) -> discord
     return embed
 
 
-async def build_record(cog: NinesCog, game_id: int) -> dict[str, Any]:
+async def build_record(storage: Storage, game_id: int) -> dict[str, Any]:
     """The game's record, replayed from storage; LookupError if it is not an ended game."""
-    storage = cog.bot.storage
     row = await storage.game(game_id)
     if row is None or row.is_open:
         raise LookupError(game_id)
@@ -118,8 +120,21 @@ async def build_record(cog: NinesCog, game_id: int) -> dict[str, Any]:
     return record
 
 
-def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]]:
-    """``/nines history`` and ``/nines record``, for the ``nines`` group of ``cog``."""
+class RecordsCog(commands.Cog, name="Nines records"):
+    """The server's past games: ``/nines history`` and ``/nines record``."""
+
+    def __init__(self, bot: NinesBot, nines: app_commands.Group) -> None:
+        self.bot = bot
+        # Subcommands of /nines, not commands of their own: moved into the group before the
+        # cog is added (which would register what is left here at the top level).
+        for command in self.__cog_app_commands__:
+            nines.add_command(command)
+        self.__cog_app_commands__ = []
+
+    async def cog_app_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await replies.command_failed(interaction, error)
 
     @app_commands.command(
         name=_("history", key="cmd.history"),
@@ -127,10 +142,11 @@ def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]
     )
     @app_commands.rename(member=_("member", key="opt.member.name"))
     @app_commands.describe(member=_("Only the games this member played", key="opt.history_member"))
-    async def history(interaction: Interaction, member: discord.Member | None = None) -> None:
+    async def history(self, interaction: Interaction, member: discord.Member | None = None) -> None:
         guild_id = interaction.guild_id or 0
-        lang = await cog.server_language(interaction)
-        rows = await cog.bot.storage.history(
+        settings = await self.bot.storage.get_guild_settings(guild_id)
+        lang = replies.public_language(interaction, settings)
+        rows = await self.bot.storage.history(
             guild_id,
             player_key=player_key(member.id, None) if member else None,
             limit=HISTORY_SIZE,
@@ -148,20 +164,20 @@ def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]
     )
     @app_commands.rename(game=_("number", key="opt.game_id.name"))
     @app_commands.describe(game=_("The game's number (see /nines history)", key="opt.game_id"))
-    async def record(interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
+    async def record(self, interaction: Interaction, game: app_commands.Range[int, 1]) -> None:
         lang = language_of(interaction.locale)
-        row = await cog.bot.storage.game(game)
+        row = await self.bot.storage.game(game)
         if row is None or row.guild_id != interaction.guild_id:
-            await cog.private(interaction, tr(lang, "record.unknown", id=game))
+            await replies.private(interaction, tr(lang, "record.unknown", id=game))
             return
         if row.is_open:
-            await cog.private(interaction, tr(lang, "record.open", id=game))
+            await replies.private(interaction, tr(lang, "record.open", id=game))
             return
         try:
-            data = await build_record(cog, game)
+            data = await build_record(self.bot.storage, game)
         except Exception:
             log.exception("game %s does not replay into a record", game)
-            await cog.private(interaction, tr(lang, "record.broken", id=game))
+            await replies.private(interaction, tr(lang, "record.broken", id=game))
             return
         text = json.dumps(data, ensure_ascii=False, indent=1)
         await interaction.response.send_message(
@@ -169,5 +185,3 @@ def records_commands(cog: NinesCog) -> list[app_commands.Command[Any, ..., None]
             file=discord.File(io.BytesIO(text.encode()), filename=f"nines-game-{game}.json"),
             ephemeral=True,
         )
-
-    return [history, record]

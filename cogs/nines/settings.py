@@ -1,150 +1,33 @@
-"""``/nines settings show|set|reset``: the server's defaults for new games.
+"""``/nines settings show|set|reset``: the server's defaults for new games, a cog of its own.
 
 Manage Server only. Discord honours ``default_member_permissions`` on top-level commands only,
-so the check that counts is the one made here at run time; the decorator still documents it.
-Values are validated before they are stored: rule settings by the engine's
-``Rules.from_settings``, the others here, each refusal with its own message in the caller's
-language. What a person types is read in English or in French (``oui``, ``brasseur``,
-``C,P,K,T,SA``).
+so the check that counts is the one made here at run time (``SettingsGroup.interaction_check``,
+before any option is read); the decorator still documents it. Values are validated before they
+are stored (``setting_values``), each refusal with its own message in the caller's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
+from discord.ext import commands
 
-from bot.i18n import catalogue, language_of, read_trumps, tr, trump_order, trumps_label
-from bot.session import DEFAULT_TURN_SECONDS
+from bot.i18n import catalogue, language_of, tr, trump_order, trumps_label
 from bot.storage import SettingValue
-from engine import TRUMP_PRESETS, Rules, SettingError
-from engine.players import DIFFICULTIES
-from engine.rules import DEFAULTS as RULE_DEFAULTS
-from engine.rules import RULESETS
+from engine import TRUMP_PRESETS, Rules
 
-from .options import ON_OFF, RULE_CHOICES, RULE_HELP, RULE_NAMES, trumps_autocomplete
+from . import replies
+from .options import ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
+from .setting_values import KEYS, SettingsInvalid, effective, validate
 
 if TYPE_CHECKING:
-    from .commands import NinesCog
+    from .table import NinesBot
 
 Interaction = discord.Interaction[Any]
-
-RULE_KEYS: Final = ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
-TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings", "four_colour")
-#: Every server setting, in the order ``/nines settings show`` lists them.
-KEYS: Final = ("ruleset", *RULE_KEYS, *TABLE_KEYS)
-DEFAULTS: Final[dict[str, SettingValue]] = {
-    "ruleset": "classic",
-    **RULE_DEFAULTS,
-    "turn_timer": DEFAULT_TURN_SECONDS,
-    "difficulty": "normal",
-    "language": "",  # empty: follow the server's preferred locale
-    "threads": "off",
-    "pings": True,  # a new message mentions whoever's turn it is (read by the table)
-    "four_colour": False,  # card faces of the four-colour deck (bot/card_faces.py)
-}
-TIMER_SECONDS: Final = (30, 900)
-LANGUAGE_CHOICES: Final = ("auto", "en", "fr")
-
-#: What else a person may type for a choice, e.g. in French (folded to lower case).
-ALIASES: Final[dict[str, dict[str, str]]] = {
-    "exchange": {"gauche": "left", "brasseur": "dealer", "dealer-first": "dealer"},
-    "ties": {"continuer": "play-on", "partager": "joint", "partage": "joint"},
-    "instant_win": {"oui": "on", "non": "off"},
-    "threads": {"oui": "on", "non": "off"},
-    "difficulty": {"facile": "easy", "difficile": "hard"},
-    "language": {"automatique": "auto", "anglais": "en", "francais": "fr", "français": "fr"},
-}
-ON_WORDS: Final = ("on", "oui", "yes", "true", "1")
-OFF_WORDS: Final = ("off", "non", "no", "false", "0")
-
-
-class SettingsInvalid(Exception):
-    """A value the server may not use: an i18n key and its parameters."""
-
-    def __init__(self, key: str, **params: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-
-
-def _rule_value(key: str, raw: object) -> SettingValue:
-    """One rule setting, checked and made canonical by the engine."""
-    ruleset = next(r for r in RULESETS.values() if key in r.settings)
-    try:
-        return Rules.from_settings(ruleset.name, {key: raw}).settings()[key]
-    except SettingError:
-        raise SettingsInvalid(f"settings.error.{key}", value=raw) from None
-
-
-def _switch(key: str, raw: object) -> bool:
-    """An on/off setting as a bool: on, oui, true... or off, non, false..."""
-    text = str(raw).strip().lower()
-    if text in ON_WORDS:
-        return True
-    if text in OFF_WORDS:
-        return False
-    raise SettingsInvalid(f"settings.error.{key}", value=raw)
-
-
-def validate(changes: Mapping[str, object], lang: str = "en") -> dict[str, SettingValue]:
-    """The changes made canonical; SettingsInvalid for the first value that is not allowed.
-    ``lang`` is the language the person typed in (it decides what "C" means in a trump order).
-
-    >>> validate({"trumps": "h, s, nt", "language": "auto", "turn_timer": 60})
-    {'trumps': 'H,S,NT', 'language': '', 'turn_timer': 60}
-    >>> validate({"trumps": "C,P,SA", "exchange": "brasseur", "pings": "non"}, "fr")
-    {'trumps': 'H,S,NT', 'exchange': 'dealer', 'pings': False}
-    """
-    clean: dict[str, SettingValue] = {}
-    for key, given in changes.items():
-        raw: object = given
-        if isinstance(given, str) and key in ALIASES:
-            raw = ALIASES[key].get(given.strip().lower(), given)
-        if key == "trumps":
-            raw = read_trumps(str(given), lang)
-        if key == "ruleset":
-            name = str(raw).strip().lower()
-            if name not in RULESETS:
-                raise SettingsInvalid("settings.error.ruleset", value=raw)
-            clean[key] = name
-        elif key in RULE_KEYS:
-            try:
-                clean[key] = _rule_value(key, raw)
-            except SettingsInvalid:
-                raise SettingsInvalid(f"settings.error.{key}", value=given) from None
-        elif key == "turn_timer":
-            low, high = TIMER_SECONDS
-            try:
-                seconds = int(str(raw))
-            except ValueError:
-                seconds = -1
-            if not low <= seconds <= high:
-                raise SettingsInvalid("settings.error.turn_timer", value=raw, low=low, high=high)
-            clean[key] = seconds
-        elif key == "difficulty":
-            if raw not in DIFFICULTIES:
-                raise SettingsInvalid("settings.error.difficulty", value=raw)
-            clean[key] = str(raw)
-        elif key == "language":
-            if raw not in LANGUAGE_CHOICES:
-                raise SettingsInvalid("settings.error.language", value=raw)
-            clean[key] = "" if raw == "auto" else str(raw)
-        elif key == "threads":
-            clean[key] = "on" if _switch(key, raw) else "off"
-        elif key in ("pings", "four_colour"):
-            clean[key] = _switch(key, raw)
-        else:
-            raise SettingsInvalid("settings.error.unknown", value=key)
-    return clean
-
-
-def effective(stored: Mapping[str, SettingValue]) -> dict[str, SettingValue]:
-    """Every setting's value for this server: what it stored, else the default."""
-    return {key: stored.get(key, DEFAULTS[key]) for key in KEYS}
 
 
 def trumps_text(lang: str, setting: str) -> str:
@@ -215,9 +98,9 @@ WHICH = [
 
 
 class SettingsGroup(app_commands.Group):
-    """``/nines settings``: added to the ``nines`` group by ``NinesCog``."""
+    """``/nines settings``: added to the ``nines`` group by ``SettingsCog``."""
 
-    def __init__(self, cog: NinesCog) -> None:
+    def __init__(self, bot: NinesBot) -> None:
         super().__init__(
             name=_("settings", key="cmd.settings"),
             description=_(
@@ -226,18 +109,24 @@ class SettingsGroup(app_commands.Group):
             default_permissions=discord.Permissions(manage_guild=True),
             guild_only=True,
         )
-        self.cog = cog
+        self.bot = bot
 
-    async def allowed(self, interaction: Interaction) -> bool:
-        """Manage Server, checked at run time: Discord does not gate subcommands."""
+    async def interaction_check(self, interaction: Interaction, /) -> bool:
+        """Manage Server, checked at run time: Discord does not gate subcommands. Checked
+        before the options are read, so whoever may not change a setting is told that first."""
         lang = language_of(interaction.locale)
         if interaction.guild_id is None:
-            await self.cog.private(interaction, tr(lang, "error.guild_only"))
+            await replies.private(interaction, tr(lang, "error.guild_only"))
             return False
         if not interaction.permissions.manage_guild:
-            await self.cog.private(interaction, tr(lang, "settings.denied"))
+            await replies.private(interaction, tr(lang, "settings.denied"))
             return False
         return True
+
+    async def on_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError, /
+    ) -> None:
+        await replies.command_failed(interaction, error)
 
     async def reply(self, interaction: Interaction, embed: discord.Embed) -> None:
         await interaction.response.send_message(embed=embed, ephemeral=True)
@@ -247,10 +136,8 @@ class SettingsGroup(app_commands.Group):
         description=_("Show this server's settings", key="cmd.settings.show.desc"),
     )
     async def show(self, interaction: Interaction) -> None:
-        if not await self.allowed(interaction):
-            return
         lang = language_of(interaction.locale)
-        stored = await self.cog.bot.storage.get_guild_settings(interaction.guild_id or 0)
+        stored = await self.bot.storage.get_guild_settings(interaction.guild_id or 0)
         await self.reply(interaction, settings_embed(lang, stored))
 
     @app_commands.command(
@@ -283,25 +170,13 @@ class SettingsGroup(app_commands.Group):
         ),
     )
     @app_commands.choices(
-        **RULE_CHOICES,
-        difficulty=LEVELS,
-        language=LANGUAGES,
-        threads=ON_OFF,
-        pings=ON_OFF,
-        four_colour=ON_OFF,
+        difficulty=LEVELS, language=LANGUAGES, threads=ON_OFF, pings=ON_OFF, four_colour=ON_OFF
     )
-    @app_commands.autocomplete(trumps=trumps_autocomplete)
+    @with_rule_options
     async def set_settings(
         self,
         interaction: Interaction,
-        ruleset: str | None = None,
-        trumps: str | None = None,
-        exchange: str | None = None,
-        ties: str | None = None,
-        instant_win: str | None = None,
-        start: app_commands.Range[int, 3, 21] | None = None,
-        rounds: app_commands.Range[int, 1, 30] | None = None,
-        limit: app_commands.Range[int, 1, 30] | None = None,
+        rules: RuleValues,
         turn_timer: app_commands.Range[int, 30, 900] | None = None,
         difficulty: str | None = None,
         language: str | None = None,
@@ -309,20 +184,10 @@ class SettingsGroup(app_commands.Group):
         pings: str | None = None,
         four_colour: str | None = None,
     ) -> None:
-        if not await self.allowed(interaction):
-            return
         lang = language_of(interaction.locale)
-        given = {
+        table = {
             key: value
             for key, value in {
-                "ruleset": ruleset,
-                "trumps": trumps,
-                "exchange": exchange,
-                "ties": ties,
-                "instant_win": instant_win,
-                "start": start,
-                "rounds": rounds,
-                "limit": limit,
                 "turn_timer": turn_timer,
                 "difficulty": difficulty,
                 "language": language,
@@ -332,16 +197,16 @@ class SettingsGroup(app_commands.Group):
             }.items()
             if value is not None
         }
-        if not given:
-            await self.cog.private(interaction, tr(lang, "settings.error.nothing"))
+        if not rules and not table:
+            await replies.private(interaction, tr(lang, "settings.error.nothing"))
             return
         try:
-            clean = validate(given, lang)
+            clean = {**rules, **validate(table, lang)}  # the rule options read already
         except SettingsInvalid as error:
-            await self.cog.private(interaction, tr(lang, error.key, **error.params))
+            await replies.private(interaction, tr(lang, error.key, **error.params))
             return
         guild_id = interaction.guild_id or 0
-        storage = self.cog.bot.storage
+        storage = self.bot.storage
         stored = {**await storage.get_guild_settings(guild_id), **clean}
         await storage.set_guild_settings(guild_id, stored)
         changed = ", ".join(tr(lang, f"settings.name.{k}") for k in clean)
@@ -359,11 +224,9 @@ class SettingsGroup(app_commands.Group):
     @app_commands.describe(setting=_("Which setting (all of them if empty)", key="opt.setting"))
     @app_commands.choices(setting=WHICH)
     async def reset(self, interaction: Interaction, setting: str | None = None) -> None:
-        if not await self.allowed(interaction):
-            return
         lang = language_of(interaction.locale)
         guild_id = interaction.guild_id or 0
-        storage = self.cog.bot.storage
+        storage = self.bot.storage
         stored = dict(await storage.get_guild_settings(guild_id))
         if setting is None:
             stored = {}
@@ -373,3 +236,11 @@ class SettingsGroup(app_commands.Group):
         await self.reply(
             interaction, settings_embed(lang, stored, note=tr(lang, "settings.reset_done"))
         )
+
+
+class SettingsCog(commands.Cog, name="Nines settings"):
+    """The server's settings, managed apart from the games: ``/nines settings``."""
+
+    def __init__(self, bot: NinesBot, nines: app_commands.Group) -> None:
+        self.bot = bot
+        nines.add_command(SettingsGroup(bot))

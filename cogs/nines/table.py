@@ -1,7 +1,9 @@
 """The public side of a game in Discord: lobby, table, hand summaries and the end message.
 
-Implements ``bot.session.Presenter``. It is called under the session's lock, so the messages of
-one game are edited in order; games in other channels do not wait for each other.
+Implements ``bot.session.Presenter``. Its callers may hold the session's ``lock`` or not (a
+click's table edit is shown after the lock is released, so the next click need not wait for
+it); ``show`` keeps each game's messages in order under the session's ``table_lock``. Games in
+other channels do not wait for each other.
 """
 
 from __future__ import annotations
@@ -201,7 +203,6 @@ class DiscordPresenter:
             await session.abandon("channel_lost")
             # Nowhere left to say it but the private hands.
             delivery = await self.announced(session)
-            self.bot.sessions.discard(session)
             await self.close_hands(
                 session, delivery, lambda lang: tr(lang, "end.reason.channel_lost")
             )
@@ -521,7 +522,7 @@ class DiscordPresenter:
     async def announced(self, session: GameSession) -> Delivery:
         """The game's end stands in its channel (or cannot be told): nothing more is owed.
         Returns the game's notebook, now dropped, for closing the last private hands."""
-        await self.bot.storage.update_game(session.id, fence=session.fence, announced=True)
+        await session.end_announced()
         return self.deliveries.pop(session.id, None) or Delivery()
 
     async def game_over(self, session: GameSession) -> None:
@@ -559,7 +560,6 @@ class DiscordPresenter:
                 await self.post(session, embed=embed, view=view, nonce=_nonce(session, "E"))
         failpoint("end_posted")
         delivery = await self.announced(session)
-        self.bot.sessions.discard(session)
         winners = " & ".join(render.name(session, s) for s in game.winners)
         await self.close_hands(session, delivery, lambda lang: tr(lang, "end.winners", who=winners))
 
@@ -607,7 +607,6 @@ class DiscordPresenter:
         with contextlib.suppress(ChannelLost, discord.HTTPException):
             await self.clear_turn(session)
         delivery = await self.announced(session)
-        self.bot.sessions.discard(session)
         await self.close_hands(
             session, delivery, lambda lang: how(lang) + " " + tr(lang, "end.not_rated")
         )
@@ -624,16 +623,12 @@ class DiscordPresenter:
         if before is None:  # died before the lobby's id was stored: post it again
             channel = self.channel(session, session.lobby_channel_id)
             posted = await channel.send(embed=embed, view=view, nonce=_nonce(session, "l"))
-            session.lobby_message_id = posted.id
+            await session.lobby_posted(posted.id)
         else:
             try:
                 await self.patch(session.lobby_channel_id, before, embed=embed, view=view)
             except discord.NotFound:
                 log.info("the lobby message of game %s is gone", session.id)
-        if session.lobby_message_id != before:
-            await self.bot.storage.update_game(
-                session.id, fence=session.fence, lobby_message_id=session.lobby_message_id
-            )
 
     async def lobby_expired(self, session: GameSession) -> None:
         lang = session.language
@@ -653,4 +648,3 @@ class DiscordPresenter:
         except (ChannelLost, discord.HTTPException):
             log.info("could not mark the lobby of game %s expired", session.id)
         await self.announced(session)
-        self.bot.sessions.discard(session)

@@ -19,9 +19,9 @@ from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
 from bot.session import GameLost, GameSession
 from bot.storage import FencedOut
-from engine import Card, Exchange, SeatView, sort_hand
+from engine import Card, SeatView, sort_hand
 
-from . import ids
+from . import ids, replies
 from .render import card_language
 
 if TYPE_CHECKING:
@@ -31,14 +31,10 @@ Interaction = discord.Interaction[Any]
 log = logging.getLogger(__name__)
 
 
-def controller(interaction: Interaction) -> Controller:
-    cog: Any = interaction.client.get_cog("Nines")
-    return cast("Controller", cog.controller)
-
-
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
-    """Base of our buttons: the click its custom_id stands for, handed to the controller.
-    Each subclass matches one kind's template; discord.py routes only full matches to it."""
+    """Base of our buttons: the click its custom_id stands for, handed to the controller by the
+    extension's router (``cogs.nines._call_dynamic_item``, which passes it in). Each subclass
+    matches one kind's template; discord.py routes only full matches to it."""
 
     kind: ClassVar[type[ids.Click]]
 
@@ -55,18 +51,20 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
         click = cls.kind.from_fields(match.groupdict())
         return cls(discord.ui.Button(custom_id=button.custom_id), click)
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def answer(self, controller: Controller, interaction: Interaction) -> None:
+        """The click, answered by ``controller``; whatever goes wrong, never "This interaction
+        failed"."""
         measured = metrics.active
         if measured is not None:
             measured.click(interaction.id)
         try:
-            ctl = controller(interaction)
             if not is_button_click(interaction):
                 # A select menu (or any other component) carrying one of our buttons' ids:
                 # a forged request; Discord's own client sends our ids only from buttons.
-                await ctl.private(interaction, tr(ctl.lang(interaction), "error.unknown_button"))
+                words = replies.lang(interaction)
+                await replies.private(interaction, tr(words, "error.unknown_button"))
                 return
-            await ctl.on_click(interaction, self.click)
+            await controller.on_click(interaction, self.click)
         except (GameLost, FencedOut):
             # Another process holds the game's shard now and answers the click (logged by
             # the session; FencedOut: a presenter's write of the game refused the same way).
@@ -75,11 +73,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
             # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
             log.warning("button %s: %s", self.custom_id, describe(exc))
             with contextlib.suppress(*RETRYABLE):  # the apology may not get through either
-                await controller(interaction).apologise(interaction)
+                await replies.apologise(interaction)
         except Exception:
             # Never "This interaction failed": log it, apologise privately, keep the game.
             log.exception("button %s failed", self.custom_id)
-            await controller(interaction).apologise(interaction)
+            await replies.apologise(interaction)
         finally:
             discord_internals.release_interaction(interaction)
             if measured is not None:
@@ -165,43 +163,17 @@ def button(custom_id: str, label: str, *, style: B = B.secondary, disabled: bool
     }
 
 
-class Buttons(discord.ui.View):
-    """Rows of our buttons, kept as the JSON Discord takes.
+class Buttons(discord_internals.PrebuiltView):
+    """Rows of our buttons, kept as the JSON Discord takes (each row a list of ``button``).
 
     discord.py's own View builds an item, a component and a future for every button: ~8% of
-    the bot's CPU at 200 games, for views that are sent once and dropped. discord.py never
-    tracks these (``is_finished``): the buttons are routed by their DynamicItem patterns alone
-    (registered once, ``bot.add_dynamic_items``), any message's, from before a restart too.
-    (Tracked, each private hand's view got a 15-minute timeout and a task for that long.)
+    the bot's CPU at 200 games, for views that are sent once and dropped. These are never
+    tracked: the buttons are routed by their DynamicItem patterns alone (registered once,
+    ``bot.add_dynamic_items``), any message's, from before a restart too.
     """
-
-    def __init__(self, *rows: list[Button]) -> None:
-        # Not View.__init__: there is no discord.py item here; sending reads to_components.
-        self.rows = [row for row in rows if row]
 
     def __repr__(self) -> str:
         return f"<Buttons {[[b['custom_id'] for b in row] for row in self.rows]}>"
-
-    def to_components(self) -> list[dict[str, Any]]:
-        action_row = discord.ComponentType.action_row.value
-        return [{"type": action_row, "components": row} for row in self.rows]
-
-    def is_finished(self) -> bool:
-        return True
-
-    @property
-    def timeout(self) -> float | None:
-        return None  # never tracked: nothing to time out (webhook sends ask)
-
-    @timeout.setter
-    def timeout(self, value: float | None) -> None:
-        pass
-
-    def is_dispatchable(self) -> bool:
-        return False
-
-    def has_components_v2(self) -> bool:
-        return False
 
 
 # -- views -------------------------------------------------------------------------------------
@@ -317,10 +289,6 @@ def hand_view(
             )
     controls.append(button(ids.HandClick(g).custom_id, tr(lang, "button.refresh")))
     return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
-
-
-def has_exchange_choice(view: SeatView) -> bool:
-    return any(isinstance(a, Exchange) for a in view.legal)
 
 
 def turn_view(lang: str, session: GameSession) -> Buttons:

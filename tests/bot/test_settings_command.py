@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import tr
-from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate
+from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
 from tests.fakecord import FakeDiscord
 from tests.fakecord.errors import UsageRefused
 from tests.fakecord.interactions import Interaction
@@ -139,6 +139,25 @@ async def test_only_server_managers_may_see_or_change_settings(
     # The owner (every permission) may.
     shown = private(await fake.slash(fake.owner, fake.channel, "nines settings show"))
     assert "This server's settings" in shown
+
+
+async def test_who_may_not_manage_settings_is_told_so_before_any_value_is_read(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The rule options are read (and refused) before the command runs (``RuleOption``); the
+    Manage Server check comes before them, so a member who may not change settings is told
+    that, not what is wrong with a value. Either refusal is one private answer."""
+    fake = fake_discord
+    bot = await start_bot()
+    bob = fake.add_user("bob")
+    refused = await fake.slash(bob, fake.channel, "nines settings set", trumps="H,Z")
+    assert "Only members who can manage this server" in private(refused)
+    assert "trump order" not in text_of(refused) and not refused.followups
+    bad = await fake.slash(admin(fake), fake.channel, "nines settings set", trumps="H,Z")
+    assert "“H,Z” is not a trump order" in private(bad) and not bad.followups
+    start = await fake.slash(bob, fake.channel, "nines start", trumps="H,Z")
+    assert "“H,Z” is not a trump order" in text_of(start) and not start.followups
+    assert await bot.storage.get_guild_settings(fake.guild.id) == {} and len(bot.sessions) == 0
 
 
 async def test_show_set_and_reset(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
@@ -399,7 +418,7 @@ async def test_a_thread_game_is_found_from_its_channel_after_a_restart(
     thread = fake.store.channel(res.message.id)
     # What a restart does: rebuild the sessions from storage.
     for session in bot.sessions.all():
-        bot.sessions.discard(session)
+        session.close()
     (restored,) = await bot.sessions.restore()
     assert restored.channel_id == thread.id and restored.lobby_channel_id == fake.channel.id
     assert bot.sessions.in_channel(thread.id) is restored
