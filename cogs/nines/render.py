@@ -6,7 +6,6 @@ Pure functions from a session (or stored rows) to text and embeds, in one langua
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 import discord
@@ -24,6 +23,8 @@ from bot.i18n import (
     trumps_label,
 )
 from bot.session import GameSession
+from bot.sheet_codes import CODE_WIDTH as CODE_WIDTH
+from bot.sheet_codes import clip, display_width, short_codes
 from bot.storage import RatingChange, StatsRow
 from engine import (
     Game,
@@ -43,7 +44,6 @@ from engine import (
 from .rules_text import rules_sections
 
 COLOUR = discord.Colour(0x2E7D32)  # card-table green
-CODE_WIDTH = 3  # a player's column on the score sheet: 3 columns, so 4 players fit a phone
 SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
 SHEET_CHARS = 3000  # the whole sheet's budget in an embed description (Discord: 4,096)
 FIELD_CHARS = 1024  # Discord: an embed field's value
@@ -495,106 +495,9 @@ def error_text(lang: str, error: Exception) -> str:
 # -- end of hand and game ------------------------------------------------------------------------
 
 
-def display_width(text: str) -> int:
-    """Columns ``text`` takes in a monospace block: East Asian wide and fullwidth
-    characters take two, combining marks none."""
-    return sum(
-        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-        for c in text
-    )
-
-
 def _pad(text: str, width: int) -> str:
     """``text`` right-aligned in ``width`` monospace columns."""
     return " " * (width - display_width(text)) + text
-
-
-def _clip(text: str, width: int) -> str:
-    """The longest start of ``text`` that fits ``width`` columns."""
-    out = ""
-    for c in text:
-        if display_width(out + c) > width:
-            break
-        out += c
-    return out
-
-
-def _words(text: str) -> list[str]:
-    """The letters and digits of a name, word by word: no emoji, symbol or accent mark
-    alone, so nothing in a code can stretch a monospace column."""
-    text = unicodedata.normalize("NFC", text)
-    kept = "".join(c if unicodedata.category(c)[0] in "LN" else " " for c in text)
-    return [w[:1].upper() + w[1:] for w in kept.split()]
-
-
-def _candidates(name: str) -> list[str | None]:
-    """Codes to try for a name, most recognisable first: its first letters ("Ale"), its
-    initials ("BN" for "Bot Normal"), first and last letters ("Are")."""
-    words = _words(name)
-    if not words:
-        return []
-    first, joined = words[0], "".join(words)
-    initials = "".join(w[0] for w in words) if len(words) > 1 else None
-    return [
-        _clip(first, CODE_WIDTH),
-        _clip(initials, CODE_WIDTH) if initials else None,
-        _clip(joined[0] + joined[-2:], CODE_WIDTH) if len(joined) > 3 else None,
-        _clip(joined[0] + words[-1][:2], CODE_WIDTH) if len(words) > 1 else None,
-    ]
-
-
-def _first_difference(a: str, b: str) -> int:
-    return next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(b))
-
-
-def _telling(joined: str, others: Sequence[str]) -> str | None:
-    """Two first letters and the first letter where this name differs from all the
-    others ("Ale"/"Ala" for "Alexandre"/"Alexandra"), if there is one."""
-    at = max((_first_difference(joined, o) for o in others), default=0)
-    if at >= len(joined):
-        return None
-    return _clip(joined[:2] + joined[at] if at >= 2 else joined, CODE_WIDTH)
-
-
-def short_codes(lang: str, names: Sequence[str]) -> list[str]:
-    """One short code per name, all different (case aside), for the score sheet's columns:
-    ``Alexandre``/``Alexandra`` become ``Ale``/``Ala`` rather than two ``Ale``. A legend under
-    the sheet gives the full names.
-
-    >>> short_codes("en", ["Alexandre", "Alexandra", "bob"])
-    ['Ale', 'Ala', 'Bob']
-    >>> short_codes("en", ["🤖 Bot Easy", "🤖 Bot Normal", "Élodie Côté"])
-    ['BoE', 'BoN', 'Élo']
-    >>> short_codes("fr", ["🤖", "Zoé", "zoe"])
-    ['J1', 'Zoé', 'Zoe']
-    """
-    options = [_candidates(n) for n in names]
-    codes: list[str | None] = [None] * len(names)
-
-    def settle(proposed: dict[int, str | None]) -> None:
-        """Give each name its proposed code where no other name wants or has it."""
-        taken = {c.casefold() for c in codes if c}
-        wanted: dict[str, list[int]] = {}
-        for i, code in proposed.items():
-            if code:
-                wanted.setdefault(code.casefold(), []).append(i)
-        for key, who in wanted.items():
-            if len(who) == 1 and key not in taken:
-                codes[who[0]] = proposed[who[0]]
-
-    def open_() -> list[int]:
-        return [i for i, c in enumerate(codes) if c is None and options[i]]
-
-    settle({i: options[i][0] for i in open_()})
-    joined = {i: "".join(_words(names[i])) for i in open_()}
-    settle({i: _telling(joined[i], [joined[j] for j in joined if j != i]) for i in open_()})
-    for level in range(1, max((len(o) for o in options), default=0)):
-        settle({i: options[i][level] for i in open_()})
-    taken = {c.casefold() for c in codes if c}
-    numbered = (tr(lang, "sheet.player_code", n=k) for k in range(1, 100))
-    spare = (c for c in numbered if c.casefold() not in taken)
-    # Nothing readable in a name, or every option taken: a numbered code.
-    return [c if c else next(spare) for c in codes]
 
 
 def trump_letter(lang: str, trump: object) -> str:
@@ -653,7 +556,7 @@ def sheet_block(
         tr(lang, "sheet.total"),
     )
     start_line = line(
-        _clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start], str(sum(start))
+        clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start], str(sum(start))
     )
     body = [
         line(
