@@ -259,9 +259,11 @@ def trick_of(trick: TrickWon, players: int) -> TrickModel:
     return TrickModel(trick.number, cards, trick.winner, trick.winning_card)
 
 
-def _tiebreak(kind: GameType, rules: Rules, table: PublicView) -> tuple[int, ...] | None:
+def tiebreak_of(table: PublicView) -> tuple[int, ...] | None:
     """The units tied for the win when the game would have ended (N8, G9), or None: an
     ordinary hand. Partnership has no such hand (N10: one team alone reaches 0)."""
+    rules = table.rules
+    kind = game_type(rules.game)
     if table.over or not table.sheet or rules.teams:
         return None
     scores = table.scores
@@ -388,7 +390,7 @@ def build(source: TableSource, viewer: int | None) -> TableModel:
         start_scores=table.start_scores,
         sheet=table.sheet,
         last_result=table.last_hand,
-        tiebreak=_tiebreak(kind, rules, table),
+        tiebreak=tiebreak_of(table),
         winners=table.winners,
         ranking=_ranking(kind, rules, table),
         hand=None if view is None else _hand(view),

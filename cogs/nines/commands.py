@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot import table_model
 from bot.failpoints import failpoint
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, SessionError, Sessions
@@ -202,9 +203,10 @@ class NinesCog(commands.Cog, name="Nines"):
                     users=[discord.Object(user_id) for user_id in called],
                 ),
             }
+        shown = table_model.build_lobby(session)
         callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session),
-            view=ui.lobby_view(plang, session, level),
+            embed=render.lobby_embed(plang, shown),
+            view=ui.lobby_view(plang, shown, level),
             **call,
         )
         message_id = getattr(callback, "message_id", None)
@@ -241,10 +243,12 @@ class NinesCog(commands.Cog, name="Nines"):
             return
         await self.bot.storage.update_game(session.id, fence=session.fence, thread_id=thread.id)
         self.sessions.move_to_thread(session, thread.id)
+        shown = table_model.build_lobby(session)
+        level = await self.default_level(session)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                embed=render.lobby_embed(session.language, session),
-                view=ui.lobby_view(session.language, session, await self.default_level(session)),
+                embed=render.lobby_embed(session.language, shown),
+                view=ui.lobby_view(session.language, shown, level),
             )
 
     def busy_text(

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import discord_internals
+from bot import discord_internals, table_model
 from bot.i18n import language_of, tr
 from bot.session import Change, GameSession, SeatInfo, SessionError, stored_rules
 from bot.storage import ChannelBusy
@@ -184,11 +184,11 @@ class Controller:
     ) -> tuple[str, ui.Buttons]:
         """The clicker's hand as it is now: its text and buttons (render under the lock)."""
         lang = self.lang(interaction)
-        view = session.view(seat)
-        content = render.hand_content(lang, session, view, notice, joker_prompt=joker_prompt)
+        model = table_model.build(session, seat)
+        content = render.hand_content(lang, model, notice, joker_prompt=joker_prompt)
         # The bot need not bring this person's hand up to date until the game moves on.
         self.bot.presenter.hand_shown(session, interaction.user.id)
-        return content, ui.hand_view(lang, session, view, joker_prompt=joker_prompt)
+        return content, ui.hand_view(lang, model, joker_prompt=joker_prompt)
 
     async def send_hand(
         self,
@@ -291,7 +291,9 @@ class Controller:
                     self.sessions.discard(session)
                     await self.update(
                         interaction,
-                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
+                        embed=render.lobby_embed(
+                            lang, table_model.build_lobby(session), note=tr(lang, "lobby.cancelled")
+                        ),
                         view=None,
                     )
                     await self.bot.presenter.announced(session)
@@ -301,8 +303,10 @@ class Controller:
                     self.bot.presenter.remember_click(session, interaction)
                     await self.update(
                         interaction,
-                        content=render.draw_line(lang, session),
-                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.started")),
+                        content=render.draw_line(lang, table_model.build(session, None)),
+                        embed=render.lobby_embed(
+                            lang, table_model.build_lobby(session), note=tr(lang, "lobby.started")
+                        ),
                         view=None,
                     )
                     change.extend(await session.run_computers())
@@ -315,10 +319,11 @@ class Controller:
             if shown is None:
                 settings = await self.bot.storage.get_guild_settings(session.guild_id)
                 level = str(settings.get("difficulty") or "normal")
+                lobby = table_model.build_lobby(session)
                 await self.update(
                     interaction,
-                    embed=render.lobby_embed(lang, session),
-                    view=ui.lobby_view(lang, session, level),
+                    embed=render.lobby_embed(lang, lobby),
+                    view=ui.lobby_view(lang, lobby, level),
                 )
         if shown is not None:
             await shown

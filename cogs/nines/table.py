@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot import discord_internals
+from bot import discord_internals, table_model
 from bot.failpoints import failpoint
-from bot.i18n import card_label, tr, trump_name
+from bot.i18n import tr
 from bot.session import Change, GameSession
-from engine import HandStarted, TrumpSet, public_view
+from engine import HandStarted, TrumpSet
 
 from . import render, ui
 from .delivery import (
@@ -173,17 +173,14 @@ class DiscordPresenter:
         self, session: GameSession, delivery: Delivery, notes: list[str]
     ) -> dict[str, Any]:
         lang = session.language
-        game = session.game
-        assert game is not None
+        model = table_model.build(session, None)
         drawn = delivery.tricks_shown
         # Not drawn since this process started: the last trick only (as after a restart).
-        shown = None if drawn is None else drawn[1] if drawn[0] == game.hand_number else 0
+        shown = None if drawn is None else drawn[1] if drawn[0] == model.hand_number else 0
         return {
-            "content": render.turn_content(lang, session),
-            "embed": render.table_embed(
-                lang, session, notes=notes, deadline=session.deadline, shown_tricks=shown
-            ),
-            "view": ui.table_view(lang, session),
+            "content": render.turn_content(lang, model),
+            "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown),
+            "view": ui.table_view(lang, model),
             # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
         }
@@ -207,27 +204,19 @@ class DiscordPresenter:
             )
 
     def notes(self, session: GameSession, change: Change) -> list[str]:
-        lang = session.language
-        notes = [tr(lang, "note.timeout", name=session.seats[s].name) for s in change.timed_out]
-        if change.restored:
-            notes.append(tr(lang, "note.restored"))
-        trump_notes: list[str] = []
+        trumps: list[TrumpSet] = []
         for event in change.events:
             if isinstance(event, HandStarted):
-                trump_notes.clear()  # only the round now on the table
+                trumps.clear()  # only the round now on the table
             elif isinstance(event, TrumpSet):  # Nein Nine: the first 8 of the round sets trump
-                trump_notes.append(
-                    tr(
-                        lang,
-                        "note.trump_set",
-                        name=session.seats[event.by_seat].name,
-                        trump=trump_name(lang, event.suit),
-                        big=card_label(event.big_spit, lang),
-                        little=card_label(event.little_spit, lang),
-                    )
-                )
-        notes.extend(trump_notes)
-        return notes
+                trumps.append(event)
+        return render.change_notes(
+            session.language,
+            table_model.build(session, None),
+            timed_out=change.timed_out,
+            restored=change.restored,
+            trumps=trumps,
+        )
 
     async def _show(self, session: GameSession, change: Change) -> None:
         """Bring the channel up to the game's stored state.
@@ -252,7 +241,9 @@ class DiscordPresenter:
             assert hand.result is not None
             # The game's last hand leaves the sheet to the end message: it is shown once.
             last = game.over and number == ended
-            embed = render.hand_summary(lang, session, hand.result, hand.tricks, sheet=not last)
+            public = table_model.build(session, None)
+            tricks = [table_model.trick_of(t, game.players) for t in hand.tricks]
+            embed = render.hand_summary(lang, public, hand.result, tricks, sheet=not last)
             if delivery.table_hand == number and delivery.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await self.edit(
@@ -345,7 +336,7 @@ class DiscordPresenter:
             lang = session.language
             ping: dict[str, Any] = {
                 "content": tr(lang, "table.your_turn", who=f"<@{user_id}>"),
-                "view": ui.turn_view(lang, session),
+                "view": ui.turn_view(lang, session.id),
                 "allowed_mentions": discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id)]
                 ),
@@ -472,9 +463,9 @@ class DiscordPresenter:
         if time.monotonic() >= hand.until:
             del delivery.hand_links[user_id]
             return
-        view = session.view(seat)
-        content = render.hand_content(hand.language, session, view, None)
-        components = ui.hand_view(hand.language, session, view)
+        model = table_model.build(session, seat)
+        content = render.hand_content(hand.language, model)
+        components = ui.hand_view(hand.language, model)
         delivery.hand_shows[user_id] = session.n
         webhook = discord_internals.interaction_webhook(self.bot, hand.token)
         try:
@@ -505,7 +496,8 @@ class DiscordPresenter:
             if time.monotonic() >= hand.until:
                 continue
             lang = hand.language
-            content = render.closed_hand_content(lang, session, how(lang))
+            public = None if session.game is None else table_model.build(session, None)
+            content = render.closed_hand_content(lang, session.rules, public, how(lang))
             # The interaction's webhook (https://discord.com/developers/docs/interactions/
             # receiving-and-responding#followup-messages): edits need no bot token.
             webhook = discord_internals.interaction_webhook(self.bot, hand.token)
@@ -526,18 +518,18 @@ class DiscordPresenter:
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
-        game = session.game
-        assert game is not None and game.winners is not None
+        model = table_model.build(session, None)
+        assert model.winners is not None
         await self.clear_turn(session)
         finished = await self.bot.storage.game_result(session.id)
         changes = finished.rating_changes if finished else ()
-        embed = render.end_embed(lang, session, game.winners, changes)
-        view = ui.end_view(lang, session)
+        embed = render.end_embed(lang, model, changes)
+        view = ui.end_view(lang, model)
         nonce = _nonce(session, "e")
         try:
             # ~40 ms of drawing: in a thread, so clicks in other games are not held up.
             png = await asyncio.get_running_loop().run_in_executor(
-                _CHARTS, render.score_chart_png, lang, session
+                _CHARTS, render.score_chart_png, lang, model
             )
         except Exception:
             log.exception("could not draw the score chart of game %s", session.id)
@@ -560,7 +552,7 @@ class DiscordPresenter:
         failpoint("end_posted")
         delivery = await self.announced(session)
         self.bot.sessions.discard(session)
-        winners = " & ".join(render.name(session, s) for s in game.winners)
+        winners = render.winners_text(model)
         await self.close_hands(session, delivery, lambda lang: tr(lang, "end.winners", who=winners))
 
     async def ended_early(
@@ -575,19 +567,8 @@ class DiscordPresenter:
                 return tr(lang, "end.stopped_by", who=by)
             return tr(lang, f"end.reason.{reason}")
 
-        text = "\n".join(
-            [how(lang), *render.last_play_lines(lang, session), tr(lang, "end.not_rated")]
-        )
-        embed = discord.Embed(
-            title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
-        )
-        if session.game is not None and session.game.sheet:
-            table = public_view(session.game)
-            embed.description = (
-                (embed.description or "")
-                + "\n"
-                + render.sheet_block(lang, session, table.rules, table.start_scores, table.sheet)
-            )
+        public = None if session.game is None else table_model.build(session, None)
+        embed = render.stopped_embed(lang, public, how(lang))
         notebook = await self.loaded(session)
         table_id = notebook.table_message_id
         message_id = table_id or session.lobby_message_id
@@ -618,8 +599,9 @@ class DiscordPresenter:
         lang = session.language
         settings = await self.bot.storage.get_guild_settings(session.guild_id)
         level = str(settings.get("difficulty") or "normal")
-        embed = render.lobby_embed(lang, session, note=tr(lang, "note.restored"))
-        view = ui.lobby_view(lang, session, level)
+        lobby = table_model.build_lobby(session)
+        embed = render.lobby_embed(lang, lobby, note=tr(lang, "note.restored"))
+        view = ui.lobby_view(lang, lobby, level)
         before = session.lobby_message_id
         if before is None:  # died before the lobby's id was stored: post it again
             channel = self.channel(session, session.lobby_channel_id)
@@ -637,11 +619,7 @@ class DiscordPresenter:
 
     async def lobby_expired(self, session: GameSession) -> None:
         lang = session.language
-        embed = discord.Embed(
-            title=tr(lang, "lobby.expired_title"),
-            description=tr(lang, "lobby.expired"),
-            colour=discord.Colour.dark_grey(),
-        )
+        embed = render.expired_embed(lang)
         try:
             await self.edit(
                 session,
