@@ -135,8 +135,11 @@ class TableModel:
     exchange: tuple[tuple[int, bool], ...]  # (seat, swapped) decided so far
     turn: TurnModel | None
     trick: TrickModel | None  # in play, at least one card on it
-    #: Completed tricks of this hand the viewer may see, in order; the last is the one that
-    #: stands on the table (G11 amended: in Nein Nine only until the next trick's first card).
+    #: Completed tricks of this hand, in order, as the chat table and hand show them today:
+    #: the table lists those completed since its previous edit (a presenter's count, not the
+    #: model's) and the last; a hand shows the last. In Nein Nine that is more than G11
+    #: amended lets stand (the last trick, until the next trick's first card, on the public
+    #: table only): issue 38's item 15 narrows it here, in ``build``, for every medium.
     tricks: tuple[TrickModel, ...]
     scores: tuple[int, ...]  # per unit
     start_scores: tuple[int, ...]
