@@ -12,11 +12,34 @@ hand and legal actions; a watcher's (``viewer is None``) holds no hand at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from engine import Action, Card, HandEnded, Rules, SheetRow, Trump
+from bot.names import distinct
+from bot.sheet_codes import short_codes
+from engine import (
+    Action,
+    Card,
+    DealerChosen,
+    Game,
+    HandEnded,
+    Play,
+    PublicView,
+    Rules,
+    SeatView,
+    SheetRow,
+    TrickWon,
+    Trump,
+    public_view,
+    seat_view,
+    sort_hand,
+    spits,
+)
 from engine.gametype import GameType
+
+if TYPE_CHECKING:
+    from bot.session import SeatInfo
 
 Status = Literal["lobby", "playing", "finished", "abandoned"]
 Phase = Literal["exchange", "play", "over"]
@@ -112,8 +135,11 @@ class TableModel:
     exchange: tuple[tuple[int, bool], ...]  # (seat, swapped) decided so far
     turn: TurnModel | None
     trick: TrickModel | None  # in play, at least one card on it
-    #: Completed tricks of this hand the viewer may see, in order; the last is the one that
-    #: stands on the table (G11 amended: in Nein Nine only until the next trick's first card).
+    #: Completed tricks of this hand, in order, as the chat table and hand show them today:
+    #: the table lists those completed since its previous edit (a presenter's count, not the
+    #: model's) and the last; a hand shows the last. In Nein Nine that is more than G11
+    #: amended lets stand (the last trick, until the next trick's first card, on the public
+    #: table only): issue 38's item 15 narrows it here, in ``build``, for every medium.
     tricks: tuple[TrickModel, ...]
     scores: tuple[int, ...]  # per unit
     start_scores: tuple[int, ...]
@@ -124,3 +150,282 @@ class TableModel:
     winners: tuple[int, ...] | None  # seats; None while the game goes on
     ranking: tuple[RankRow, ...] | None  # once the game is over
     hand: HandModel | None  # the viewer's own; None for a watcher
+    #: How many actions the game has accepted: the version its buttons carry, so a click on
+    #: a hand shown before a later move is told it is stale.
+    n: int
+    #: The language whose letters the game's cards carry (K/Q/J or R/D/V): the game's public
+    #: language, for every reader, so nobody reads D♥ on the table and Q♥ in their hand. A
+    #: numbered sheet code (a name with nothing readable) is in it too.
+    notation: str
+    first_dealer: int
+    #: The draw for first dealer (N2, G2): rounds of (seat, card), ties drawing again.
+    draw: tuple[tuple[tuple[int, Card], ...], ...]
+
+    def unit_seats(self, unit: int) -> tuple[SeatModel, ...]:
+        """The seats that play for ``unit`` (a player, or a team's two)."""
+        return tuple(self.seats[s] for s in self.rules.seats_of(unit))
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """A seat taken in a lobby, before any card is dealt."""
+
+    seat: int
+    name: str  # told apart and cleaned, as ``SeatModel.name``
+    user_id: int | None  # None for a computer
+    computer: bool
+    level: str | None
+    host: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyModel:
+    """A game not started yet (or the lobby it had): who sits where, until when it waits."""
+
+    game_id: int
+    kind: GameType
+    rules: Rules
+    status: Status
+    players: int  # seats to fill
+    seats: tuple[LobbySeat, ...]  # the seats taken, in order
+    #: The thread the game is played in, when it is not the lobby's channel.
+    thread: int | None
+    #: Still taking players: neither started nor cancelled (a closing time to show).
+    waiting: bool
+    closes: float  # Unix time an unstarted lobby closes by itself
+
+    @property
+    def full(self) -> bool:
+        return len(self.seats) >= self.players
+
+
+# -- building ------------------------------------------------------------------------------------
+
+
+class TableSource(Protocol):
+    """What ``build`` reads of a game's session: its public attributes only."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def seats(self) -> Sequence[SeatInfo]: ...
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def language(self) -> str: ...
+    @property
+    def host_id(self) -> int | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def deadline(self) -> float | None: ...
+
+
+class LobbySource(TableSource, Protocol):
+    """What ``build_lobby`` reads besides: the lobby's own attributes."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def channel_id(self) -> int: ...
+    @property
+    def lobby_channel_id(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def lobby_deadline(self) -> float: ...
+
+
+#: The session's status (storage's ``GameStatus``) as the model says it.
+STATUSES: dict[str, Status] = {
+    "lobby": "lobby",
+    "live": "playing",
+    "finished": "finished",
+    "abandoned": "abandoned",
+}
+PHASES: dict[str, Phase] = {"exchange": "exchange", "play": "play", "over": "over"}
+
+
+def names_of(seats: Sequence[SeatInfo]) -> list[str]:
+    """The names to show for these seats: cleaned and told apart (``bot/names.py``)."""
+    return distinct([s.name for s in seats], [s.is_computer for s in seats])
+
+
+def trick_of(trick: TrickWon, players: int) -> TrickModel:
+    """A completed trick from the game's record: each card beside its player, in play order."""
+    cards = tuple(
+        PlayedCard((trick.leader + k) % players, c, trick.joker if c.suit is None else None)
+        for k, c in enumerate(trick.cards)
+    )
+    return TrickModel(trick.number, cards, trick.winner, trick.winning_card)
+
+
+def tiebreak_of(table: PublicView) -> tuple[int, ...] | None:
+    """The units tied for the win when the game would have ended (N8, G9), or None: an
+    ordinary hand. Partnership has no such hand (N10: one team alone reaches 0)."""
+    rules = table.rules
+    kind = rules.kind
+    if table.over or not table.sheet or rules.teams:
+        return None
+    scores = table.scores
+    if kind.higher_wins:
+        due = table.hand_number > rules.rounds or any(abs(v) >= rules.limit for v in scores)
+        best = max(scores)
+    else:
+        best = min(scores)
+        due = best <= 0
+    if not due:
+        return None
+    return tuple(u for u in range(rules.units) if scores[u] == best)
+
+
+def _ranking(kind: GameType, rules: Rules, table: PublicView) -> tuple[RankRow, ...] | None:
+    """Units from first to last: the winners first, then by score (the better first); tied
+    scores share a place."""
+    if table.winners is None:
+        return None
+    better = 1 if kind.higher_wins else -1
+    won = {rules.unit_of(s) for s in table.winners}
+
+    def key(unit: int) -> tuple[bool, int]:
+        return (unit not in won, -better * table.scores[unit])
+
+    order = sorted(range(rules.units), key=key)
+    return tuple(
+        RankRow(
+            unit=unit,
+            seats=rules.seats_of(unit),
+            place=1 + sum(1 for other in order if key(other) < key(unit)),
+            score=table.scores[unit],
+            winner=unit in won,
+        )
+        for unit in order
+    )
+
+
+def _hand(view: SeatView) -> HandModel:
+    plays = frozenset(a.card for a in view.legal if isinstance(a, Play))
+    return HandModel(
+        seat=view.seat,
+        cards=tuple(sort_hand(view.hand)),
+        legal=view.legal,
+        playable=plays,
+        put_down=tuple(sort_hand(view.put_down[-1])) if view.put_down else None,
+    )
+
+
+def build(source: TableSource, viewer: int | None) -> TableModel:
+    """What ``viewer`` (a seat; None: a watcher, the public table) may see of the game now.
+
+    From the engine's views only: ``seat_view`` for a seat (its hand and legal actions),
+    ``public_view`` for everyone else, so the model can hold no more than the engine lets
+    that reader know."""
+    game = source.game
+    if game is None:
+        raise ValueError(f"Game {source.id} has no cards dealt yet: its model is build_lobby's.")
+    rules = game.rules
+    kind = rules.kind
+    view = None if viewer is None else seat_view(game, viewer)
+    table = public_view(game) if view is None else view.table
+    names = names_of(source.seats)
+    codes = short_codes(source.language, names)
+    won = [sum(table.tricks_won[s] for s in rules.seats_of(u)) for u in range(rules.units)]
+    seats = tuple(
+        SeatModel(
+            seat=s,
+            name=names[s],
+            code=codes[s],
+            user_id=info.user_id,
+            computer=info.is_computer,
+            level=info.difficulty,
+            away=info.away,
+            host=info.user_id is not None and info.user_id == source.host_id,
+            team=rules.unit_of(s),
+            cards_left=table.hand_sizes[s],
+            tricks_won=table.tricks_won[s],
+            quota_left=max(0, rules.quota - won[rules.unit_of(s)]) if kind.has_quota else None,
+        )
+        for s, info in enumerate(source.seats)
+    )
+    turn = None
+    if table.turn is not None:
+        timed = not source.seats[table.turn].played_by_computer
+        turn = TurnModel(
+            seat=table.turn,
+            kind="exchange" if table.phase == "exchange" else "play",
+            deadline=source.deadline if timed else None,
+        )
+    trick = None
+    if table.trick:
+        trick = TrickModel(
+            number=len(game.tricks) + 1,
+            cards=tuple(
+                PlayedCard(s, c, table.joker_call if c.suit is None else None)
+                for s, c in table.trick
+            ),
+        )
+    # The hand's completed tricks, as the table and the hand show them today: the game's
+    # record, not the public view, which in Nein Nine hides taken tricks (G11) while the last
+    # one still stands on the table; a seat's view holds them all (R1).
+    completed = game.tricks if view is None else view.played
+    chosen = game.opening[0]
+    draw = chosen.rounds if isinstance(chosen, DealerChosen) else ()
+    return TableModel(
+        game_id=source.id,
+        kind=kind,
+        rules=rules,
+        status=STATUSES[source.status],
+        viewer=viewer,
+        seats=seats,
+        hand_number=table.hand_number,
+        phase=PHASES[table.phase],
+        dealer=table.dealer,
+        trump=table.trump,
+        spits=spits(table.trump) if kind.trump_from_play and table.trump is not None else None,
+        exchange_order=table.exchange_order,
+        exchange=table.exchange,
+        turn=turn,
+        trick=trick,
+        tricks=tuple(trick_of(t, rules.players) for t in completed),
+        scores=table.scores,
+        start_scores=table.start_scores,
+        sheet=table.sheet,
+        last_result=table.last_hand,
+        tiebreak=tiebreak_of(table),
+        winners=table.winners,
+        ranking=_ranking(kind, rules, table),
+        hand=None if view is None else _hand(view),
+        n=len(game.log),
+        notation=source.language,
+        first_dealer=table.first_dealer,
+        draw=draw,
+    )
+
+
+def build_lobby(source: LobbySource) -> LobbyModel:
+    """The lobby as everybody sees it: the seats taken so far, the host, until when."""
+    rules = source.rules
+    names = names_of(source.seats)
+    return LobbyModel(
+        game_id=source.id,
+        kind=rules.kind,
+        rules=rules,
+        status=STATUSES[source.status],
+        players=source.players,
+        seats=tuple(
+            LobbySeat(
+                seat=s,
+                name=names[s],
+                user_id=info.user_id,
+                computer=info.is_computer,
+                level=info.difficulty,
+                host=info.user_id is not None and info.user_id == source.host_id,
+            )
+            for s, info in enumerate(source.seats)
+        ),
+        thread=source.channel_id if source.channel_id != source.lobby_channel_id else None,
+        waiting=source.status == "lobby" and not source.closed,
+        closes=source.lobby_deadline,
+    )

@@ -191,6 +191,7 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
     from types import SimpleNamespace
 
     from bot.session import SeatInfo
+    from bot.table_model import build
     from cogs.nines import render
     from engine import Rules
     from engine.cli import random_game
@@ -201,7 +202,7 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
         seen.update(kwargs, names=names)
         return b""
 
-    monkeypatch.setattr(render, "score_chart", capture)
+    monkeypatch.setattr(render.sheet, "score_chart", capture)
     for ruleset, lang, better in (("classic", "fr", "↓"), ("nein-nine", "en", "↑")):
         rules = Rules.from_settings(ruleset)
         game = random_game(rules, 5)
@@ -209,8 +210,17 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
         seats = [
             SeatInfo(n, user_id=None if "🤖" in n else 10**17 + i) for i, n in enumerate(names)
         ]
-        session = SimpleNamespace(game=game, seats=seats, rules=rules, language=lang)
-        render.score_chart_png(lang, session)  # type: ignore[arg-type]
+        session = SimpleNamespace(
+            id=7,
+            game=game,
+            seats=seats,
+            rules=rules,
+            language=lang,
+            host_id=None,
+            status="finished",
+            deadline=None,
+        )
+        render.score_chart_png(lang, build(session, None))
         assert seen["names"] == ["J1" if lang == "fr" else "P1", "Élodie Côté", "Robot normal"]
         assert seen["winners"] == set(game.winners or ())
         assert str(seen["better"]).startswith(better)

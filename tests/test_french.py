@@ -390,8 +390,9 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
     from types import SimpleNamespace
 
     from bot.session import SeatInfo
+    from bot.table_model import build, build_lobby, trick_of
     from cogs.nines import render
-    from engine import Game, HandEnded, seat_view
+    from engine import Game, HandEnded
     from engine.cli import random_game
 
     rules = Rules.from_settings(ruleset, {"start": 3})
@@ -410,6 +411,7 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
         status="lobby",
         closed=False,
         lobby_deadline=0.0,
+        deadline=None,
         host_id=seats[0].user_id,
         channel_id=1,
         lobby_channel_id=1,
@@ -422,19 +424,20 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
             yield f"{where} field name", field.name or ""
             yield f"{where} field {field.name}", field.value or ""
 
-    yield from embed_texts("lobby", render.lobby_embed("fr", session))  # type: ignore[arg-type]
+    yield from embed_texts("lobby", render.lobby_embed("fr", build_lobby(session)))
     for seat, action in played.log:
-        yield from embed_texts("table", render.table_embed("fr", session))  # type: ignore[arg-type]
+        yield from embed_texts("table", render.table_embed("fr", build(session, None)))
         if game.turn is not None:
-            view = seat_view(game, game.turn)
-            yield "hand", render.hand_content("fr", session, view, None)  # type: ignore[arg-type]
+            yield "hand", render.hand_content("fr", build(session, game.turn))
         for event in game.apply(seat, action):
             if isinstance(event, HandEnded):
-                tricks = game.hands_log[event.number - 1].tricks
-                summary = render.hand_summary("fr", session, event, tricks)  # type: ignore[arg-type]
+                tricks = [
+                    trick_of(t, rules.players) for t in game.hands_log[event.number - 1].tricks
+                ]
+                summary = render.hand_summary("fr", build(session, None), event, tricks)
                 yield from embed_texts("summary", summary)
     assert game.winners is not None
-    yield from embed_texts("end", render.end_embed("fr", session, game.winners, []))  # type: ignore[arg-type]
+    yield from embed_texts("end", render.end_embed("fr", build(session, None), []))
 
 
 #: What is not prose: mentions, timestamps, emoji (<...>), the monospace score sheet.

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
+from bot import table_model
 from bot.i18n import tr
 from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Exchange, Play
@@ -65,11 +66,11 @@ class Controller(Opening):
     ) -> tuple[str, ui.Buttons]:
         """The clicker's hand as it is now: its text and buttons (render under the lock)."""
         words = replies.lang(interaction)
-        view = session.view(seat)
-        content = render.hand_content(words, session, view, notice, joker_prompt=joker_prompt)
+        model = table_model.build(session, seat)
+        content = render.hand_content(words, model, notice, joker_prompt=joker_prompt)
         # The bot need not bring this person's hand up to date until the game moves on.
         self.bot.presenter.hand_shown(session, interaction.user.id)
-        return content, ui.hand_view(words, session, view, joker_prompt=joker_prompt)
+        return content, ui.hand_view(words, model, joker_prompt=joker_prompt)
 
     async def send_hand(
         self,
@@ -170,7 +171,9 @@ class Controller(Opening):
                     await session.abandon("cancelled")
                     await replies.update(
                         interaction,
-                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.cancelled")),
+                        embed=render.lobby_embed(
+                            lang, table_model.build_lobby(session), note=tr(lang, "lobby.cancelled")
+                        ),
                         view=None,
                     )
                     await self.bot.presenter.announced(session)
@@ -180,8 +183,10 @@ class Controller(Opening):
                     self.bot.presenter.remember_click(session, interaction)
                     await replies.update(
                         interaction,
-                        content=render.draw_line(lang, session),
-                        embed=render.lobby_embed(lang, session, note=tr(lang, "lobby.started")),
+                        content=render.draw_line(lang, table_model.build(session, None)),
+                        embed=render.lobby_embed(
+                            lang, table_model.build_lobby(session), note=tr(lang, "lobby.started")
+                        ),
                         view=None,
                     )
                     change.extend(await session.run_computers())
@@ -194,10 +199,11 @@ class Controller(Opening):
             if shown is None:
                 settings = await self.bot.storage.get_guild_settings(session.guild_id)
                 level = str(settings.get("difficulty") or "normal")
+                lobby = table_model.build_lobby(session)
                 await replies.update(
                     interaction,
-                    embed=render.lobby_embed(lang, session),
-                    view=ui.lobby_view(lang, session, level),
+                    embed=render.lobby_embed(lang, lobby),
+                    view=ui.lobby_view(lang, lobby, level),
                 )
         if shown is not None:
             await shown

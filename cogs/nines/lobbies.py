@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot import names
+from bot import names, table_model
 from bot.failpoints import failpoint
 from bot.i18n import language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
@@ -119,8 +119,8 @@ class Lobbies:
                 ),
             }
         callback = await interaction.response.send_message(
-            embed=render.lobby_embed(plang, session),
-            view=ui.lobby_view(plang, session, level),
+            embed=render.lobby_embed(plang, table_model.build_lobby(session)),
+            view=ui.lobby_view(plang, table_model.build_lobby(session), level),
             **call,
         )
         message_id = getattr(callback, "message_id", None)
@@ -156,6 +156,6 @@ class Lobbies:
         await session.move_to_thread(thread.id)
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
-                embed=render.lobby_embed(session.language, session),
-                view=ui.lobby_view(session.language, session, level),
+                embed=render.lobby_embed(session.language, table_model.build_lobby(session)),
+                view=ui.lobby_view(session.language, table_model.build_lobby(session), level),
             )

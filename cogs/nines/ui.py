@@ -17,12 +17,12 @@ import discord
 from bot import discord_internals, metrics
 from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
-from bot.session import GameLost, GameSession
+from bot.session import GameLost
 from bot.storage import FencedOut
-from engine import Card, SeatView, sort_hand
+from bot.table_model import LobbyModel, TableModel
+from engine import Card
 
 from . import ids, replies
-from .render import card_language
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -179,9 +179,9 @@ class Buttons(discord_internals.PrebuiltView):
 # -- views -------------------------------------------------------------------------------------
 
 
-def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -> Buttons:
-    g = session.id
-    full = len(session.seats) >= session.players
+def lobby_view(lang: str, lobby: LobbyModel, default_level: str = "normal") -> Buttons:
+    g = lobby.game_id
+    full = lobby.full
     return Buttons(
         [
             button(ids.LobbyClick(g, "join").custom_id, tr(lang, "button.join"), style=B.primary),
@@ -210,24 +210,27 @@ def lobby_view(lang: str, session: GameSession, default_level: str = "normal") -
             button(
                 ids.LobbyClick(g, "uncpu").custom_id,
                 tr(lang, "button.remove_cpu"),
-                disabled=not any(s.is_computer for s in session.seats),
+                disabled=not any(s.computer for s in lobby.seats),
             ),
         ],
     )
 
 
-def table_view(lang: str, session: GameSession) -> Buttons:
-    row = [button(ids.HandClick(session.id).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
-    if any(s.away for s in session.seats):
-        row.append(button(ids.BackClick(session.id).custom_id, tr(lang, "button.back")))
+def table_view(lang: str, model: TableModel) -> Buttons:
+    g = model.game_id
+    row = [button(ids.HandClick(g).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
+    if any(s.away for s in model.seats):
+        row.append(button(ids.BackClick(g).custom_id, tr(lang, "button.back")))
     return Buttons(row)
 
 
-def end_view(lang: str, session: GameSession) -> Buttons:
+def end_view(lang: str, model: TableModel) -> Buttons:
     return Buttons(
         [
             button(
-                ids.RematchClick(session.id).custom_id, tr(lang, "button.rematch"), style=B.success
+                ids.RematchClick(model.game_id).custom_id,
+                tr(lang, "button.rematch"),
+                style=B.success,
             )
         ]
     )
@@ -250,26 +253,25 @@ def _card_style(card: Card, playable: bool = True) -> B:
     return B.danger if card.suit.is_red else B.primary
 
 
-def hand_view(
-    lang: str, session: GameSession, view: SeatView, *, joker_prompt: bool = False
-) -> Buttons:
+def hand_view(lang: str, model: TableModel, *, joker_prompt: bool = False) -> Buttons:
     """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn;
     Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
-    g, n = session.id, session.n
-    notation = card_language(session)  # the table's notation, whatever the reader's language
-    legal_cards = {getattr(a, "card", None) for a in view.legal}
-    choosing = bool(legal_cards - {None}) and not joker_prompt  # a card to play, now
+    hand = model.hand
+    assert hand is not None, "a watcher's model has no hand to show"
+    g, n = model.game_id, model.n
+    notation = model.notation  # the table's notation, whatever the reader's language
+    choosing = bool(hand.playable) and not joker_prompt  # a card to play, now
     cards = [
         button(
             ids.PlayClick(g, n, card).custom_id,
             tr(lang, "button.joker") if card.suit is None else card_label(card, notation),
-            style=_card_style(card, playable=card in legal_cards or not choosing),
-            disabled=not choosing or card not in legal_cards,
+            style=_card_style(card, playable=card in hand.playable or not choosing),
+            disabled=not choosing or card not in hand.playable,
         )
-        for card in sort_hand(view.hand)
+        for card in hand.cards
     ]
     controls: list[Button] = []
-    if view.my_turn and view.table.phase == "exchange":
+    if hand.legal and model.phase == "exchange":
         for swap, choice in ((False, "keep"), (True, "swap")):
             controls.append(
                 button(
@@ -291,9 +293,9 @@ def hand_view(
     return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
 
 
-def turn_view(lang: str, session: GameSession) -> Buttons:
+def turn_view(lang: str, game_id: int) -> Buttons:
     """The turn message's button: opens the clicker's hand (a fresh one once the hand shown
     last is too old for the bot to update)."""
     return Buttons(
-        [button(ids.HandClick(session.id).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
+        [button(ids.HandClick(game_id).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
     )

@@ -11,8 +11,9 @@ import discord
 import pytest
 
 from bot.session import SeatInfo
+from bot.table_model import build
 from cogs.nines import render, ui
-from engine import Game, Rules, seat_view
+from engine import Game, Rules
 from engine.cli import random_game
 
 ENGLISH_FACE = re.compile(r"(?<![\w])[JQK][♠♥♦♣]")
@@ -30,7 +31,8 @@ def session_for(rules: Rules, language: str) -> SimpleNamespace:
         rules=rules,
         players=rules.players,
         language=language,
-        status="playing",
+        status="live",
+        deadline=None,
         closed=False,
         host_id=seats[0].user_id,
         channel_id=1,
@@ -68,10 +70,10 @@ def test_a_reader_of_the_other_language_sees_only_the_tables_notation(
     }[reader]
     seen = ""
     for seat, action in played.log:
-        table = embed_text(render.table_embed(game_language, session))  # type: ignore[arg-type]
-        view = seat_view(game, seat)
-        hand = render.hand_content(reader, session, view, None)  # type: ignore[arg-type]
-        buttons = ui.hand_view(reader, session, view).to_components()  # type: ignore[arg-type]
+        table = embed_text(render.table_embed(game_language, build(session, None)))
+        model = build(session, seat)
+        hand = render.hand_content(reader, model)
+        buttons = ui.hand_view(reader, model).to_components()
         labels = " ".join(
             str(b.get("label")) for row in buttons for b in row["components"] if "label" in b
         )
@@ -89,6 +91,7 @@ def test_a_reader_of_the_games_language_needs_no_key() -> None:
     game = session.game
     seat = game.turn
     assert seat is not None
-    hand = render.hand_content("fr", session, seat_view(game, seat), None)  # type: ignore[arg-type]
+    model = build(session, seat)
+    hand = render.hand_content("fr", model)
     assert "comme sur la table" not in hand
-    assert render.card_language(session) == "fr"  # type: ignore[arg-type]
+    assert model.notation == "fr"

@@ -19,8 +19,9 @@ import pytest
 
 from bot.i18n import card_label
 from bot.session import GameSession
+from bot.table_model import build, tiebreak_of
 from cogs.nines import render
-from engine import Game, Rules, SheetRow, TrickWon, public_view, seat_view
+from engine import Game, PublicView, Rules, SheetRow, TrickWon, public_view
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User
 
@@ -199,15 +200,28 @@ def test_a_tie_break_round_says_so_and_why() -> None:
     table = public_view(game)
     rows = (SheetRow(1, None, 0, (1, 0, 0)), SheetRow(2, None, 1, (2, 2, -1)))
     tied = replace(table, hand_number=3, scores=(2, 2, -1), sheet=rows)
-    text = render.tiebreak_text("en", session, tied)
+    text = tiebreak_shown(session, tied)
     assert text is not None and "ann & bob are tied for the lead (+2)" in text
     assert "round 3" in text
-    assert render.tiebreak_text("en", session, replace(table, sheet=rows[:1])) is None
+    assert tiebreak_shown(session, replace(table, sheet=rows[:1])) is None
     nines = public_view(Game(Rules.from_settings("classic"), seed=1))
     nines_tied = replace(nines, hand_number=5, scores=(0, 0, 4), sheet=rows)
+    classic = session_for(Game(Rules.from_settings("classic"), seed=1), ["ann", "bob", "cy"])
     assert "ann & bob are tied for the lowest score (0)" in (
-        render.tiebreak_text("en", session, nines_tied) or ""
+        tiebreak_shown(classic, nines_tied) or ""
     )
+
+
+def tiebreak_shown(session: Any, table: PublicView) -> str | None:
+    """The table's tie-break line (if any) for a public view the test made up."""
+    model = replace(
+        build(session, None),
+        hand_number=table.hand_number,
+        scores=table.scores,
+        sheet=table.sheet,
+        tiebreak=tiebreak_of(table),
+    )
+    return render.tiebreak_text("en", model)
 
 
 def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() -> None:
@@ -218,17 +232,17 @@ def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() ->
         game.apply(game.turn, game.legal_actions(game.turn)[0])
     session = session_for(game, ["ann", "bob", "cy", "dee"])
     first, second = (beside_players(session, t, table=True) for t in game.tricks)
-    text = str(render.table_embed("en", session, shown_tricks=0).description)
+    text = str(render.table_embed("en", build(session, None), shown_tricks=0).description)
     assert "Trick 1: " in text and first in text and "Last trick: " in text and second in text
     # Drawn once this hand already, after the first trick: only the last is listed.
-    text = str(render.table_embed("en", session, shown_tricks=1).description)
+    text = str(render.table_embed("en", build(session, None), shown_tricks=1).description)
     assert "Trick 1: " not in text and first not in text and second in text
     for seat in range(4):  # every seat's private hand, in Nein Nine too
-        assert second in render.hand_content("en", session, seat_view(game, seat), None)
+        assert second in render.hand_content("en", build(session, seat))
     nein = Game(Rules.from_settings("nein-nine"), seed=5)
     while not nein.tricks:
         nein.apply(nein.turn, nein.legal_actions(nein.turn)[0])
     session = session_for(nein, ["ann", "bob", "cy"])
     last = beside_players(session, nein.tricks[0], table=True)
-    assert last in str(render.table_embed("en", session).description)
-    assert last in render.hand_content("en", session, seat_view(nein, 0), None)
+    assert last in str(render.table_embed("en", build(session, None)).description)
+    assert last in render.hand_content("en", build(session, 0))

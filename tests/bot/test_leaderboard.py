@@ -12,8 +12,9 @@ import pytest
 
 from bot.app import NinesBot
 from bot.session import GameSession
+from bot.sheet_codes import short_codes
 from bot.storage import GameResult, Seat, SeatResult, player_key
-from cogs.nines.render import SUMMARY_ROWS, short_codes
+from cogs.nines.render import SUMMARY_ROWS
 from engine import HandEnded
 from tests.fakecord import FakeDiscord
 from tests.fakecord.models import Message, User

@@ -15,7 +15,9 @@ from typing import Any
 import discord
 import pytest
 
+from bot import sheet_codes
 from bot.session import SeatInfo
+from bot.table_model import build, trick_of
 from cogs.nines import render, ui
 from engine import Card, Game, HandEnded, Rules, seat_view
 from engine.cli import random_game
@@ -49,7 +51,15 @@ def session_for(game: Game, names: list[str], language: str = "en") -> Any:
         SeatInfo(n, user_id=None if n.startswith("🤖") else 10**17 + i) for i, n in enumerate(names)
     ]
     return SimpleNamespace(
-        game=game, seats=seats, id=7, n=3, deadline=None, rules=game.rules, language=language
+        game=game,
+        seats=seats,
+        id=7,
+        n=3,
+        deadline=None,
+        rules=game.rules,
+        language=language,
+        host_id=None,
+        status="live",
     )
 
 
@@ -73,7 +83,7 @@ def assert_aligned(lines: list[str]) -> None:
         for char in line:
             assert char.isascii() or unicodedata.category(char).startswith("L"), (char, line)
         if line != "...":
-            widths.add(render.display_width(line))
+            widths.add(sheet_codes.display_width(line))
     assert len(widths) == 1, lines
 
 
@@ -86,7 +96,7 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
     game = random_game(rules, seed)
     assert game.hand_number == hands and game.winners is not None
     session = session_for(game, LONG_NAMES[: rules.players])
-    end = render.end_embed(lang, session, game.winners, [])
+    end = render.end_embed(lang, build(session, None), [])
     assert_within_limits(end)
     text = end.description or ""
     lines = block_of(text)
@@ -94,7 +104,7 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
     # N12: a header, the starting scores, then every hand: number, trump, dealer, scores,
     # and (in Nines) the total.
     assert len(lines) == 2 + hands
-    codes = render.short_codes(lang, LONG_NAMES[: rules.players])
+    codes = sheet_codes.short_codes(lang, LONG_NAMES[: rules.players])
     for row, line in zip(game.sheet, lines[2:], strict=True):
         cells = line.split()
         assert cells[0] == str(row.number)
@@ -116,22 +126,28 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
         for event in replay.apply(seat, action):
             if isinstance(event, HandEnded):
                 tricks = replay.hands_log[event.number - 1].tricks
-                summary = render.hand_summary(lang, during, event, tricks)
+                summary = render.hand_summary(
+                    lang, build(during, None), event, [trick_of(t, rules.players) for t in tricks]
+                )
                 assert_within_limits(summary)
                 assert_aligned(block_of(summary.description or ""))
                 summaries += 1
         if number == len(game.log) // 2:
-            assert_within_limits(render.table_embed(lang, during))
+            assert_within_limits(render.table_embed(lang, build(during, None)))
     assert summaries == hands
 
 
 def test_names_alike_keep_codes_apart() -> None:
-    codes = render.short_codes("en", ["Alexandre", "Alexandra", "alex"])
+    codes = sheet_codes.short_codes("en", ["Alexandre", "Alexandra", "alex"])
     assert len({c.casefold() for c in codes}) == 3 and codes[:2] == ["Ale", "Ala"]
-    assert render.short_codes("en", ["🤖 Bot Easy", "🤖 Bot Easy 2", "🎉"]) == ["BE", "Bo2", "P1"]
-    assert render.short_codes("fr", ["🎉", "✨"]) == ["J1", "J2"]
-    wide = render.short_codes("en", ["山田太郎", "山本", "Bob"])
-    assert all(render.display_width(c) <= render.CODE_WIDTH for c in wide)
+    assert sheet_codes.short_codes("en", ["🤖 Bot Easy", "🤖 Bot Easy 2", "🎉"]) == [
+        "BE",
+        "Bo2",
+        "P1",
+    ]
+    assert sheet_codes.short_codes("fr", ["🎉", "✨"]) == ["J1", "J2"]
+    wide = sheet_codes.short_codes("en", ["山田太郎", "山本", "Bob"])
+    assert all(sheet_codes.display_width(c) <= sheet_codes.CODE_WIDTH for c in wide)
 
 
 def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
@@ -147,11 +163,14 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
         session = session_for(game, ["ann", "bob", "cy", "dee"][: game.rules.players])
-        assert en in (render.table_embed("en", session).description or "")
-        assert fr in (render.table_embed("fr", session).description or "")
+        assert en in (render.table_embed("en", build(session, None)).description or "")
+        assert fr in (render.table_embed("fr", build(session, None)).description or "")
     # Tricks are counted against the quota as the hand goes.
     game = Game(Rules.from_settings("classic"), seed=3)
-    text = render.table_embed("en", session_for(game, ["ann", "bob", "cy"])).description or ""
+    text = (
+        render.table_embed("en", build(session_for(game, ["ann", "bob", "cy"]), None)).description
+        or ""
+    )
     assert "ann **0/4** · bob **0/4** · cy **0/4**" in text
 
 
@@ -181,7 +200,7 @@ def test_red_and_black_cards_and_the_playable_ones_stand_out() -> None:
     game.apply(game.turn, game.legal_actions(game.turn)[0])  # a card is led: others follow
     session = session_for(game, ["ann", "bob", "cy"])
     on_turn = seat_view(game, game.turn)
-    shown = styles(ui.hand_view("en", session, on_turn))
+    shown = styles(ui.hand_view("en", build(session, on_turn.seat)))
     legal = {str(a) for a in on_turn.legal}
     assert len(shown) == len(on_turn.hand)
     for code, (style, disabled) in shown.items():
@@ -192,14 +211,14 @@ def test_red_and_black_cards_and_the_playable_ones_stand_out() -> None:
     assert any(disabled for _, disabled in shown.values())  # following suit rules some out
     # Off turn: every card dimmed, in its suit's colour.
     other = seat_view(game, (game.turn + 1) % 3)
-    for code, (style, disabled) in styles(ui.hand_view("en", session, other)).items():
+    for code, (style, disabled) in styles(ui.hand_view("en", build(session, other.seat))).items():
         assert disabled and style == (red if code[-1] in "HD" else black)
     # The Joker is green; 13 cards take three rows of at most five.
     nein = Game(Rules.from_settings("nein-nine"), seed=2)
     holder = next(s for s in range(3) if any(c.suit is None for c in seat_view(nein, s).hand))
-    joker = styles(ui.hand_view("en", session_for(nein, ["a", "b", "c"]), seat_view(nein, holder)))
+    joker = styles(ui.hand_view("en", build(session_for(nein, ["a", "b", "c"]), holder)))
     assert joker["JK"][0] == green
-    rows = ui.hand_view("en", session, on_turn).rows
+    rows = ui.hand_view("en", build(session, on_turn.seat)).rows
     assert len(rows) <= 5 and all(len(r) <= 5 for r in rows)
 
 
@@ -261,8 +280,8 @@ def test_the_private_hand_says_where_its_player_stands() -> None:
             game.apply(game.turn, game.legal_actions(game.turn)[0])
         session = session_for(game, ["ann", "bob", "cy", "dee"][: game.rules.players])
         view = seat_view(game, game.turn)
-        assert en in render.hand_content("en", session, view, None)
-        assert fr in render.hand_content("fr", session, view, None)
+        assert en in render.hand_content("en", build(session, view.seat), None)
+        assert fr in render.hand_content("fr", build(session, view.seat), None)
 
 
 def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
@@ -283,7 +302,7 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
         ),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
-        text = render.table_embed("fr", session_for(game, names)).description or ""
+        text = render.table_embed("fr", build(session_for(game, names), None)).description or ""
         assert "Plis remportés\xa0: ann " in text and tricks in text, text
         assert scores in text, text
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", 3) == "ann **+3** ○○○"
@@ -308,9 +327,9 @@ def test_the_joker_clicked_asks_for_its_call_in_words() -> None:
             "À vous\xa0: jouez une carte.",
         ),
     ]:
-        prompt = render.hand_content(lang, session, view, None, joker_prompt=True)
+        prompt = render.hand_content(lang, build(session, view.seat), None, joker_prompt=True)
         assert asked in prompt and usual not in prompt
-        assert usual in render.hand_content(lang, session, view, None)
+        assert usual in render.hand_content(lang, build(session, view.seat), None)
 
 
 def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
@@ -322,8 +341,12 @@ def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
     session = session_for(game, ["ann", "bob", "cy"])
     aces = tuple(Card.parse(c) for c in ("2H", "AH", "3H"))
     led_by_cy = TrickWon(number=1, leader=2, cards=aces, winner=0)  # cy 2♥, ann A♥, bob 3♥
-    assert render.all_tricks("en", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
-    assert render.all_tricks("fr", session, [led_by_cy]) == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
+    assert render.all_tricks("en", build(session, None), [trick_of(led_by_cy, 3)]) == [
+        "1. cy 2♥ · **ann A♥** · bob 3♥"
+    ]
+    assert render.all_tricks("fr", build(session, None), [trick_of(led_by_cy, 3)]) == [
+        "1. cy 2♥ · **ann A♥** · bob 3♥"
+    ]
 
 
 def test_a_score_below_zero_reads_with_the_minus_sign():

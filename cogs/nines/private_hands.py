@@ -1,0 +1,118 @@
+"""The private hands: where each person's newest hand is, brought up to date when their turn
+comes, and closed when the game ends.
+
+A hand is an ephemeral message: only the interaction that made it can edit it, through its
+token, for 15 minutes (https://discord.com/developers/docs/interactions/
+receiving-and-responding#followup-messages). Past that, the turn message's button opens a
+fresh one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot import discord_internals, table_model
+from bot.session import GameSession
+
+from . import render, ui
+from .delivery import Delivery, link, token
+from .messages import GameMessages
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+
+class PrivateHands:
+    """Each person's newest private hand of each game."""
+
+    def __init__(self, messages: GameMessages) -> None:
+        self.messages = messages
+
+    def remember_hand(
+        self, session: GameSession, interaction: Interaction, message: int | None
+    ) -> None:
+        """Where the clicker's newest private hand is: the message the click answered
+        (``message`` None: the interaction's own), edited through the click's token."""
+        where = "@original" if message is None else str(message)
+        delivery = self.messages.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, where)
+        # Answered: its follow-ups may be sent.
+        delivery.click = token(interaction, self.messages.token_seconds)
+
+    def remember_click(self, session: GameSession, interaction: Interaction) -> None:
+        """A lobby click: its token can send the clicker their first hand privately once the
+        game starts (no "My hand" click needed)."""
+        delivery = self.messages.delivery(session)
+        delivery.hand_links[interaction.user.id] = link(interaction, None)
+        delivery.click = token(interaction, self.messages.token_seconds)
+
+    def hand_shown(self, session: GameSession, user_id: int) -> None:
+        """A click's answer shows this person the game as it is now: no refresh owed them
+        until the game moves on."""
+        self.messages.delivery(session).hand_shows[user_id] = session.n
+
+    async def refresh_hand(self, session: GameSession, seat: int) -> None:
+        """Edit the seat's newest private hand to the game as it is, through the token of the
+        click that showed it (valid 15 minutes). Past that, the turn message's button opens a
+        fresh hand."""
+        user_id = session.seats[seat].user_id
+        assert user_id is not None
+        delivery = self.messages.delivery(session)
+        hand = delivery.hand_links.get(user_id)
+        if delivery.hand_shows.get(user_id) == session.n or hand is None:
+            return  # current already (or a click's answer is about to show it)
+        if time.monotonic() >= hand.until:
+            del delivery.hand_links[user_id]
+            return
+        model = table_model.build(session, seat)
+        content = render.hand_content(hand.language, model)
+        components = ui.hand_view(hand.language, model)
+        delivery.hand_shows[user_id] = session.n
+        webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
+        try:
+            if hand.message is None:
+                sent = await webhook.send(content, view=components, ephemeral=True, wait=True)
+                hand.message = str(sent.id)
+            else:
+                # "@original" is the route's own word for the interaction's message.
+                message_id: Any = hand.message
+                await webhook.edit_message(message_id, content=content, view=components)
+        except discord.HTTPException:
+            # Expired, or the message was dismissed: the turn message's button still works.
+            log.info("could not update a private hand in game %s", session.id, exc_info=True)
+            delivery.hand_links.pop(user_id, None)
+            delivery.hand_shows.pop(user_id, None)
+
+    async def close_hands(
+        self, session: GameSession, delivery: Delivery, how: Callable[[str], str]
+    ) -> None:
+        """The game ended: every person's newest private hand says so and how (``how``: that
+        sentence in a language), with no card left to click. Through each click's token
+        (valid 15 minutes, like ``refresh_hand``); an expired or dismissed one is let go."""
+        links = list(delivery.hand_links.items())
+        delivery.hand_links.clear()
+        # The public table's last cards (none if no card was dealt).
+        model = None if session.game is None else table_model.build(session, None)
+        for user_id, hand in links:
+            if hand.message is None:
+                continue  # a lobby click's token: no hand was ever sent with it
+            if time.monotonic() >= hand.until:
+                continue
+            lang = hand.language
+            content = render.closed_hand_content(lang, session.rules, model, how(lang))
+            # The interaction's webhook (https://discord.com/developers/docs/interactions/
+            # receiving-and-responding#followup-messages): edits need no bot token.
+            webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
+            message_id: Any = hand.message  # "@original", or a follow-up's id
+            try:
+                await webhook.edit_message(message_id, content=content, view=None)
+            except (discord.HTTPException, aiohttp.ClientError):  # the end stands already
+                log.info("could not close a private hand in game %s", session.id, exc_info=True)
+            delivery.hand_shows.pop(user_id, None)

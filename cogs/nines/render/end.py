@@ -1,0 +1,74 @@
+"""The end of a game: the winners, the ranking, the whole sheet and each seat's rating change;
+or, for a game that ended early, why, with its last cards and its sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import number, tr
+from bot.storage import RatingChange
+from bot.table_model import TableModel
+
+from .hand import last_play_lines
+from .sheet import sheet_block
+from .words import game_title, name, named_score, signed, unit_name
+
+
+def winners_text(model: TableModel) -> str:
+    """The winners' names (names: a mention in an embed may not render)."""
+    return " & ".join(name(model, s) for s in model.winners or ())
+
+
+def end_embed(lang: str, model: TableModel, changes: Sequence[RatingChange]) -> discord.Embed:
+    """The end of the game: the winners, the final ranking, the whole score sheet (the last
+    hand's summary leaves it to this message) and each seat's own rating change (two
+    computers of one level each show theirs; their level's leaderboard entry moves by the
+    mean, see ``bot/storage/results.py``)."""
+    rules = model.rules
+    embed = discord.Embed(
+        title=tr(lang, "end.title", game=game_title(lang, rules)),
+        description=tr(lang, "end.winners", who=winners_text(model))
+        + "\n"
+        + sheet_block(lang, model, model.sheet),
+        colour=discord.Colour.gold(),
+    )
+    embed.add_field(name=tr(lang, "end.ranking"), value=ranking_text(model), inline=False)
+    if changes:
+        lines = [
+            tr(
+                lang,
+                "end.rating_line",
+                name=name(model, c.seat),
+                rating=number(lang, round(c.after)),
+                change=signed(round(c.after) - round(c.before)),
+            )
+            for c in sorted(changes, key=lambda c: c.seat)
+        ]
+        embed.add_field(name=tr(lang, "end.ratings"), value="\n".join(lines), inline=False)
+    else:
+        embed.add_field(name=tr(lang, "end.ratings"), value=tr(lang, "end.unrated"), inline=False)
+    return embed
+
+
+def ranking_text(model: TableModel) -> str:
+    """Players (or teams) from first to last with their final scores (``model.ranking``:
+    the winners first, then the better score first; tied scores share a place)."""
+    assert model.ranking is not None, "only a finished game has a ranking"
+    return "\n".join(
+        f"{row.place}. {named_score(model.rules, unit_name(model, row.unit), row.score)}"
+        for row in model.ranking
+    )
+
+
+def stopped_embed(lang: str, model: TableModel | None, how: str) -> discord.Embed:
+    """A game stopped, abandoned or left by everyone, where its table (or lobby) was: why
+    (``how``), its last cards, that it is not rated, and its sheet if a hand was scored.
+    ``model``: the public table (None if no card was dealt)."""
+    text = "\n".join([how, *last_play_lines(lang, model), tr(lang, "end.not_rated")])
+    if model is not None and model.sheet:
+        text += "\n" + sheet_block(lang, model, model.sheet)
+    return discord.Embed(
+        title=tr(lang, "end.stopped_title"), description=text, colour=discord.Colour.dark_grey()
+    )

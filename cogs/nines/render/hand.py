@@ -1,0 +1,109 @@
+"""A person's private hand: its text (the buttons are ``ui.hand_view``'s), the hand once the
+game ended, and an engine refusal in the reader's words."""
+
+from __future__ import annotations
+
+from bot.i18n import face_key, suit_name, tr
+from bot.table_model import TableModel
+from engine import MustFollowSuit, NinesError, Rules
+
+from .words import (
+    cards_text,
+    completed_trick_text,
+    game_title,
+    name,
+    score_shown,
+    trick_line,
+    trump_text,
+)
+
+
+def hand_content(
+    lang: str, model: TableModel, notice: str | None = None, *, joker_prompt: bool = False
+) -> str:
+    """The text over the viewer's cards: the hand's number and trump, their standing, the
+    trick in play and the last one, whose decision it is, and what they put down."""
+    hand = model.hand
+    assert hand is not None, "a watcher's model has no hand to show"
+    notation = model.notation
+    lines = []
+    if notice:
+        lines.append(f"⚠️ {notice}")
+    trump = trump_text(lang, model, notation)
+    lines.append(tr(lang, f"hand.title_{model.kind.unit}", number=model.hand_number, trump=trump))
+    if model.phase == "play":
+        lines.append(standing_text(lang, model, hand.seat))
+    trick = trick_line(lang, model)
+    if trick:
+        lines.append(trick)
+    if model.tricks:  # on a phone the table is off screen: the last trick is here too
+        lines.append(completed_trick_text(lang, model, model.tricks[-1]))
+    my_turn = bool(hand.legal)
+    if model.winners is not None:
+        lines.append(tr(lang, "hand.over"))
+    elif my_turn and joker_prompt:  # the Joker clicked: it waits for its call (G7)
+        lines.append(tr(lang, "hand.joker_call"))
+    elif my_turn:
+        key = "hand.your_exchange" if model.phase == "exchange" else "hand.your_turn"
+        lines.append(tr(lang, key))
+    elif model.turn is not None:
+        lines.append(tr(lang, "hand.waiting", who=name(model, model.turn.seat)))
+    if hand.put_down:
+        lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation)))
+    if notation != lang:  # the table's letters, for a reader of the other language
+        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, model.kind.faces)))
+    return "\n".join(lines)
+
+
+def standing_text(lang: str, model: TableModel, seat: int) -> str:
+    """The seat's tricks so far (against the quota, a team's together) and its score."""
+    rules = model.rules
+    unit = rules.unit_of(seat)
+    won = sum(s.tricks_won for s in model.unit_seats(unit))
+    tricks = f"{won}/{rules.quota}" if model.kind.has_quota else str(won)
+    key = "hand.standing_team" if rules.teams else "hand.standing"
+    return tr(lang, key, tricks=tricks, score=score_shown(rules, model.scores[unit]))
+
+
+def closed_hand_content(lang: str, rules: Rules, model: TableModel | None, how: str) -> str:
+    """A private hand once the game has ended: that it is over and how (``how``: the winners,
+    or who stopped it, or why it was abandoned), with its last trick; no card is offered.
+    ``model``: the public table (None if no card was dealt)."""
+    lines = [f"**{tr(lang, 'end.title', game=game_title(lang, rules))}**", how]
+    return "\n".join(lines + last_play_lines(lang, model))
+
+
+def last_play_lines(lang: str, model: TableModel | None) -> list[str]:
+    """The trick in progress and the last completed one, where a game ended: its last cards
+    stay in view beside their players."""
+    if model is None:
+        return []
+    lines = []
+    trick = trick_line(lang, model)
+    if trick:
+        lines.append(trick)
+    if model.tricks:
+        lines.append(completed_trick_text(lang, model, model.tricks[-1]))
+    return lines
+
+
+def error_text(lang: str, error: Exception) -> str:
+    """An engine refusal in the reader's language."""
+    if isinstance(error, MustFollowSuit):
+        return tr(lang, "error.follow_suit", suit=suit_name(lang, error.suit))
+    key = {
+        "NotYourTurn": "error.not_your_turn",
+        "GameIsOver": "error.game_over",
+        "JokerNeedsCall": "error.joker_call",
+        "NotInHand": "error.not_in_hand",
+    }.get(type(error).__name__)
+    if key:
+        return tr(lang, key)
+    if type(error).__name__ == "WrongPhase":
+        over = "exchange is over" in str(error)
+        return tr(lang, "error.exchange_over" if over else "error.exchange_first")
+    if type(error).__name__ == "IllegalAction" and "win" in str(error):
+        return tr(lang, "error.call_only_joker")
+    if isinstance(error, NinesError):
+        return tr(lang, "error.illegal_generic", detail=str(error))
+    return tr(lang, "error.unexpected")

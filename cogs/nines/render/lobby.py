@@ -1,0 +1,61 @@
+"""The lobby message, the first-dealer draw that starts a game, and a lobby that expired."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import card_label, tr
+from bot.table_model import LobbyModel, TableModel
+
+from .words import COLOUR, game_title, name, rules_line
+
+
+def lobby_embed(lang: str, lobby: LobbyModel, *, note: str | None = None) -> discord.Embed:
+    rules = lobby.rules
+    embed = discord.Embed(
+        title=tr(lang, "lobby.title", game=game_title(lang, rules)),
+        description=rules_line(lang, rules),
+        colour=COLOUR,
+    )
+    lines = []
+    for i in range(lobby.players):
+        if i < len(lobby.seats):
+            seat = lobby.seats[i]
+            who = seat.name  # a name: a mention in an embed may show as <@123…>
+            if seat.host:
+                who += " " + tr(lang, "lobby.host")
+            lines.append(f"{i + 1}. {who}")
+        else:
+            lines.append(f"{i + 1}. {tr(lang, 'lobby.empty_seat')}")
+    embed.add_field(name=tr(lang, "lobby.seats"), value="\n".join(lines), inline=False)
+    if rules.teams:
+        embed.add_field(name=tr(lang, "lobby.teams_title"), value=tr(lang, "lobby.teams"))
+    if lobby.thread is not None:
+        embed.add_field(
+            name=tr(lang, "lobby.thread_title"),
+            value=tr(lang, "lobby.thread", thread=f"<#{lobby.thread}>"),
+            inline=False,
+        )
+    if lobby.waiting:  # started or cancelled: no closing
+        expires = int(lobby.closes)
+        embed.add_field(name=tr(lang, "lobby.expires"), value=f"<t:{expires}:R>", inline=False)
+    if note:
+        embed.set_footer(text=note)
+    return embed
+
+
+def expired_embed(lang: str) -> discord.Embed:
+    """The lobby closed by itself, unstarted."""
+    return discord.Embed(
+        title=tr(lang, "lobby.expired_title"),
+        description=tr(lang, "lobby.expired"),
+        colour=discord.Colour.dark_grey(),
+    )
+
+
+def draw_line(lang: str, model: TableModel) -> str:
+    """The first-dealer draw, in one line (N2, G2)."""
+    parts = []
+    for draw in model.draw:
+        parts.append(", ".join(f"{name(model, s)} {card_label(c, lang)}" for s, c in draw))
+    return tr(lang, "start.draw", draws=" / ".join(parts), dealer=name(model, model.first_dealer))

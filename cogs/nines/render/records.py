@@ -1,0 +1,98 @@
+"""The records' messages: the leaderboard, a player's stats, and ``/nines rules``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import number, ordinal, tr
+from bot.storage import StatsRow
+from engine import Rules
+
+from ..rules_text import rules_sections
+from .words import COLOUR, game_title, rules_line
+
+
+def leaderboard_embed(
+    lang: str,
+    game: str,
+    page: int,
+    pages: int,
+    rows: Sequence[StatsRow],
+    computers: Sequence[StatsRow],
+    first_rank: int,
+) -> discord.Embed:
+    embed = discord.Embed(
+        title=tr(lang, "leaderboard.title", game=tr(lang, f"game.{game}")), colour=COLOUR
+    )
+    if not rows:
+        embed.description = tr(lang, "leaderboard.empty")
+    else:
+        embed.description = "\n".join(
+            tr(
+                lang,
+                "leaderboard.row",
+                rank=first_rank + i,
+                name=r.name,
+                rating=number(lang, round(r.rating)),
+                games=tr(lang, "count.games", count=r.games),
+                wins=tr(lang, "count.wins", count=r.wins),
+                rate=number(lang, 100 * r.wins / max(1, r.games)),
+            )
+            for i, r in enumerate(rows)
+        )
+    if computers:
+        embed.add_field(
+            name=tr(lang, "leaderboard.computers"),
+            value="\n".join(
+                tr(
+                    lang,
+                    "leaderboard.computer_row",
+                    name=r.name,
+                    rating=number(lang, round(r.rating)),
+                    games=tr(lang, "count.games", count=r.games),
+                    wins=tr(lang, "count.wins", count=r.wins),
+                )
+                for r in computers
+            ),
+            inline=False,
+        )
+    embed.set_footer(text=tr(lang, "leaderboard.page", page=page, pages=max(1, pages)))
+    return embed
+
+
+def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord.Embed:
+    embed = discord.Embed(
+        title=tr(lang, "stats.title", name=who, game=tr(lang, f"game.{game}")), colour=COLOUR
+    )
+    if row is None or row.games == 0:
+        embed.description = tr(lang, "stats.none")
+        return embed
+    lines = [
+        tr(
+            lang,
+            "stats.games",
+            games=number(lang, row.games),
+            wins=number(lang, row.wins),
+            rate=number(lang, 100 * row.wins / row.games),
+        ),
+        tr(lang, "stats.tricks", avg=number(lang, row.tricks / max(1, row.hands), 2)),
+    ]
+    if row.exchanges:  # Nein Nine and the four-seat games have no exchange to count
+        lines.append(tr(lang, "stats.swaps", rate=number(lang, 100 * row.swaps / row.exchanges)))
+    lines.append(tr(lang, "stats.rating", rating=number(lang, round(row.rating))))
+    if row.best_place:
+        lines.append(tr(lang, "stats.best", place=ordinal(lang, row.best_place)))
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def rules_embed(lang: str, rules: Rules) -> discord.Embed:
+    """``/nines rules``: the game as ``rules`` will play it, a field per part of the game."""
+    title = tr(lang, "rules.title", game=game_title(lang, rules))
+    embed = discord.Embed(title=title, colour=COLOUR)
+    for heading, text in rules_sections(lang, rules):
+        embed.add_field(name=heading, value=text, inline=False)
+    embed.set_footer(text=tr(lang, "rules.settings", line=rules_line(lang, rules)))
+    return embed

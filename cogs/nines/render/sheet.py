@@ -1,0 +1,143 @@
+"""The score sheet (N12): a narrow monospace table with its legend, and its picture."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.chart import drawable, legend_name, score_chart
+from bot.i18n import tr, trump_word
+from bot.sheet_codes import clip, display_width
+from bot.table_model import TableModel
+from engine import SheetRow, Suit, Trump
+
+from .words import game_title
+
+SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
+SHEET_CHARS = 3000  # the whole sheet's budget in an embed description (Discord: 4,096)
+CHART_FILE = "scores.png"
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` monospace columns."""
+    return " " * (width - display_width(text)) + text
+
+
+def trump_letter(lang: str, trump: Trump) -> str:
+    if trump is None:
+        return tr(lang, "sheet.no_trump")
+    assert isinstance(trump, Suit)
+    return tr(lang, f"sheet.suit.{trump.value}")
+
+
+def sheet_block(
+    lang: str, model: TableModel, rows: Sequence[SheetRow], *, last: int | None = None
+) -> str:
+    """The score sheet (N12) as a narrow monospace table, then its legend: a row per hand
+    with the hand's number, trump, dealer, every score and (in Nines) their total.
+
+    Only ASCII and letters go inside the block, padded by their display width, so columns
+    stay in line on a phone; names are short unique codes, spelled out in the legend under
+    it. ``last`` keeps only the latest rows (a "..." row stands for the others), and a sheet
+    too long for its embed drops its oldest rows the same way.
+    """
+    rules, kind, start = model.rules, model.kind, model.start_scores
+    codes = [s.code for s in model.seats]
+    heads = ["&".join(codes[s] for s in rules.seats_of(u)) for u in range(rules.units)]
+
+    def score(value: int) -> str:
+        return f"+{value}" if kind.signed_scores and value > 0 else str(value)
+
+    every = [*start, *(v for row in rows for v in row.scores)]
+    w = max([*(display_width(h) for h in heads), *(len(score(v)) for v in every), 2])
+    num_w = max(1, len(str(rows[-1].number)) if rows else 1)
+    dealer_w = max([display_width(c) for c in codes] + [display_width(tr(lang, "sheet.dealer"))])
+    trump_w = max(2, display_width(tr(lang, "sheet.trump")))
+    total_w = max(3, display_width(tr(lang, "sheet.total")), len(str(sum(start))))
+
+    lead_w = num_w + 1 + trump_w + 1 + dealer_w
+
+    def lead(number: str, trump: str, dealer: str) -> str:
+        """The hand's number, trump and dealer: the first three columns."""
+        return f"{_pad(number, num_w)} {trump.ljust(trump_w)} {dealer}"
+
+    def line(first: str, scores: Sequence[str], total: str) -> str:
+        cells = [first + " " * (lead_w - display_width(first)), *(_pad(s, w) for s in scores)]
+        if kind.total_column:
+            cells.append(_pad(total, total_w))
+        return " ".join(cells).rstrip()
+
+    head = line(
+        lead("#", tr(lang, "sheet.trump"), tr(lang, "sheet.dealer")),
+        heads,
+        tr(lang, "sheet.total"),
+    )
+    start_line = line(
+        clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start], str(sum(start))
+    )
+    body = [
+        line(
+            lead(
+                str(row.number),
+                "-"
+                if kind.trump_from_play and row.trump is None
+                else trump_letter(lang, row.trump),
+                codes[row.dealer],
+            ),
+            [score(v) for v in row.scores],
+            str(row.total),
+        )
+        for row in rows
+    ]
+    shown = body if last is None else body[-last:]
+    while shown and sum(len(b) + 1 for b in shown) > SHEET_CHARS:
+        shown = shown[1:]
+    out = [head, start_line]
+    if len(shown) < len(body):
+        out.append("...")
+    out.extend(shown)
+    return "```\n" + "\n".join(out) + "\n```\n" + sheet_legend(lang, model, rows)
+
+
+def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
+    """Who each code is, what the column heads and the trump letters say."""
+    people = " · ".join(f"`{s.code}` {s.name}" for s in model.seats)
+    trumps: list[str] = []
+    for row in rows:
+        if row.trump is None and model.kind.trump_from_play:
+            text = tr(lang, "sheet.legend_no_eight")
+        elif row.trump is None:
+            text = f"{trump_letter(lang, None)} {trump_word(lang, None)}"
+        else:
+            text = (
+                f"{trump_letter(lang, row.trump)} {row.trump.symbol} {trump_word(lang, row.trump)}"
+            )
+        if text not in trumps:
+            trumps.append(text)
+    # Nines' legend explains its total column; Nein Nine's scores are the totals (G8).
+    key = "sheet.legend" if model.kind.total_column else "sheet.legend_nein_nine"
+    columns = tr(lang, key, trumps=", ".join(trumps) or "-")
+    return people + "\n" + columns
+
+
+def score_chart_png(lang: str, model: TableModel) -> bytes | None:
+    """The score sheet as a picture (bot/chart.py), or None before any hand was scored."""
+    if not model.sheet:
+        return None
+    rules, kind = model.rules, model.kind
+    # The sheet's codes; one in a script the chart's font lacks becomes the seat's number code.
+    seat_codes = [
+        s.code if drawable(s.code) == s.code else tr(lang, "sheet.player_code", n=s.seat + 1)
+        for s in model.seats
+    ]
+    shown = [legend_name(s.name, seat_codes[s.seat]) for s in model.seats]
+    names = [" & ".join(shown[s] for s in rules.seats_of(u)) for u in range(rules.units)]
+    return score_chart(
+        names,
+        list(model.start_scores),
+        [list(row.scores) for row in model.sheet],
+        title=tr(lang, f"chart.title_{kind.unit}", game=game_title(lang, rules)),
+        axis_label=tr(lang, f"chart.axis_{kind.unit}"),
+        winners={rules.unit_of(s) for s in model.winners or ()},
+        better=tr(lang, "chart.higher_better" if kind.higher_wins else "chart.lower_better"),
+        winner_label=tr(lang, "chart.winner"),
+    )

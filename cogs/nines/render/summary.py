@@ -1,0 +1,120 @@
+"""A hand's (or round's) summary: tricks against the quota or the 9s taken, what that did to
+each score, every trick card by card, the spare, and the sheet so far."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import tr
+from bot.table_model import TableModel, TrickModel
+from engine import HandEnded, sort_hand
+
+from .sheet import SUMMARY_ROWS, sheet_block
+from .table import scores_text, tricks_text
+from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_text, unit_name
+
+FIELD_CHARS = 1024  # Discord: an embed field's value
+TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
+
+
+def hand_summary(
+    lang: str,
+    model: TableModel,
+    result: HandEnded,
+    tricks: Sequence[TrickModel],
+    *,
+    sheet: bool = True,
+) -> discord.Embed:
+    """A hand's outcome: tricks against the quota and what they did to each score, every trick
+    card by card (N13; Nein Nine's too, now that the round is over, G11), the spare, and the
+    sheet so far. ``sheet=False``: the game's last hand, whose end message carries the sheet.
+    ``model``: the public table now (a later hand's, after a restart); ``tricks``: the hand's
+    (``table_model.trick_of``)."""
+    unit = model.kind.unit
+    embed = discord.Embed(
+        title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
+    )
+    if model.kind.has_quota:
+        lines = [tr(lang, "summary.tricks", tricks=hand_changes(model, result))]
+    else:
+        lines = [tr(lang, "summary.tricks", tricks=tricks_text(model, result.tricks_won))]
+        lines.extend(round_lines(lang, model, result))
+    if result.instant_win:
+        lines.append(tr(lang, "summary.instant_win"))
+    if result.spare is not None:
+        lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
+    for k, value in enumerate(all_tricks(lang, model, tricks) if tricks else ()):
+        # A second field goes on under an invisible name: the list reads as one.
+        title = tr(lang, "summary.all_tricks") if k == 0 else "\u200b"
+        embed.add_field(name=title, value=value, inline=False)
+    if sheet:
+        rows = [r for r in model.sheet if r.number <= result.number]
+        lines.append(sheet_block(lang, model, rows, last=SUMMARY_ROWS))
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def hand_changes(model: TableModel, result: HandEnded) -> str:
+    """Nines: each player's (or team's) tricks against the quota and the change to their
+    score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one."""
+    rules = model.rules
+    before = next(
+        (r.scores for r in model.sheet if r.number == result.number - 1), model.start_scores
+    )
+    parts = []
+    for u in range(rules.units):
+        won = sum(result.tricks_won[s] for s in rules.seats_of(u))
+        change = result.scores[u] - before[u]
+        parts.append(named(unit_name(model, u), str(won)) + f"/{rules.quota} ({signed(change)})")
+    return " · ".join(parts)
+
+
+def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
+    """Nein Nine's round (G8, G10): the 9s each took and what they cost, the round's points,
+    and the scores with their stones."""
+    costs = [t - p for t, p in zip(result.tricks_won, result.points, strict=True)]
+    taken = [
+        f"{named(name(model, s), str(n))} ({MINUS}{cost})"
+        for s, (n, cost) in enumerate(zip(result.nines, costs, strict=True))
+        if n
+    ]
+    points = " · ".join(named(name(model, s), signed(p)) for s, p in enumerate(result.points))
+    return [
+        tr(lang, "summary.nines", nines=" · ".join(taken))
+        if taken
+        else tr(lang, "summary.no_nines"),
+        tr(lang, "summary.round_points", points=points),
+        tr(lang, "table.scores", scores=scores_text(model, result.scores)),
+    ]
+
+
+def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> list[str]:
+    """Every trick of the hand, one a line, each card beside its player in play order (who
+    led, who could not follow), the winner's name and card in bold (N13). Split into embed
+    field values of at most 1,024 characters, two at most (13 tricks of four full names
+    take two); past that players are named by their sheet codes, spelled out at the end."""
+    names = [s.name for s in model.seats]
+    codes = [s.code for s in model.seats]
+    legend = " · ".join(f"`{c}` {n}" for c, n in zip(codes, names, strict=True))
+    for who, tail in ((names, []), (codes, [legend])):
+        lines = [
+            tr(
+                lang,
+                "summary.trick_played",
+                number=t.number,
+                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who),
+            )
+            for t in tricks
+        ] + tail
+        fields = [""]
+        for line in lines:
+            joined = f"{fields[-1]}\n{line}" if fields[-1] else line
+            if len(joined) <= FIELD_CHARS:
+                fields[-1] = joined
+            else:
+                fields.append(line[:FIELD_CHARS])
+        if len(fields) <= TRICK_FIELDS:
+            break
+    return fields

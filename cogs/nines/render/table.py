@@ -1,0 +1,169 @@
+"""The table: the hand in play as everybody sees it, and the mention of whose turn it is."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import card_label, tr, trump_name
+from bot.table_model import TableModel
+from engine import Rules, TrumpSet
+
+from .words import (
+    COLOUR,
+    completed_trick_text,
+    game_title,
+    name,
+    named,
+    named_score,
+    signed,
+    trick_line,
+    trump_text,
+    unit_name,
+)
+
+
+def goal_text(lang: str, rules: Rules) -> str:
+    """The quota and which way is better, in one line (N7, N8, N10; G8, G9)."""
+    if not rules.kind.has_quota:
+        return tr(lang, "table.goal_nein_nine")
+    key = "table.goal_teams" if rules.teams else "table.goal_nines"
+    return tr(lang, key, quota=rules.quota)
+
+
+def tiebreak_text(lang: str, model: TableModel) -> str | None:
+    """Why this hand is played at all, when the game would have ended but for a tie (N8,
+    G9): who is tied and at what, and until when play goes on. None in an ordinary hand."""
+    if model.tiebreak is None:
+        return None
+    best = model.scores[model.tiebreak[0]]
+    kind = model.kind
+    return tr(
+        lang,
+        "table.tiebreak_nein_nine" if kind.higher_wins else "table.tiebreak_nines",
+        number=model.hand_number,
+        names=" & ".join(unit_name(model, u) for u in model.tiebreak),
+        score=signed(best) if kind.signed_scores else str(best),
+    )
+
+
+def tricks_text(model: TableModel, tricks_won: Sequence[int]) -> str:
+    """Tricks taken so far, against the quota in Nines (``alice 2/4``; a team's together)."""
+    rules = model.rules
+    parts = []
+    for u in range(rules.units):
+        won = sum(tricks_won[s] for s in rules.seats_of(u))
+        quota = f"/{rules.quota}" if model.kind.has_quota else ""
+        parts.append(named(unit_name(model, u), f"{won}{quota}"))
+    return " · ".join(parts)
+
+
+def scores_text(model: TableModel, scores: Sequence[int]) -> str:
+    return " · ".join(
+        named_score(model.rules, unit_name(model, u), v) for u, v in enumerate(scores)
+    )
+
+
+def table_embed(
+    lang: str,
+    model: TableModel,
+    *,
+    notes: Sequence[str] = (),
+    shown_tricks: int | None = None,
+) -> discord.Embed:
+    """The hand in play. ``shown_tricks``: how many of this hand's completed tricks the table
+    showed at its previous edit (None: not known, after a restart). Computers' cards come in
+    one edit, so every trick completed since then is listed, not only the last: people are
+    never shown less of the play than a computer's seat view holds (R1)."""
+    rules = model.rules
+    embed = discord.Embed(
+        title=tr(
+            lang,
+            f"table.title_{model.kind.unit}",
+            game=game_title(lang, rules),
+            number=model.hand_number,
+        ),
+        colour=COLOUR,
+    )
+    lines = [
+        tr(lang, "table.trump", trump=trump_text(lang, model)),
+        tr(lang, "table.dealer", dealer=name(model, model.dealer)),
+        goal_text(lang, rules),
+    ]
+    if model.exchange_order:
+        done = dict(model.exchange)
+        parts = [
+            tr(lang, "table.swapped" if done[s] else "table.kept", name=name(model, s))
+            for s in model.exchange_order
+            if s in done
+        ]
+        if parts:
+            lines.append(tr(lang, "table.exchange", decisions=" · ".join(parts)))
+    trick = trick_line(lang, model)
+    if trick:
+        lines.append(trick)
+    completed = model.tricks
+    first_unseen = len(completed) - 1 if shown_tricks is None else max(0, shown_tricks)
+    for passed in completed[first_unseen : len(completed) - 1]:
+        lines.append(completed_trick_text(lang, model, passed, "table.passed_trick"))
+    if completed:
+        lines.append(completed_trick_text(lang, model, completed[-1]))
+    tiebreak = tiebreak_text(lang, model)
+    if tiebreak:
+        lines.append(tiebreak)
+    won = [s.tricks_won for s in model.seats]
+    lines.append(tr(lang, "table.tricks", tricks=tricks_text(model, won)))
+    lines.append(tr(lang, "table.scores", scores=scores_text(model, model.scores)))
+    turn = model.turn
+    if turn is not None:
+        text = tr(lang, "table.turn", who=name(model, turn.seat))
+        if model.seats[turn.seat].away:
+            text += " " + tr(lang, "table.away")
+        elif turn.deadline is not None:
+            # Discord writes <t:…:R> ("in 2 minutes") in each reader's client language
+            # (Discord API docs, Reference > Message Formatting > Timestamp Styles): alone
+            # after an icon, so no sentence of ours mixes two languages.
+            text += " " + tr(lang, "table.deadline", when=f"<t:{int(turn.deadline)}:R>")
+        lines.append(text)
+    embed.description = "\n".join(lines)
+    if notes:
+        embed.add_field(name="\u200b", value="\n".join(notes), inline=False)
+    return embed
+
+
+def change_notes(
+    lang: str,
+    model: TableModel,
+    *,
+    timed_out: Sequence[int] = (),
+    restored: bool = False,
+    trumps: Sequence[TrumpSet] = (),
+) -> list[str]:
+    """The notes under the table: whose time ran out, a restart, and in Nein Nine who set
+    trump with the first 8 of the round now on the table."""
+    notes = [tr(lang, "note.timeout", name=name(model, s)) for s in timed_out]
+    if restored:
+        notes.append(tr(lang, "note.restored"))
+    for event in trumps:
+        notes.append(
+            tr(
+                lang,
+                "note.trump_set",
+                name=name(model, event.by_seat),
+                trump=trump_name(lang, event.suit),
+                big=card_label(event.big_spit, lang),
+                little=card_label(event.little_spit, lang),
+            )
+        )
+    return notes
+
+
+def turn_content(lang: str, model: TableModel) -> str | None:
+    """The mention that notifies the person whose turn it is (in message content)."""
+    if model.turn is None:
+        return None
+    seat = model.seats[model.turn.seat]
+    if seat.computer or seat.away:
+        return None
+    return tr(lang, "table.your_turn", who=f"<@{seat.user_id}>")

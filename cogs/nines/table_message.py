@@ -1,0 +1,149 @@
+"""The table message: the hand in play, edited as the game goes, and each hand's summary,
+which the hand's table becomes when the hand ends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import table_model
+from bot.failpoints import failpoint
+from bot.session import Change, GameSession
+from bot.table_model import TableModel
+from engine import HandStarted, TrumpSet
+
+from . import render, ui
+from .delivery import Delivery
+from .messages import NO_MENTIONS, GameMessages, nonce
+
+
+def trumps_on_the_table(change: Change) -> list[TrumpSet]:
+    """Nein Nine: the first 8s that set trump in this change, of the round now on the table."""
+    trumps: list[TrumpSet] = []
+    for event in change.events:
+        if isinstance(event, HandStarted):
+            trumps.clear()  # only the round now on the table
+        elif isinstance(event, TrumpSet):  # the first 8 of the round sets trump
+            trumps.append(event)
+    return trumps
+
+
+class TableMessage:
+    """The game's standing table and its hands' summaries, in its channel."""
+
+    def __init__(self, messages: GameMessages) -> None:
+        self.messages = messages
+
+    def table_message(
+        self, session: GameSession, model: TableModel, delivery: Delivery, notes: list[str]
+    ) -> dict[str, Any]:
+        lang = session.language
+        drawn = delivery.tricks_shown
+        # Not drawn since this process started: the last trick only (as after a restart).
+        number = model.hand_number
+        shown = None if drawn is None else drawn[1] if drawn[0] == number else 0
+        return {
+            "content": render.turn_content(lang, model),
+            "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown),
+            "view": ui.table_view(lang, model),
+            # The table names whose turn it is but notifies nobody: the turn message does.
+            "allowed_mentions": NO_MENTIONS,
+        }
+
+    def notes(self, session: GameSession, model: TableModel, change: Change) -> list[str]:
+        return render.change_notes(
+            session.language,
+            model,
+            timed_out=change.timed_out,
+            restored=change.restored,
+            trumps=trumps_on_the_table(change),
+        )
+
+    async def show(self, session: GameSession, change: Change) -> bool:
+        """Bring the channel's summaries and table up to the game's stored state; True when
+        the game is over (its end message is owed, not a table).
+
+        What the channel owes follows from the stored moves; the game's delivery marks
+        (``Delivery``, stored, see migration 0004) say how far it was told. Each step is safe
+        to repeat: an edit is idempotent, and a post carries a nonce Discord enforces, so a post
+        repeated after a crash returns the message it made the first time. A restart therefore
+        just calls this again and finishes whatever a dead process left owed, exactly once.
+        """
+        messages = self.messages
+        game = session.game
+        assert game is not None
+        lang = session.language
+        delivery = await messages.loaded(session)
+        changed = False
+        ended = sum(1 for hand in game.hands_log if hand.result is not None)
+        public: TableModel | None = None  # the sheet of every hand ended so far
+        for number in range(delivery.shown_hands + 1, ended + 1):
+            hand = game.hands_log[number - 1]
+            assert hand.result is not None
+            # The game's last hand leaves the sheet to the end message: it is shown once.
+            last = game.over and number == ended
+            public = public or table_model.build(session, None)
+            tricks = [table_model.trick_of(t, game.players) for t in hand.tricks]
+            embed = render.hand_summary(lang, public, hand.result, tricks, sheet=not last)
+            if delivery.table_hand == number and delivery.table_message_id is not None:
+                # The hand's table becomes its summary: the channel reads hand by hand.
+                await messages.edit(
+                    session,
+                    delivery.table_message_id,
+                    by=delivery.table_by,
+                    content=None,
+                    embed=embed,
+                    view=None,
+                )
+            else:
+                await messages.post(session, embed=embed, nonce=nonce(session, f"s{number}"))
+            failpoint("summary_shown")
+            delivery.shown_hands = number
+            changed = True
+        if game.over:
+            if changed:
+                await messages.save(session, delivery)
+            return True
+        model = table_model.build(session, None)
+        message = self.table_message(session, model, delivery, self.notes(session, model, change))
+        # As drawn now: other clicks may play on while the edit is on its way.
+        drawn = (model.hand_number, len(model.tricks))
+        before = delivery.table_message_id
+        if delivery.table_hand != model.hand_number or before is None:
+            once = nonce(session, f"t{model.hand_number}")
+            # On the channel route, with its nonce: a crash before its id is stored cannot
+            # leave a second table. The next card's click moves it onto a token (renew_table).
+            delivery.table_message_id = (await messages.post(session, nonce=once, **message)).id
+            delivery.table_by = None
+            failpoint("table_posted")
+            delivery.table_hand = model.hand_number
+        else:
+            delivery.table_message_id = await self.renew_table(session, delivery, message)
+        delivery.tricks_shown = drawn
+        if changed or delivery.table_message_id != before:  # most edits keep the id
+            await messages.save(session, delivery)
+        return False
+
+    async def renew_table(
+        self, session: GameSession, delivery: Delivery, message: dict[str, Any]
+    ) -> int:
+        """The standing table brought up to date: edited through the token that made it while
+        that lives; else replaced by a follow-up of the game's freshest click (so later edits
+        are off the global limit too, and the table is the channel's newest message again,
+        which on a phone is where one looks); else edited on the channel route. Returns its
+        id."""
+        messages = self.messages
+        before = delivery.table_message_id
+        assert before is not None
+        by = delivery.table_by
+        if by is None or not by.alive:
+            click = delivery.live_click()
+            new = None if click is None else await messages.follow_up(session, click, **message)
+            if new is not None:
+                delivery.table_message_id, delivery.table_by = new, click
+                # Stored at once (a follow-up has no nonce): a crash before this leaves a
+                # second, stale table standing (its button still opens the current hand);
+                # the restarted game edits the stored one.
+                await messages.save(session, delivery)
+                await messages.delete(session, before, by=by)
+                return new
+        return await messages.edit(session, before, by=by, **message)
