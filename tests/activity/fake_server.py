@@ -43,6 +43,10 @@ class FakeActivityServer:
     drop_next_act: bool = False
     #: Answer acts with ack + table (True) or leave them unanswered (False).
     answer_acts: bool = True
+    #: Refuse acts with an error frame in these words (code "not-your-turn").
+    refuse_acts: str | None = None
+    #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
+    answer_pings: bool = True
     seq: int = 40
     answers: dict[str, Json] = field(default_factory=dict)
     port: int = 0
@@ -80,6 +84,8 @@ class FakeActivityServer:
         self.frames.clear()
         self.drop_next_act = False
         self.answer_acts = True
+        self.refuse_acts = None
+        self.answer_pings = True
         self.answers.clear()
 
     def sent(self, op: str) -> list[Received]:
@@ -149,7 +155,8 @@ class FakeActivityServer:
                      "table": table_json(view)}
                 )  # fmt: skip
             elif op == "ping":
-                await ws.send_json({"op": "pong"})
+                if self.answer_pings:
+                    await ws.send_json({"op": "pong"})
             elif op == "act" and user is not None:
                 key = str(frame["key"])
                 if self.drop_next_act:
@@ -157,6 +164,11 @@ class FakeActivityServer:
                     await ws.close()
                     break
                 if not self.answer_acts:
+                    continue
+                if self.refuse_acts is not None:
+                    refusal = {"op": "error", "key": key, "code": "not-your-turn",
+                               "message": self.refuse_acts}  # fmt: skip
+                    await ws.send_json(refusal)
                     continue
                 if key in self.answers:  # a resend: the first answer again, applied once
                     await ws.send_json(self.answers[key])

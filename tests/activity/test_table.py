@@ -173,10 +173,12 @@ def test_a_watcher_sees_no_hand(browser: Driver, fake: FakeActivityServer) -> No
     open_table(browser, fake, 555, lambda: tables.nines_play(None))
     assert not browser.find_elements(By.CSS_SELECTOR, "button.card")
     assert "You are watching" in browser.find_element(By.CSS_SELECTOR, "[data-region=hand]").text
-    # Every seat is shown around the table, seat 1 at the bottom-left... as the others.
+    # Every seat is shown around the table, the first seat at the bottom, none of them "you".
     names = [s.get_attribute("aria-label") for s in browser.find_elements(By.CSS_SELECTOR, ".seat")]
     assert sorted(names) == ["Alex", "Béatrice Tremblay-Gagnon", "Computer (hard)"]
-    assert not browser.find_elements(By.CSS_SELECTOR, "[data-region=me] .seat")
+    bottom = browser.find_element(By.CSS_SELECTOR, "[data-region=me] .seat")
+    assert bottom.get_attribute("aria-label") == "Alex"
+    assert "you" not in bottom.get_attribute("textContent").split()
 
 
 def test_the_exchange_is_two_clear_choices(browser: Driver, fake: FakeActivityServer) -> None:
@@ -304,6 +306,56 @@ def test_a_reconnect_resumes_and_resends_the_unanswered_action(
     # Answered now: nothing more is resent after another drop.
     wait_js(browser, "return !document.querySelector('.notice p')")
     assert fake.answers[sent[0].frame["key"]] == {"op": "ack", "key": sent[0].frame["key"]}
+
+
+def test_a_refusal_is_shown_in_plain_words_and_not_resent(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    fake.refuse_acts = "It is not your turn."
+    card(browser, "AS").click()
+    notice = browser.find_element(By.CSS_SELECTOR, "[data-region=notice]")
+    wait_js(browser, "return document.querySelector('[data-region=notice]').textContent !== ''")
+    assert notice.text == "It is not your turn."
+    # Refused is answered: the card may be tried again, under a new key.
+    fake.refuse_acts = None
+    card(browser, "AS").click()
+    sent = fake.wait_for(lambda: len(acts(fake)) == 2 and acts(fake))
+    assert sent[0]["key"] != sent[1]["key"]
+
+
+#: Runs the page's clock and timers 50 times faster, so that the 10-s heartbeat and the 30-s
+#: silence take a fraction of a second (installed before the page's own scripts run).
+FAST_TIME = """
+(() => {
+  const f = 50, t0 = Date.now(), now = Date.now.bind(Date);
+  Date.now = () => t0 + (now() - t0) * f;
+  const si = setInterval.bind(window), st = setTimeout.bind(window);
+  window.setInterval = (fn, ms, ...a) => si(fn, (ms || 0) / f, ...a);
+  window.setTimeout = (fn, ms, ...a) => st(fn, (ms || 0) / f, ...a);
+})();
+"""
+
+
+def test_heartbeat_pings_every_10_s_and_a_silent_socket_is_replaced(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAST_TIME})
+    try:
+        open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+        fake.wait_for(lambda: len(fake.sent("ping")) >= 2)  # 20 s of page time
+        assert len(fake.sent("hello")) == 1
+        fake.answer_pings = False  # the server goes silent: after 30 s the client reconnects
+        hellos = fake.wait_for(lambda: len(fake.sent("hello")) >= 2 and fake.sent("hello"))
+        assert hellos[1].socket != hellos[0].socket
+        assert hellos[1].frame["last_seq"] == fake.seq
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]}
+        )
+        fake.answer_pings = True
 
 
 def test_the_client_works_under_discords_proxy_prefix(

@@ -337,14 +337,17 @@ export function render(root: HTMLElement, s: State): void {
   root.dataset.players = String(t.seats.length);
   root.dataset.seated = t.hand ? "yes" : "no";
   patch(root, "bar", barHtml(s, t, w));
+  // The seat at the bottom (the viewer's, or the first seat for a watcher) gets the strip
+  // above the hand; the others sit around the table.
+  const bottom = t.viewer ?? 0;
   const others = t.seats
-    .filter((seat) => seat.seat !== t.viewer)
+    .filter((seat) => seat.seat !== bottom)
     .map((seat) => seatHtml(t, seat, pos.get(seat.seat) ?? "top", w, false))
     .join("");
   patch(root, "seats", others);
   patch(root, "center", centerHtml(s, t, w, pos));
-  const me = t.viewer !== null ? t.seats[t.viewer] : undefined;
-  patch(root, "me", me ? seatHtml(t, me, "bottom", w, true) : "");
+  const me = t.seats[bottom];
+  patch(root, "me", me ? seatHtml(t, me, "bottom", w, t.viewer !== null) : "");
   patch(root, "prompt", promptHtml(s, t, w));
   patch(root, "hand", handHtml(s, t, w));
   patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
