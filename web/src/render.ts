@@ -246,6 +246,7 @@ function promptHtml(s: State, t: Table, w: Words): string {
 
 function handHtml(s: State, t: Table, w: Words): string {
   const hand = t.hand;
+  if (t.status !== "playing") return ""; // the game is not on: no hand, the middle gets the room
   if (hand === null) return `<p class="watch">${esc(w.watching)}</p>`;
   const playable = new Set(hand.playable);
   const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
