@@ -181,3 +181,32 @@ class FakeActivityServer:
                 )
         self._open.discard(ws)
         return ws
+
+
+def main() -> None:
+    """Serves the built client with the test positions, for a look in a browser:
+    ``python -m tests.activity.fake_server`` prints a link per position."""
+    from tests.activity import tables
+
+    fake = FakeActivityServer()
+    fake.views = {
+        tables.ALEX: lambda: tables.nines_play(0),
+        tables.BEA: lambda: tables.nein_nine_play(1),
+        tables.CAM: lambda: tables.partnership_play(None),
+        tables.DOM: tables.nines_over,
+    }
+    fake.start()
+    shown = {
+        tables.ALEX: "Nines, Alex's turn",
+        tables.BEA: "Nein Nine, in French",
+        tables.CAM: "partnership, watched",
+        tables.DOM: "a game's end",
+    }
+    for user, what in shown.items():
+        locale = "fr" if user == tables.BEA else "en"
+        print(f"{what}: {fake.url(f'mock={user}&channel=1&instance=i&locale={locale}')}")
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

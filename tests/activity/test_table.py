@@ -92,6 +92,7 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
     assert "pos-left" in seats[0].get_attribute("class")
     assert "pos-right" in seats[1].get_attribute("class")
     assert "1 trick" in seats[0].text and "needs 3" in seats[0].text
+    assert "swapped" in seats[0].text and "kept their hand" in seats[1].text  # N4: public
     me = browser.find_element(By.CSS_SELECTOR, "[data-region=me] .seat")
     assert "turn" in me.get_attribute("class") and "needs 2" in me.text and "2 tricks" in me.text
     assert wait_js(

@@ -123,8 +123,12 @@ export class Link {
   }
 
   private beat(): void {
-    if (Date.now() - this.heardAt > SILENT_MS) {
-      this.socket?.close(); // onclose schedules the reconnect
+    const socket = this.socket;
+    if (socket !== null && Date.now() - this.heardAt > SILENT_MS) {
+      // A dead connection may take minutes to report its close: leave it and start again now.
+      socket.onclose = socket.onmessage = socket.onerror = null;
+      socket.close();
+      this.dropped(socket);
       return;
     }
     this.send({ op: "ping" });

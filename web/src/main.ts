@@ -223,7 +223,9 @@ function start(): void {
   setInterval(() => tick(root, state), 250);
   draw();
 
-  signIn(makeSdk())
+  // The real SDK's constructor throws outside Discord (no frame_id): shown like any failure.
+  Promise.resolve()
+    .then(() => signIn(makeSdk()))
     .then((session) => {
       if (!query.get("locale")) state.lang = langOf(session.locale);
       link = new Link(

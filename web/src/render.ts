@@ -86,7 +86,11 @@ function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): 
   const turn = t.turn?.seat === seat.seat && t.status === "playing";
   const score = t.scores[seat.team] ?? 0;
   const tags: string[] = [];
+  if (t.status === "lobby" && seat.host) tags.push(w.host);
   if (seat.computer) tags.push(w.computer);
+  // Nines' exchange: who kept and who swapped is public (N4).
+  const decided = t.exchange.find(([s]) => s === seat.seat);
+  if (decided && t.status === "playing") tags.push(decided[1] ? w.swapped : w.kept);
   if (seat.away) tags.push(w.away);
   if (t.rules.teams) tags.push(w.team(seat.team));
   if (isViewer) tags.push(w.you);
