@@ -43,6 +43,7 @@ def browser() -> Iterator[object]:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1280,800", "--hide-scrollbars", "--lang=en-US"):  # fmt: skip
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     os.environ.setdefault("SE_AVOID_STATS", "true")
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_script_timeout(10)

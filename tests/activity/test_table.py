@@ -124,6 +124,9 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
     assert rows[2] == ["1", "Ale", "8", "9", "9", "26"]
     browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet-close]").click()
     assert not browser.find_elements(By.CSS_SELECTOR, ".sheet")
+    # Nothing went wrong in the page, the server's strict Content Security Policy included.
+    errors = [e for e in browser.get_log("browser") if e["level"] in {"SEVERE", "WARNING"}]
+    assert errors == []
 
 
 def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivityServer) -> None:

@@ -41,7 +41,7 @@ function rankMark(face: CardFace, w: Words): string {
 }
 
 /** The suit paths, in a 10×10 box; drawn once in the page, used by every card. */
-export const SUIT_SPRITE = `<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>
+export const SUIT_SPRITE = `<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" class="sprite" aria-hidden="true"><defs>
 <symbol id="suit-H" viewBox="0 0 10 10"><path d="M5 9.4C3.4 8 .5 5.8.5 3.4.5 1.8 1.7.6 3.1.6 4 .6 4.6 1.1 5 1.8 5.4 1.1 6 .6 6.9.6 8.3.6 9.5 1.8 9.5 3.4 9.5 5.8 6.6 8 5 9.4Z"/></symbol>
 <symbol id="suit-D" viewBox="0 0 10 10"><path d="M5 .2 8.8 5 5 9.8 1.2 5Z"/></symbol>
 <symbol id="suit-S" viewBox="0 0 10 10"><path d="M5 .3C3.5 2 .6 3.9.6 6.1c0 1.4 1 2.3 2.2 2.3.8 0 1.4-.4 1.7-.9L4 9.7h2l-.5-2.2c.3.5.9.9 1.7.9 1.2 0 2.2-.9 2.2-2.3C9.4 3.9 6.5 2 5 .3Z"/></symbol>

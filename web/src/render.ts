@@ -269,7 +269,7 @@ function handHtml(s: State, t: Table, w: Words): string {
   const put = hand.put_down
     ? `<p class="putdown">${esc(w.put_down + w.colon)}<span class="minis">${hand.put_down.map((c) => mini(c, w)).join("")}</span></p>`
     : "";
-  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}" style="--n:${Math.max(hand.cards.length, 1)}">${cards}</div>${put}`;
+  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${put}`;
 }
 
 function sheetHtml(t: Table, w: Words): string {
@@ -355,6 +355,11 @@ export function render(root: HTMLElement, s: State): void {
   patch(root, "me", me ? seatHtml(t, me, "bottom", w, t.viewer !== null) : "");
   patch(root, "prompt", promptHtml(s, t, w));
   patch(root, "hand", handHtml(s, t, w));
+  // The fan's card count, for its overlap (style.css), set through the CSSOM: a style
+  // attribute in markup would need 'unsafe-inline' in a Content Security Policy.
+  root
+    .querySelector<HTMLElement>(".fan")
+    ?.style.setProperty("--n", String(Math.max(t.hand?.cards.length ?? 1, 1)));
   patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
   tick(root, s);
 }
