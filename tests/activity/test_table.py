@@ -165,6 +165,9 @@ def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivit
     card(browser, "JK").click()
     choices = browser.find_elements(By.CSS_SELECTOR, ".prompt .choice")
     assert [c.text for c in choices] == ["Le Joker gagne", "Le Joker perd", "Annuler"]
+    assert "armed" in card(browser, "JK").get_attribute("class")  # the card asked about
+    prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").text
+    assert prompt == "Votre Joker\u00a0: gagne-t-il ce pli ou le perd-il\u202f?"
     assert not acts(fake)
     choices[1].click()
     sent = fake.wait_for(lambda: acts(fake))
@@ -382,6 +385,7 @@ SIZES = {"phone": (360, 740), "landscape": (740, 360), "desktop": (1280, 800)}
 POSITIONS: dict[str, tuple[int, Callable[[], TableModel], str]] = {
     "nines": (tables.ALEX, lambda: tables.nines_play(0), "en"),
     "nein-nine-fr": (tables.BEA, lambda: tables.nein_nine_play(1), "fr"),
+    "joker-call": (tables.BEA, lambda: tables.nein_nine_play(1), "fr"),
     "exchange": (tables.ALEX, lambda: tables.nines_exchange(0), "fr"),
     "partnership": (tables.ALEX, lambda: tables.partnership_play(0), "en"),
     "watcher": (555, lambda: tables.nines_play(None), "en"),
@@ -397,6 +401,8 @@ def test_layout_fits_without_overlap_or_overflow(
     found = {}
     for position, (user, view, locale) in POSITIONS.items():
         open_table(browser, fake, user, view, locale=locale, size=SIZES[size])
+        if position == "joker-call":
+            card(browser, "JK").click()  # its call asked: Win / Lose / Cancel
         time.sleep(0.15)  # the raise transition
         report = browser.execute_script(LAYOUT_CHECK)
         browser.save_screenshot(str(SHOTS / f"{position}-{size}.png"))

@@ -1,11 +1,13 @@
 /**
  * The client's words, in English and in French as Quebec plays the game (pli, manche, brasseur,
  * chômeur, atout, sans-atout: the bot's own words, bot/locales/fr.json). French typography after
- * the OQLF: a no-break space before a colon, a narrow one inside « ».
+ * the OQLF, as bot/locales/fr.json writes it: a no-break space before a colon and inside « »,
+ * a narrow no-break space before ? ! ;.
  */
 import type { Lang, SuitLetter } from "./protocol";
 
-const NBSP = "\u00a0";
+const NBSP = "\u00a0"; // before a colon, inside « »
+const NNBSP = "\u202f"; // before ? ! ;
 
 const en = {
   game_nines: "Nines",
@@ -113,7 +115,7 @@ const fr: Words = {
   takes: (name) => `${name} remporte le pli`,
   keep: "Garder ma main",
   swap: "Échanger contre le chômeur",
-  joker_prompt: `Votre Joker${NBSP}: gagne-t-il ce pli ou le perd-il${NBSP}?`,
+  joker_prompt: `Votre Joker${NBSP}: gagne-t-il ce pli ou le perd-il${NNBSP}?`,
   joker_win: "Le Joker gagne",
   joker_lose: "Le Joker perd",
   called_win: "gagne",

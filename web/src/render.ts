@@ -260,7 +260,7 @@ function handHtml(s: State, t: Table, w: Words): string {
       const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
       const cls = can ? "playable" : myTurn ? "dimmed" : "idle";
       return (
-        `<button type="button" class="card ${cls}${s.armed === card ? " armed" : ""}${face?.suit === null ? " jk" : ""}" ` +
+        `<button type="button" class="card ${cls}${s.armed === card || (s.jokerAsk && face?.suit === null) ? " armed" : ""}" ` +
         `data-card="${esc(card)}" aria-label="${esc(cardName(card, w))}"${can ? "" : ` aria-disabled="true"`}>` +
         `${cardSvg(card, w)}</button>`
       );
