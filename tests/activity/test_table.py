@@ -166,7 +166,7 @@ def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivit
     choices = browser.find_elements(By.CSS_SELECTOR, ".prompt .choice")
     assert [c.text for c in choices] == ["Le Joker gagne", "Le Joker perd", "Annuler"]
     assert "armed" in card(browser, "JK").get_attribute("class")  # the card asked about
-    prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").text
+    prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").get_attribute("textContent")
     assert prompt == "Votre Joker\u00a0: gagne-t-il ce pli ou le perd-il\u202f?"
     assert not acts(fake)
     choices[1].click()
