@@ -108,6 +108,12 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
     ]
     last = browser.find_element(By.CSS_SELECTOR, ".lasttrick")
     assert "Last trick" in last.text and "Computer (hard) takes the trick" in last.text
+    chips = [m.accessible_name for m in last.find_elements(By.CSS_SELECTOR, ".mini")]
+    assert chips == [
+        "Alex: jack of spades",
+        "Béatrice Tremblay-Gagnon: 5 of spades",
+        "Computer (hard): king of spades",
+    ]
     hand = browser.find_elements(By.CSS_SELECTOR, "[data-region=hand] button.card")
     assert [b.accessible_name for b in hand] == [
         "ace of spades", "10 of spades", "3 of spades", "queen of hearts", "7 of hearts",

@@ -94,7 +94,8 @@ function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): 
   if (seat.away) tags.push(w.away);
   if (t.rules.teams) tags.push(w.team(seat.team));
   if (isViewer) tags.push(w.you);
-  const initial = esc(Array.from(seat.name)[0] ?? "?");
+  // The first letter or digit, not a leading emoji (a computer's "🤖 Normal bot").
+  const initial = esc(/[\p{L}\p{N}]/u.exec(seat.name)?.[0]?.toUpperCase() ?? "?");
   const avatar = seat.avatar
     ? `<img src="${esc(seat.avatar)}" alt="" loading="lazy" referrerpolicy="no-referrer">`
     : "";
@@ -121,8 +122,9 @@ function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): 
   );
 }
 
-function mini(card: CardText, w: Words): string {
-  return `<span class="mini" role="img" aria-label="${esc(cardName(card, w))}">${chipSvg(card, w)}</span>`;
+function mini(card: CardText, w: Words, who?: string): string {
+  const label = who === undefined ? cardName(card, w) : `${who}${w.colon}${cardName(card, w)}`;
+  return `<span class="mini" role="img" aria-label="${esc(label)}" title="${esc(label)}">${chipSvg(card, w)}</span>`;
 }
 
 function callText(call: "win" | "lose" | null, w: Words): string {
@@ -148,7 +150,7 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
 }
 
 function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
-  const cards = trick.cards.map((p) => mini(p.card, w)).join("");
+  const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
   const who = trick.winner !== null ? ` · ${esc(w.takes(seatName(t, trick.winner)))}` : "";
   return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span><span class="lw">${who}</span></div>`;
 }
