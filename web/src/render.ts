@@ -201,6 +201,8 @@ function endHtml(t: Table, w: Words): string {
     `<div class="end"><h2>${esc(w.game_over)}</h2>` +
     (names ? `<p class="winners">${esc(w.win(names))}</p>` : "") +
     `<ol class="ranking">${rows}</ol>` +
+    // The game's last card stands on the table too (the last trick, as the model gives it).
+    (t.tricks.length > 0 ? lastTrickHtml(t, t.tricks[t.tricks.length - 1] as Trick, w) : "") +
     (t.last_result ? resultHtml(t, t.last_result, w, false) : "") +
     `</div>`
   );
