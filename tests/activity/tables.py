@@ -206,7 +206,7 @@ def nines_over() -> TableModel:
         phase="over",
         turn=None,
         trick=None,
-        tricks=(),
+        tricks=base.tricks,  # the last hand's tricks stay readable at the end
         scores=(2, 4, 0),
         sheet=(*base.sheet, SheetRow(3, Suit.CLUBS, 2, (2, 4, 0))),
         last_result=HandEnded(

@@ -216,6 +216,15 @@ def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) ->
     open_table(browser, fake, tables.ALEX, tables.nines_over)
     end = browser.find_element(By.CSS_SELECTOR, ".end")
     assert "Game over" in end.text and "Computer (hard) won" in end.text
+    # The last hand's last trick stands; every trick of it is one tap away.
+    assert "Computer (hard) takes the trick" in end.find_element(By.CSS_SELECTOR, ".lasttrick").text
+    tricks = end.find_element(By.CSS_SELECTOR, "details.alltricks")
+    assert tricks.text == "Every trick of the hand"
+    tricks.find_element(By.CSS_SELECTOR, "summary").click()
+    assert len(tricks.find_elements(By.CSS_SELECTOR, "li")) == 4
+    assert "Trick 2" in tricks.text and "Alex: queen of clubs" in [
+        m.accessible_name for m in tricks.find_elements(By.CSS_SELECTOR, ".mini")
+    ]
     ranks = [li.text.split("\n") for li in end.find_elements(By.CSS_SELECTOR, ".ranking li")]
     assert ranks == [
         ["1st", "Computer (hard)", "0"],

@@ -79,8 +79,8 @@ def chrome() -> Any:
     return driver
 
 
-#: One step of a person at the web table: whatever they may do, they do (keep their hand, call
-#: the Joker "win", else the first raised card); what they did and whose turn the table shows.
+#: One step of a person at the web table: whatever they may do, they do (keep their hand, else
+#: the first raised card, a Joker called "win"); what they did and whose turn the table shows.
 STEP = """
 const turn = document.querySelector('.seat.turn');
 const out = {did: 'wait', what: null, turn: turn && turn.getAttribute('aria-label'),
@@ -88,7 +88,11 @@ const out = {did: 'wait', what: null, turn: turn && turn.getAttribute('aria-labe
 const choice = document.querySelector('.choice[data-act="keep"], .choice[data-act="JK:win"]');
 const card = document.querySelector('.card.playable');
 if (choice) { choice.click(); out.did = 'choice'; out.what = choice.dataset.act; }
-else if (card) { card.click(); out.did = 'card'; out.what = card.dataset.card; }
+else if (card) {
+  card.click(); out.did = 'card'; out.what = card.dataset.card;
+  const call = document.querySelector('.choice[data-act="JK:win"]');  // the Joker asks its call
+  if (call) call.click();
+}
 return out;
 """
 

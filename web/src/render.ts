@@ -155,6 +155,17 @@ function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
   return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span><span class="lw">${who}</span></div>`;
 }
 
+function allTricksHtml(t: Table, w: Words): string {
+  const rows = t.tricks
+    .map((trick) => {
+      const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
+      const who = trick.winner !== null ? esc(seatName(t, trick.winner)) : "";
+      return `<li><span class="tn">${esc(w.trick_n(trick.number))}</span><span class="minis">${cards}</span><span class="tw">${who}</span></li>`;
+    })
+    .join("");
+  return `<details class="alltricks"><summary>${esc(w.all_tricks(t.kind.unit))}</summary><ol>${rows}</ol></details>`;
+}
+
 function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): string {
   const nines = r.nines.length > 0;
   const points = r.points.length > 0;
@@ -201,8 +212,10 @@ function endHtml(t: Table, w: Words): string {
     `<div class="end"><h2>${esc(w.game_over)}</h2>` +
     (names ? `<p class="winners">${esc(w.win(names))}</p>` : "") +
     `<ol class="ranking">${rows}</ol>` +
-    // The game's last card stands on the table too (the last trick, as the model gives it).
+    // The game's last card stands on the table too: the last hand's tricks, as the model
+    // gives them, the last one shown, every one a tap away.
     (t.tricks.length > 0 ? lastTrickHtml(t, t.tricks[t.tricks.length - 1] as Trick, w) : "") +
+    (t.tricks.length > 1 ? allTricksHtml(t, w) : "") +
     (t.last_result ? resultHtml(t, t.last_result, w, false) : "") +
     `</div>`
   );
