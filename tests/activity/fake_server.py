@@ -47,6 +47,8 @@ class FakeActivityServer:
     refuse_acts: str | None = None
     #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
     answer_pings: bool = True
+    #: Fields added to every TABLE sent (what a newer server sends, say).
+    table_extra: dict[str, Any] = field(default_factory=dict)
     seq: int = 40
     answers: dict[str, Json] = field(default_factory=dict)
     port: int = 0
@@ -87,6 +89,7 @@ class FakeActivityServer:
         self.refuse_acts = None
         self.answer_pings = True
         self.answers.clear()
+        self.table_extra.clear()
 
     def sent(self, op: str) -> list[Received]:
         return [r for r in list(self.frames) if r.frame.get("op") == op]
@@ -158,7 +161,7 @@ class FakeActivityServer:
                 you = {"user_id": str(user), "name": "", "seat": view.viewer}
                 await ws.send_json(
                     {"op": "ready", "seq": self.seq, "you": you, "lang": lang,
-                     "table": table_json(view)}
+                     "table": {**table_json(view), **self.table_extra}}
                 )  # fmt: skip
             elif op == "ping":
                 if self.answer_pings:
@@ -183,7 +186,11 @@ class FakeActivityServer:
                 self.seq += 1
                 await ws.send_json(self.answers[key])
                 await ws.send_json(
-                    {"op": "table", "seq": self.seq, "table": table_json(self.views[user]())}
+                    {
+                        "op": "table",
+                        "seq": self.seq,
+                        "table": {**table_json(self.views[user]()), **self.table_extra},
+                    }
                 )
         self._open.discard(ws)
         return ws

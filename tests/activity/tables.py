@@ -72,6 +72,19 @@ def table_json(model: TableModel, avatars: dict[int, str] | None = None) -> Json
     return table
 
 
+#: Fields the model helper's branch adds to ``TableModel`` (the action count, the cards'
+#: notation, the draw for first dealer), given here when the type has them, so these
+#: positions build before and after that branch is merged.
+LATER_FIELDS: dict[str, Any] = {"n": 30, "notation": "en", "first_dealer": 0, "draw": ()}
+
+
+def _model(**fields: Any) -> TableModel:
+    known = {f.name for f in dataclasses.fields(TableModel)}
+    given = {k: v for k, v in fields.items() if k in known or k not in LATER_FIELDS}
+    later = {k: v for k, v in LATER_FIELDS.items() if k in known and k not in given}
+    return TableModel(**given, **later)
+
+
 def cards(text: str) -> tuple[Card, ...]:
     return tuple(Card.parse(code) for code in text.split())
 
@@ -130,7 +143,7 @@ def nines_play(viewer: int | None, *, deadline_in: float = 40.0) -> TableModel:
             else frozenset(),
             put_down=None,
         )
-    return TableModel(
+    return _model(
         game_id=7,
         kind=NINES,
         rules=rules,
@@ -243,8 +256,9 @@ def nein_nine_play(viewer: int | None) -> TableModel:
         else:
             legal, playable = (), frozenset()
         hand = HandModel(seat=viewer, cards=mine, legal=legal, playable=playable, put_down=None)
-    return TableModel(
+    return _model(
         game_id=8,
+        notation="fr",  # a game in French: R D V on its cards, for every reader
         kind=NEIN,
         rules=rules,
         status="playing",
@@ -287,7 +301,7 @@ def partnership_play(viewer: int | None) -> TableModel:
         if viewer is not None
         else None
     )
-    return TableModel(
+    return _model(
         game_id=9,
         kind=NINES,
         rules=rules,

@@ -180,6 +180,18 @@ def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivit
     assert sent[0]["action"] == "JK:lose" and len(sent[0]["key"]) >= 16
 
 
+def test_card_letters_follow_the_games_notation(browser: Driver, fake: FakeActivityServer) -> None:
+    """A card reads the same in chat and here: in a game whose notation is English, a French
+    speaker's jack carries a J (its name stays French)."""
+    from selenium.webdriver.common.by import By
+
+    fake.table_extra = {"notation": "en"}
+    open_table(browser, fake, tables.BEA, lambda: tables.nein_nine_play(1), locale="fr")
+    played = browser.find_element(By.CSS_SELECTOR, ".trick .played")
+    assert played.get_attribute("aria-label") == "Cam\u00a0: valet de trèfle"
+    assert played.find_element(By.CSS_SELECTOR, "text.idx").get_attribute("textContent") == "J"
+
+
 def test_a_watcher_sees_no_hand(browser: Driver, fake: FakeActivityServer) -> None:
     from selenium.webdriver.common.by import By
 

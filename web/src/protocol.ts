@@ -126,6 +126,12 @@ export interface Table {
   winners: number[] | null;
   ranking: RankRow[] | null;
   hand: Hand | null;
+  /**
+   * The language whose letters the game's cards carry ("en": K Q J, "fr": R D V), the same for
+   * every reader so a card reads alike in chat and here (TableModel.notation); absent from
+   * older servers: the person's language then.
+   */
+  notation?: string;
 }
 
 export interface You {

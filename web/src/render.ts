@@ -348,8 +348,17 @@ function patch(root: HTMLElement, region: string, html: string): void {
   }
 }
 
-export function render(root: HTMLElement, s: State): void {
+/** The person's words, with the game's letters on the cards (``notation``) where given. */
+function wordsFor(s: State): Words {
   const w = WORDS[s.lang];
+  const notation = s.table?.notation;
+  return notation === "en" || notation === "fr"
+    ? { ...w, rank_letter: WORDS[notation].rank_letter }
+    : w;
+}
+
+export function render(root: HTMLElement, s: State): void {
+  const w = wordsFor(s);
   document.documentElement.lang = s.lang;
   const t = s.table;
   patch(root, "notice", noticeHtml(s, t, w));
