@@ -2,6 +2,7 @@
 // assets/app-<hash>.js and assets/app-<hash>.css. Content-hashed names, since Discord's proxy
 // strips cache headers from HTML; esbuild's output is deterministic, so tests/test_activity_build.py
 // can check that the committed files are what this source builds, byte for byte.
+import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +21,9 @@ const result = await esbuild.build({
   format: "esm",
   // What Discord's clients run: recent Chromium (desktop, Android) and Safari (iOS).
   target: ["es2020", "chrome100", "safari15"],
-  entryNames: "[name]-[hash]",
+  // Named by their content below (esbuild's [hash] also covers the inputs' paths, which a
+  // symlinked node_modules changes).
+  entryNames: "[name]",
   outdir: assets,
   write: false,
   legalComments: "eof",
@@ -30,9 +33,11 @@ const result = await esbuild.build({
 await mkdir(assets, { recursive: true });
 const names = {};
 for (const file of result.outputFiles) {
-  const name = basename(file.path);
-  names[name.endsWith(".css") ? "css" : "js"] = name;
-  await writeFile(file.path, file.contents);
+  const ext = file.path.endsWith(".css") ? "css" : "js";
+  const hash = createHash("sha256").update(file.contents).digest("hex").slice(0, 12);
+  const name = `${basename(file.path, `.${ext}`)}-${hash}.${ext}`;
+  names[ext] = name;
+  await writeFile(join(assets, name), file.contents);
 }
 // Older builds' assets go: the folder holds exactly what this build wrote.
 for (const name of await readdir(assets)) {
