@@ -32,12 +32,16 @@ function seatName(table: Table, seat: number): string {
   return table.seats[seat]?.name ?? "?";
 }
 
+/** A signed number as people write it: +2, 0, −1 (a minus sign, not a hyphen). */
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
 function scoreText(table: Table, score: number): string {
   if (!table.kind.signed_scores) return String(score);
   // G10: a positive score as light stones, a negative one as dark stones.
-  const sign = score > 0 ? "+" : score < 0 ? "\u2212" : "";
   const stones = (score > 0 ? "○" : "●").repeat(Math.min(Math.abs(score), 9));
-  return `${sign}${Math.abs(score)}${stones ? ` <span class="stones" aria-hidden="true">${stones}</span>` : ""}`;
+  return `${signed(score)}${stones ? ` <span class="stones" aria-hidden="true">${stones}</span>` : ""}`;
 }
 
 function trumpHtml(table: Table, w: Words): string {
@@ -180,7 +184,7 @@ function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): strin
       return (
         `<tr><th scope="row" class="nm">${esc(seat.name)}</th><td>${r.tricks_won[i] ?? 0}</td>` +
         (nines ? `<td>${r.nines[i] ?? 0}</td>` : "") +
-        (points ? `<td>${r.points[i] ?? 0}</td>` : "") +
+        (points ? `<td>${signed(r.points[i] ?? 0)}</td>` : "") +
         `<td>${scoreText(t, r.scores[seat.team] ?? 0)}</td></tr>`
       );
     })
