@@ -155,8 +155,9 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
 
 function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
   const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
-  const who = trick.winner !== null ? ` · ${esc(w.takes(seatName(t, trick.winner)))}` : "";
-  return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span><span class="lw">${who}</span></div>`;
+  const who =
+    trick.winner !== null ? `<span class="lw">${esc(w.takes(seatName(t, trick.winner)))}</span>` : "";
+  return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span>${who}</div>`;
 }
 
 function allTricksHtml(t: Table, w: Words): string {
