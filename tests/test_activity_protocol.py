@@ -14,7 +14,7 @@ from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table
 from bot.session import GameSession, SeatInfo
 from bot.settings import Settings, SettingsError
 from bot.storage.values import GameRow
-from engine import Game, Rules
+from engine import Game, Rules, sort_hand
 
 from .test_settings import TOKEN
 
@@ -75,7 +75,7 @@ def test_every_field_of_the_contract_and_no_other(ruleset: str, moves: int) -> N
     assert table["seats"][2]["user_id"] is None and table["seats"][2]["computer"] is True
     assert set(table["hand"]) == HAND and table["hand"]["seat"] == 0
     held = live.view(0).hand
-    assert table["hand"]["cards"] == [str(c) for c in held]
+    assert table["hand"]["cards"] == [str(c) for c in sort_hand(held)]  # in display order
     assert set(table["hand"]["playable"]) <= set(table["hand"]["cards"])
     assert all(set(row) == SHEET_ROW for row in table["sheet"])
     if table["trick"] is not None:

@@ -237,8 +237,10 @@ def test_a_tied_end_plays_on_and_the_model_says_who_is_tied(ruleset: str, seed: 
 def test_same_names_still_get_their_own_codes() -> None:
     game = Game(rules_of("four-player"), 1)
     model = build(session_for(game, ["Alex", "Alex", "🎉", "✨"], language="fr"), 0)
-    codes = [s.code for s in model.seats]
-    assert all(c.startswith("J") for c in codes)  # nothing tells them apart: numbered, in French
+    # Two people called Alex read apart (bot/names.py), in their names and their codes; a name
+    # with no letter in it gets a numbered code, in the game's language.
+    assert [s.name for s in model.seats[:2]] == ["Alex", "Alex (2)"]
+    assert [s.code[:1] for s in model.seats] == ["A", "A", "J", "J"]
     assert len({s.code.casefold() for s in model.seats}) == 4
     assert model.notation == "fr"
 

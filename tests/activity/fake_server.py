@@ -1,0 +1,225 @@
+"""A small stand-in for the bot's Activity server (ACTIVITY.md), for the web table's browser
+tests until the real one (``bot/activity/``) lands: it serves the built client from
+``bot/activity/static/`` (at ``/`` and under Discord's ``/.proxy/`` prefix), answers
+``POST /api/token`` and speaks the websocket protocol with tables the test gives it.
+
+It runs its own event loop in a thread, since Selenium's calls block. Everything the clients
+send is kept in ``frames`` for the test to check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.table_model import TableModel
+from tests.activity.tables import Json, table_json
+
+STATIC = Path(__file__).resolve().parents[2] / "bot" / "activity" / "static"
+
+
+@dataclass
+class Received:
+    """One frame a client sent, with the number of the socket it came on (1, 2, ...)."""
+
+    socket: int
+    frame: Json
+
+
+@dataclass
+class FakeActivityServer:
+    #: The table each user sees, by user id; a function so that deadlines are fresh.
+    views: dict[int, Callable[[], TableModel]] = field(default_factory=dict)
+    frames: list[Received] = field(default_factory=list)
+    #: Close the socket on the next act without answering it (a drop mid-action).
+    drop_next_act: bool = False
+    #: Answer acts with ack + table (True) or leave them unanswered (False).
+    answer_acts: bool = True
+    #: Refuse acts with an error frame in these words (code "not-your-turn").
+    refuse_acts: str | None = None
+    #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
+    answer_pings: bool = True
+    #: Fields added to every TABLE sent (what a newer server sends, say).
+    table_extra: dict[str, Any] = field(default_factory=dict)
+    seq: int = 40
+    answers: dict[str, Json] = field(default_factory=dict)
+    port: int = 0
+    _loop: asyncio.AbstractEventLoop | None = None
+    _runner: web.AppRunner | None = None
+    _sockets: int = 0
+    _open: set[web.WebSocketResponse] = field(default_factory=set)
+    _thread: threading.Thread = field(default_factory=threading.Thread)
+
+    # The test's side (another thread) --------------------------------------------------
+
+    def start(self) -> None:
+        ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(ready,), daemon=True)
+        self._thread.start()
+        if not ready.wait(10):
+            raise RuntimeError("the fake Activity server did not start")
+
+    def stop(self) -> None:
+        if self._loop is not None and self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._close(), self._loop).result(10)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(10)
+
+    async def _close(self) -> None:
+        for ws in list(self._open):
+            await ws.close()
+        assert self._runner is not None
+        await self._runner.cleanup()
+
+    def url(self, query: str, prefix: str = "/") -> str:
+        return f"http://127.0.0.1:{self.port}{prefix}?{query}"
+
+    def reset(self) -> None:
+        self.frames.clear()
+        self.drop_next_act = False
+        self.answer_acts = True
+        self.refuse_acts = None
+        self.answer_pings = True
+        self.answers.clear()
+        self.table_extra.clear()
+
+    def sent(self, op: str) -> list[Received]:
+        return [r for r in list(self.frames) if r.frame.get("op") == op]
+
+    def wait_for(self, what: Callable[[], Any], timeout: float = 5.0) -> Any:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            value = what()
+            if value:
+                return value
+            time.sleep(0.02)
+        raise AssertionError(f"timed out after {timeout} s waiting; frames: {self.frames!r}")
+
+    # The server's side ---------------------------------------------------------------
+
+    def _run(self, ready: threading.Event) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        app = web.Application()
+        for prefix in ("", "/.proxy"):
+            app.router.add_get(prefix + "/", self._index)
+            app.router.add_static(prefix + "/assets/", STATIC / "assets")
+            app.router.add_post(prefix + "/api/token", self._token)
+            app.router.add_get(prefix + "/api/ws", self._ws)
+        self._runner = web.AppRunner(app, access_log=None)
+        loop.run_until_complete(self._runner.setup())
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        loop.run_until_complete(site.start())
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        ready.set()
+        loop.run_forever()
+        loop.close()
+
+    async def _index(self, request: web.Request) -> web.FileResponse:
+        # A strict Content Security Policy, as strict as Discord's frame may be: the client
+        # needs no inline script or style, no eval, nothing from another origin but avatars.
+        csp = (
+            "default-src 'self'; script-src 'self'; style-src 'self'; "
+            "img-src 'self' data: https://cdn.discordapp.com; connect-src 'self'"
+        )
+        return web.FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": csp})
+
+    async def _token(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        code = str(body.get("code", ""))
+        if not code.startswith("mock-"):
+            return web.json_response({"error": "That sign-in code is not valid."}, status=400)
+        return web.json_response({"access_token": "tok-" + code.removeprefix("mock-")})
+
+    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets += 1
+        number = self._sockets
+        self._open.add(ws)
+        user: int | None = None
+        async for message in ws:
+            if message.type != WSMsgType.TEXT:
+                continue
+            frame = json.loads(message.data)
+            self.frames.append(Received(number, frame))
+            op = frame.get("op")
+            if op == "hello":
+                user = int(str(frame["access_token"]).removeprefix("tok-"))
+                view = self.views[user]()
+                lang = "fr" if str(frame.get("locale", "")).startswith("fr") else "en"
+                you = {"user_id": str(user), "name": "", "seat": view.viewer}
+                await ws.send_json(
+                    {"op": "ready", "seq": self.seq, "you": you, "lang": lang,
+                     "table": {**table_json(view), **self.table_extra}}
+                )  # fmt: skip
+            elif op == "ping":
+                if self.answer_pings:
+                    await ws.send_json({"op": "pong"})
+            elif op == "act" and user is not None:
+                key = str(frame["key"])
+                if self.drop_next_act:
+                    self.drop_next_act = False
+                    await ws.close()
+                    break
+                if not self.answer_acts:
+                    continue
+                if self.refuse_acts is not None:
+                    refusal = {"op": "error", "key": key, "code": "not-your-turn",
+                               "message": self.refuse_acts}  # fmt: skip
+                    await ws.send_json(refusal)
+                    continue
+                if key in self.answers:  # a resend: the first answer again, applied once
+                    await ws.send_json(self.answers[key])
+                    continue
+                self.answers[key] = {"op": "ack", "key": key}
+                self.seq += 1
+                await ws.send_json(self.answers[key])
+                await ws.send_json(
+                    {
+                        "op": "table",
+                        "seq": self.seq,
+                        "table": {**table_json(self.views[user]()), **self.table_extra},
+                    }
+                )
+        self._open.discard(ws)
+        return ws
+
+
+def main() -> None:
+    """Serves the built client with the test positions, for a look in a browser:
+    ``python -m tests.activity.fake_server`` prints a link per position."""
+    from tests.activity import tables
+
+    fake = FakeActivityServer()
+    fake.views = {
+        tables.ALEX: lambda: tables.nines_play(0),
+        tables.BEA: lambda: tables.nein_nine_play(1),
+        tables.CAM: lambda: tables.partnership_play(None),
+        tables.DOM: tables.nines_over,
+    }
+    fake.start()
+    shown = {
+        tables.ALEX: "Nines, Alex's turn",
+        tables.BEA: "Nein Nine, in French",
+        tables.CAM: "partnership, watched",
+        tables.DOM: "a game's end",
+    }
+    for user, what in shown.items():
+        locale = "fr" if user == tables.BEA else "en"
+        print(f"{what}: {fake.url(f'mock={user}&channel=1&instance=i&locale={locale}')}")
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,441 @@
+"""The web table in a real browser (headless Chromium) against the fake Activity server:
+what it shows of a Nines and a Nein Nine position, what a tap, a key press and a reconnect
+send, and that it fits a phone and a desktop with nothing overlapping or overflowing."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.table_model import TableModel
+from tests.activity import tables
+from tests.activity.conftest import SHOTS
+from tests.activity.fake_server import FakeActivityServer
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:selenium")
+
+Driver = Any  # selenium's WebDriver, imported lazily (the browser fixture skips without it)
+
+
+def set_viewport(driver: Driver, width: int, height: int) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800},
+    )
+
+
+def open_table(
+    driver: Driver,
+    fake: FakeActivityServer,
+    user: int,
+    view: Callable[[], TableModel],
+    *,
+    locale: str = "en",
+    size: tuple[int, int] = (1280, 800),
+    prefix: str = "/",
+) -> None:
+    fake.views[user] = view
+    set_viewport(driver, *size)
+    query = f"mock={user}&guild=444&channel=555&instance=inst-{user}&locale={locale}"
+    driver.get(fake.url(query, prefix))
+    wait_js(driver, "return document.querySelector('[data-region=center]').childElementCount > 0")
+
+
+def wait_js(driver: Driver, script: str, timeout: float = 5.0) -> Any:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for: {script}")
+
+
+def card(driver: Driver, code: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.CSS_SELECTOR, f'[data-card="{code}"]')
+
+
+def acts(fake: FakeActivityServer) -> list[dict[str, Any]]:
+    return [r.frame for r in fake.sent("act")]
+
+
+# What the table shows -------------------------------------------------------------------
+
+
+def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    hello = fake.wait_for(lambda: fake.sent("hello"))[0].frame
+    assert hello == {
+        "op": "hello",
+        "access_token": "tok-101",
+        "instance_id": "inst-101",
+        "channel_id": "555",
+        "guild_id": "444",
+        "last_seq": None,
+        "locale": "en",
+    }
+    seats = browser.find_elements(By.CSS_SELECTOR, "[data-region=seats] .seat")
+    assert [s.get_attribute("aria-label") for s in seats] == [
+        "Béatrice Tremblay-Gagnon",
+        "Computer (hard)",
+    ]
+    # Béatrice sits left of Alex (seat 1 plays after seat 0), the computer right.
+    assert "pos-left" in seats[0].get_attribute("class")
+    assert "pos-right" in seats[1].get_attribute("class")
+    assert "1 trick" in seats[0].text and "needs 3" in seats[0].text
+    assert "swapped" in seats[0].text and "kept their hand" in seats[1].text  # N4: public
+    me = browser.find_element(By.CSS_SELECTOR, "[data-region=me] .seat")
+    assert "turn" in me.get_attribute("class") and "needs 2" in me.text and "2 tricks" in me.text
+    assert wait_js(
+        browser, "return document.querySelector('.seat.turn .secs').textContent"
+    ).endswith("s")
+    trump = browser.find_element(By.CSS_SELECTOR, ".trump")
+    assert trump.get_attribute("aria-label") == "Trump: hearts"
+    assert "Hand 3" in browser.find_element(By.CSS_SELECTOR, ".bar").text
+    played = browser.find_elements(By.CSS_SELECTOR, ".trick .played")
+    assert [p.get_attribute("aria-label") for p in played] == [
+        "Computer (hard): 6 of spades",
+        "Béatrice Tremblay-Gagnon: 7 of spades",
+    ]
+    last = browser.find_element(By.CSS_SELECTOR, ".lasttrick")
+    assert "Last trick" in last.text and "Computer (hard) takes the trick" in last.text
+    chips = [m.accessible_name for m in last.find_elements(By.CSS_SELECTOR, ".mini")]
+    assert chips == [
+        "Alex: jack of spades",
+        "Béatrice Tremblay-Gagnon: 5 of spades",
+        "Computer (hard): king of spades",
+    ]
+    hand = browser.find_elements(By.CSS_SELECTOR, "[data-region=hand] button.card")
+    assert [b.accessible_name for b in hand] == [
+        "ace of spades", "10 of spades", "3 of spades", "queen of hearts", "7 of hearts",
+        "9 of clubs", "2 of clubs", "king of diamonds", "5 of diamonds",
+    ]  # fmt: skip
+    raised = [b.get_attribute("data-card") for b in hand if "playable" in b.get_attribute("class")]
+    assert raised == ["AS", "TS", "3S"]
+    assert all("dimmed" in b.get_attribute("class") for b in hand[3:])
+    # The score sheet: both hands so far, with the start row and the total column.
+    browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet]").click()
+    sheet = browser.find_element(By.CSS_SELECTOR, ".sheet")
+    rows = [r.text.split() for r in sheet.find_elements(By.CSS_SELECTOR, "tr")]
+    assert rows[0] == ["#", "Tr", "Dl", "Ale", "Béa", "Com", "Tot"]
+    assert rows[2] == ["1", "Ale", "8", "9", "9", "26"]
+    browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet-close]").click()
+    assert not browser.find_elements(By.CSS_SELECTOR, ".sheet")
+    # Nothing went wrong in the page, the server's strict Content Security Policy included.
+    errors = [e for e in browser.get_log("browser") if e["level"] in {"SEVERE", "WARNING"}]
+    assert errors == []
+
+
+def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.BEA, lambda: tables.nein_nine_play(1), locale="fr-CA")
+    assert browser.execute_script("return document.documentElement.lang") == "fr"
+    bar = browser.find_element(By.CSS_SELECTOR, ".bar").text
+    assert "Nein Nine" in bar and "Manche 2" in bar and "Brasseur Alex" in bar
+    trump = browser.find_element(By.CSS_SELECTOR, ".trump")
+    assert trump.get_attribute("aria-label") == "Atout\u00a0: carreau"
+    spits = [s.accessible_name for s in trump.find_elements(By.CSS_SELECTOR, ".mini")]
+    assert spits == ["7 de carreau", "7 de cœur"]
+    assert "Grand 7" in trump.text and "Petit 7" in trump.text
+    seats = browser.find_elements(By.CSS_SELECTOR, "[data-region=seats] .seat")
+    # Béa (seat 1) at the bottom: Cam (seat 2) to her left, Alex (seat 0) to her right.
+    assert [s.get_attribute("aria-label") for s in seats] == ["Alex", "Cam"]
+    assert "pos-right" in seats[0].get_attribute("class")
+    assert "pos-left" in seats[1].get_attribute("class")
+    # G11: trick counts, cards left and the signed score with its stones; no quota.
+    assert "1 pli" in seats[0].text and "+2" in seats[0].text and "○○" in seats[0].text
+    assert not browser.find_elements(By.CSS_SELECTOR, ".quota")
+    me = browser.find_element(By.CSS_SELECTOR, "[data-region=me]").text
+    assert "\u22121" in me and "●" in me and "0 pli" in me
+    hand = browser.find_elements(By.CSS_SELECTOR, "[data-region=hand] button.card")
+    assert [b.accessible_name for b in hand] == [
+        "Joker", "10 de trèfle", "9 de trèfle", "8 de pique", "7 de pique",
+    ]  # fmt: skip
+    raised = [b.get_attribute("data-card") for b in hand if "playable" in b.get_attribute("class")]
+    assert raised == ["JK", "TC", "9C"]
+    played = browser.find_element(By.CSS_SELECTOR, ".trick .played")
+    assert played.get_attribute("aria-label") == "Cam\u00a0: valet de trèfle"
+    # The French letters on the card faces: V for the jack.
+    assert "V" in played.find_element(By.CSS_SELECTOR, "text.idx").get_attribute("textContent")
+    # The Joker asks for its call; the call is what is sent.
+    card(browser, "JK").click()
+    choices = browser.find_elements(By.CSS_SELECTOR, ".prompt .choice")
+    assert [c.text for c in choices] == ["Le Joker gagne", "Le Joker perd", "Annuler"]
+    assert "armed" in card(browser, "JK").get_attribute("class")  # the card asked about
+    prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").get_attribute("textContent")
+    assert prompt == "Votre Joker\u00a0: gagne-t-il ce pli ou le perd-il\u202f?"
+    assert not acts(fake)
+    choices[1].click()
+    sent = fake.wait_for(lambda: acts(fake))
+    assert sent[0]["action"] == "JK:lose" and len(sent[0]["key"]) >= 16
+
+
+def test_card_letters_follow_the_games_notation(browser: Driver, fake: FakeActivityServer) -> None:
+    """A card reads the same in chat and here: in a game whose notation is English, a French
+    speaker's jack carries a J (its name stays French)."""
+    from selenium.webdriver.common.by import By
+
+    fake.table_extra = {"notation": "en"}
+    open_table(browser, fake, tables.BEA, lambda: tables.nein_nine_play(1), locale="fr")
+    played = browser.find_element(By.CSS_SELECTOR, ".trick .played")
+    assert played.get_attribute("aria-label") == "Cam\u00a0: valet de trèfle"
+    assert played.find_element(By.CSS_SELECTOR, "text.idx").get_attribute("textContent") == "J"
+
+
+def test_a_watcher_sees_no_hand(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, 555, lambda: tables.nines_play(None))
+    assert not browser.find_elements(By.CSS_SELECTOR, "button.card")
+    assert "You are watching" in browser.find_element(By.CSS_SELECTOR, "[data-region=hand]").text
+    # Every seat is shown around the table, the first seat at the bottom, none of them "you".
+    names = [s.get_attribute("aria-label") for s in browser.find_elements(By.CSS_SELECTOR, ".seat")]
+    assert sorted(names) == ["Alex", "Béatrice Tremblay-Gagnon", "Computer (hard)"]
+    bottom = browser.find_element(By.CSS_SELECTOR, "[data-region=me] .seat")
+    assert bottom.get_attribute("aria-label") == "Alex"
+    assert "you" not in bottom.get_attribute("textContent").split()
+
+
+def test_the_exchange_is_two_clear_choices(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_exchange(0))
+    prompt = browser.find_element(By.CSS_SELECTOR, "[data-region=prompt]")
+    assert "keep your hand or swap it" in prompt.text
+    buttons = prompt.find_elements(By.CSS_SELECTOR, "button")
+    assert [b.text for b in buttons] == ["Keep my hand", "Swap for the spare"]
+    # The previous hand's result stands in the middle until the first card.
+    result = browser.find_element(By.CSS_SELECTOR, ".result")
+    assert "Hand 3 is over" in result.text and "The spare" in result.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "button.card.playable")) == 0
+    buttons[1].click()
+    assert fake.wait_for(lambda: acts(fake))[0]["action"] == "swap"
+
+
+def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, tables.nines_over)
+    end = browser.find_element(By.CSS_SELECTOR, ".end")
+    assert "Game over" in end.text and "Computer (hard) won" in end.text
+    # The last hand's last trick stands; every trick of it is one tap away.
+    assert "Computer (hard) takes the trick" in end.find_element(By.CSS_SELECTOR, ".lasttrick").text
+    tricks = end.find_element(By.CSS_SELECTOR, "details.alltricks")
+    assert tricks.text == "Every trick of the hand"
+    tricks.find_element(By.CSS_SELECTOR, "summary").click()
+    assert len(tricks.find_elements(By.CSS_SELECTOR, "li")) == 4
+    assert "Trick 2" in tricks.text and "Alex: queen of clubs" in [
+        m.accessible_name for m in tricks.find_elements(By.CSS_SELECTOR, ".mini")
+    ]
+    ranks = [li.text.split("\n") for li in end.find_elements(By.CSS_SELECTOR, ".ranking li")]
+    assert ranks == [
+        ["1st", "Computer (hard)", "0"],
+        ["2nd", "Alex", "2"],
+        ["3rd", "Béatrice Tremblay-Gagnon", "4"],
+    ]
+
+
+# What a tap and a key press send ------------------------------------------------------------
+
+
+def test_a_tap_plays_a_raised_card_and_a_dimmed_card_does_nothing(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    fake.answer_acts = False  # the card stays in the hand: a second tap must send nothing
+    card(browser, "QH").click()
+    card(browser, "9C").click()
+    time.sleep(0.3)
+    assert acts(fake) == []
+    card(browser, "TS").click()
+    sent = fake.wait_for(lambda: acts(fake))
+    assert sent[0]["action"] == "TS" and len(sent[0]["key"]) >= 16
+    # While it is on its way, the card is no longer playable: no double play.
+    assert "playable" not in card(browser, "TS").get_attribute("class")
+    card(browser, "TS").click()
+    card(browser, "AS").click()
+    keys = [a["key"] for a in fake.wait_for(lambda: len(acts(fake)) == 2 and acts(fake))]
+    assert [a["action"] for a in acts(fake)] == ["TS", "AS"]
+    assert keys[0] != keys[1]
+
+
+def test_keyboard_play_with_tab_and_enter(browser: Driver, fake: FakeActivityServer) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    focused = "return document.activeElement && document.activeElement.dataset.card || null"
+    for _ in range(20):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        if browser.execute_script(focused):
+            break
+    assert browser.execute_script(focused) == "AS"  # the hand is reached by Tab
+    ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused) == "TS"
+    for _ in range(2):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+    assert browser.execute_script(focused) == "QH"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()  # dimmed: nothing
+    time.sleep(0.3)
+    assert acts(fake) == []
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert browser.execute_script(focused) == "3S"
+    ActionChains(browser).send_keys(Keys.ENTER).perform()
+    assert fake.wait_for(lambda: acts(fake))[0]["action"] == "3S"
+    # The table that follows keeps the keyboard in the hand.
+    wait_js(browser, "return document.activeElement && !!document.activeElement.dataset.card")
+
+
+def test_confirm_option_asks_for_a_second_tap_and_is_remembered(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    try:
+        browser.find_element(By.CSS_SELECTOR, ".menu summary").click()
+        browser.find_element(By.CSS_SELECTOR, "[data-ui=confirm]").click()
+        assert browser.execute_script("return localStorage.getItem('nines.confirm')") == "1"
+        open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+        assert browser.find_element(By.CSS_SELECTOR, "[data-ui=confirm]").get_attribute("checked")
+        card(browser, "AS").click()
+        time.sleep(0.3)
+        assert acts(fake) == []
+        assert "armed" in card(browser, "AS").get_attribute("class")
+        assert "Tap ace of spades again" in browser.find_element(By.CSS_SELECTOR, ".prompt").text
+        card(browser, "AS").click()
+        assert fake.wait_for(lambda: acts(fake))[0]["action"] == "AS"
+    finally:
+        browser.execute_script("localStorage.clear()")
+
+
+# Dropped sockets ---------------------------------------------------------------------------
+
+
+def test_a_reconnect_resumes_and_resends_the_unanswered_action(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    fake.wait_for(lambda: fake.sent("hello"))
+    ready_seq = fake.seq
+    fake.drop_next_act = True  # the server closes the socket on the act, without an answer
+    card(browser, "AS").click()
+    # The client comes back on a new socket, says where it was, and sends the act again.
+    hellos = fake.wait_for(lambda: len(fake.sent("hello")) == 2 and fake.sent("hello"))
+    assert hellos[0].frame["last_seq"] is None
+    assert hellos[1].frame["last_seq"] == ready_seq
+    sent = fake.wait_for(lambda: len(acts(fake)) == 2 and fake.sent("act"))
+    assert sent[0].socket != sent[1].socket
+    assert sent[0].frame == sent[1].frame  # the same action under the same key
+    # Answered now: nothing more is resent after another drop.
+    wait_js(browser, "return !document.querySelector('.notice p')")
+    assert fake.answers[sent[0].frame["key"]] == {"op": "ack", "key": sent[0].frame["key"]}
+
+
+def test_a_refusal_is_shown_in_plain_words_and_not_resent(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    fake.refuse_acts = "It is not your turn."
+    card(browser, "AS").click()
+    notice = browser.find_element(By.CSS_SELECTOR, "[data-region=notice]")
+    wait_js(browser, "return document.querySelector('[data-region=notice]').textContent !== ''")
+    assert notice.text == "It is not your turn."
+    # Refused is answered: the card may be tried again, under a new key.
+    fake.refuse_acts = None
+    card(browser, "AS").click()
+    sent = fake.wait_for(lambda: len(acts(fake)) == 2 and acts(fake))
+    assert sent[0]["key"] != sent[1]["key"]
+
+
+#: Runs the page's clock and timers 50 times faster, so that the 10-s heartbeat and the 30-s
+#: silence take a fraction of a second (installed before the page's own scripts run).
+FAST_TIME = """
+(() => {
+  const f = 50, t0 = Date.now(), now = Date.now.bind(Date);
+  Date.now = () => t0 + (now() - t0) * f;
+  const si = setInterval.bind(window), st = setTimeout.bind(window);
+  window.setInterval = (fn, ms, ...a) => si(fn, (ms || 0) / f, ...a);
+  window.setTimeout = (fn, ms, ...a) => st(fn, (ms || 0) / f, ...a);
+})();
+"""
+
+
+def test_heartbeat_pings_every_10_s_and_a_silent_socket_is_replaced(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": FAST_TIME})
+    try:
+        open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+        fake.wait_for(lambda: len(fake.sent("ping")) >= 2)  # 20 s of page time
+        assert len(fake.sent("hello")) == 1
+        fake.answer_pings = False  # the server goes silent: after 30 s the client reconnects
+        hellos = fake.wait_for(lambda: len(fake.sent("hello")) >= 2 and fake.sent("hello"))
+        assert hellos[1].socket != hellos[0].socket
+        assert hellos[1].frame["last_seq"] == fake.seq
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]}
+        )
+        fake.answer_pings = True
+
+
+def test_the_client_works_under_discords_proxy_prefix(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0), prefix="/.proxy/")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "button.card")) == 9
+    assert fake.sent("hello")
+
+
+# Sizes: nothing overlaps, nothing overflows --------------------------------------------------
+
+#: Run in the page: no text overflowing its box, nothing off screen, no overlapping panels or
+#: trick cards, a fan that leaves each card's corner index in view.
+LAYOUT_CHECK = (Path(__file__).with_name("layout_check.js")).read_text()
+
+SIZES = {"phone": (360, 740), "landscape": (740, 360), "desktop": (1280, 800)}
+POSITIONS: dict[str, tuple[int, Callable[[], TableModel], str]] = {
+    "nines": (tables.ALEX, lambda: tables.nines_play(0), "en"),
+    "nein-nine-fr": (tables.BEA, lambda: tables.nein_nine_play(1), "fr"),
+    "joker-call": (tables.BEA, lambda: tables.nein_nine_play(1), "fr"),
+    "exchange": (tables.ALEX, lambda: tables.nines_exchange(0), "fr"),
+    "partnership": (tables.ALEX, lambda: tables.partnership_play(0), "en"),
+    "watcher": (555, lambda: tables.nines_play(None), "en"),
+    "end": (tables.ALEX, tables.nines_over, "fr"),
+}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_layout_fits_without_overlap_or_overflow(
+    browser: Driver, fake: FakeActivityServer, size: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for position, (user, view, locale) in POSITIONS.items():
+        open_table(browser, fake, user, view, locale=locale, size=SIZES[size])
+        if position == "joker-call":
+            card(browser, "JK").click()  # its call asked: Win / Lose / Cancel
+        time.sleep(0.15)  # the raise transition
+        report = browser.execute_script(LAYOUT_CHECK)
+        browser.save_screenshot(str(SHOTS / f"{position}-{size}.png"))
+        if report["problems"]:
+            found[position] = report["problems"]
+        if position in {"nines", "partnership"}:
+            # Legible: a hand card at least 44 px wide, whatever the screen.
+            assert report["cw"] >= 44, (position, report)
+    assert not found, json.dumps(found, indent=1, ensure_ascii=False)

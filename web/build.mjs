@@ -1,0 +1,51 @@
+// Builds the web table into bot/activity/static/ (or the folder after --outdir): index.html,
+// assets/app-<hash>.js and assets/app-<hash>.css. Content-hashed names, since Discord's proxy
+// strips cache headers from HTML; esbuild's output is deterministic, so tests/test_activity_build.py
+// can check that the committed files are what this source builds, byte for byte.
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const flag = process.argv.indexOf("--outdir");
+const outdir = resolve(flag >= 0 ? process.argv[flag + 1] : join(here, "..", "bot", "activity", "static"));
+const assets = join(outdir, "assets");
+
+const result = await esbuild.build({
+  absWorkingDir: here,
+  entryPoints: { app: "src/main.ts" },
+  bundle: true,
+  minify: true,
+  format: "esm",
+  // What Discord's clients run: recent Chromium (desktop, Android) and Safari (iOS).
+  target: ["es2020", "chrome100", "safari15"],
+  // Named by their content below (esbuild's [hash] also covers the inputs' paths, which a
+  // symlinked node_modules changes).
+  entryNames: "[name]",
+  outdir: assets,
+  write: false,
+  legalComments: "eof",
+  logLevel: "warning",
+});
+
+await mkdir(assets, { recursive: true });
+const names = {};
+for (const file of result.outputFiles) {
+  const ext = file.path.endsWith(".css") ? "css" : "js";
+  const hash = createHash("sha256").update(file.contents).digest("hex").slice(0, 12);
+  const name = `${basename(file.path, `.${ext}`)}-${hash}.${ext}`;
+  names[ext] = name;
+  await writeFile(join(assets, name), file.contents);
+}
+// Older builds' assets go: the folder holds exactly what this build wrote.
+for (const name of await readdir(assets)) {
+  if (!Object.values(names).includes(name)) await rm(join(assets, name));
+}
+const template = await readFile(join(here, "src", "index.html"), "utf8");
+await writeFile(
+  join(outdir, "index.html"),
+  template.replace("%CSS%", `assets/${names.css}`).replace("%JS%", `assets/${names.js}`),
+);
+console.log(`built ${outdir}: index.html, assets/${names.js}, assets/${names.css}`);

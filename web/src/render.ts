@@ -1,0 +1,415 @@
+/**
+ * The table as DOM: `render(root, state)` turns the state into each region's markup and
+ * replaces a region only when its markup changed, keeping keyboard focus on the element that
+ * had it (a card keeps focus across the tables that follow a play). Inputs are delegated in
+ * main.ts; elements say what they do with `data-act` (an action), `data-card` or `data-ui`.
+ *
+ * Layout is CSS (style.css): regions are grid areas; a seat's place around the table is a class
+ * (pos-left / pos-top / pos-right / pos-bottom) counted from the viewer's seat.
+ */
+import { cardName, cardSvg, chipSvg, parseCard, suitSvg } from "./cards";
+import { WORDS, type Words } from "./i18n";
+import type { CardText, HandResult, Seat, Table, Trick } from "./protocol";
+import type { State } from "./state";
+
+type Pos = "left" | "top" | "right" | "bottom";
+
+export function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Where each seat sits on screen, the viewer (or seat 1 for a watcher) at the bottom. */
+export function positions(table: Table): Map<number, Pos> {
+  const n = table.seats.length;
+  const me = table.viewer ?? 0;
+  const order: Pos[] = n === 4 ? ["bottom", "left", "top", "right"] : ["bottom", "left", "right"];
+  const map = new Map<number, Pos>();
+  for (let k = 0; k < n; k++) map.set((me + k) % n, order[k] ?? "top");
+  return map;
+}
+
+function seatName(table: Table, seat: number): string {
+  return table.seats[seat]?.name ?? "?";
+}
+
+/** A signed number as people write it: +2, 0, −1 (a minus sign, not a hyphen). */
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
+}
+
+function scoreText(table: Table, score: number): string {
+  if (!table.kind.signed_scores) return String(score);
+  // G10: a positive score as light stones, a negative one as dark stones.
+  const stones = (score > 0 ? "○" : "●").repeat(Math.min(Math.abs(score), 9));
+  return `${signed(score)}${stones ? ` <span class="stones" aria-hidden="true">${stones}</span>` : ""}`;
+}
+
+function trumpHtml(table: Table, w: Words): string {
+  if (table.status === "lobby") return "";
+  if (table.trump === null) {
+    const words = table.kind.trump_from_play ? w.no_trump_yet : w.no_trump;
+    return `<div class="trump none" aria-label="${esc(words)}"><span class="tlabel">${esc(words)}</span></div>`;
+  }
+  const spits = table.spits
+    ? `<span class="spits"><span class="spit" title="${esc(w.big_spit)}">${esc(w.big_spit)} ${mini(table.spits[0], w)}</span>` +
+      `<span class="spit" title="${esc(w.little_spit)}">${esc(w.little_spit)} ${mini(table.spits[1], w)}</span></span>`
+    : "";
+  return (
+    `<div class="trump" aria-label="${esc(`${w.trump}${w.colon}${w.suit[table.trump]}`)}">` +
+    `<span class="tlabel">${esc(w.trump)}</span>${suitSvg(table.trump)}${spits}</div>`
+  );
+}
+
+function barHtml(s: State, t: Table, w: Words): string {
+  const game = t.kind.name === "nines" ? w.game_nines : w.game_nein_nine;
+  const unit = t.kind.unit === "hand" ? w.unit_hand(t.hand_number) : w.unit_round(t.hand_number);
+  const dealer = t.status === "playing" ? ` · ${esc(w.dealer)} ${esc(seatName(t, t.dealer))}` : "";
+  return (
+    `<div class="title"><span class="game">${esc(game)}</span>` +
+    (t.hand_number > 0 ? `<span class="unit">${esc(unit)}${dealer}</span>` : "") +
+    `</div>${trumpHtml(t, w)}` +
+    `<button type="button" class="tool" data-ui="sheet" aria-expanded="${s.sheetOpen}">${esc(w.sheet)}</button>`
+  );
+}
+
+function noticeHtml(s: State, t: Table | null, w: Words): string {
+  const lines: string[] = [];
+  if (s.link === "connecting" && t === null) lines.push(w.connecting);
+  if (s.link === "retrying") lines.push(w.reconnecting);
+  if (s.link === "stopped") lines.push(w.stopped);
+  if (s.notice) lines.push(s.notice);
+  if (t?.tiebreak && t.status === "playing") lines.push(w.tiebreak);
+  return lines.map((line) => `<p>${esc(line)}</p>`).join("");
+}
+
+function timerHtml(): string {
+  return `<div class="timer" aria-hidden="true"><div class="fill"></div></div><span class="secs"></span>`;
+}
+
+function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): string {
+  const turn = t.turn?.seat === seat.seat && t.status === "playing";
+  const score = t.scores[seat.team] ?? 0;
+  const tags: string[] = [];
+  if (t.status === "lobby" && seat.host) tags.push(w.host);
+  if (seat.computer) tags.push(w.computer);
+  // Nines' exchange: who kept and who swapped is public (N4).
+  const decided = t.exchange.find(([s]) => s === seat.seat);
+  if (decided && t.status === "playing") tags.push(decided[1] ? w.swapped : w.kept);
+  if (seat.away) tags.push(w.away);
+  if (t.rules.teams) tags.push(w.team(seat.team));
+  if (isViewer) tags.push(w.you);
+  // The first letter or digit, not a leading emoji (a computer's "🤖 Normal bot").
+  const initial = esc(/[\p{L}\p{N}]/u.exec(seat.name)?.[0]?.toUpperCase() ?? "?");
+  const avatar = seat.avatar
+    ? `<img src="${esc(seat.avatar)}" alt="" loading="lazy" referrerpolicy="no-referrer">`
+    : "";
+  const quota =
+    seat.quota_left === null
+      ? ""
+      : `<span class="quota${seat.quota_left === 0 ? " met" : ""}">${esc(
+          seat.quota_left === 0 ? w.quota_met : w.quota_left(seat.quota_left),
+        )}</span>`;
+  const playing = t.status === "playing";
+  return (
+    `<section class="seat pos-${pos}${turn ? " turn" : ""}${seat.away ? " away" : ""}" data-seat="${seat.seat}" aria-label="${esc(seat.name)}">` +
+    `<div class="who"><span class="avatar s${seat.seat}" aria-hidden="true">${initial}${avatar}</span>` +
+    `<span class="name">${esc(seat.name)}</span></div>` +
+    (tags.length ? `<div class="tags">${esc(tags.join(" · "))}</div>` : "") +
+    `<div class="stats">` +
+    (playing
+      ? `<span class="left" aria-label="${esc(w.cards_left(seat.cards_left))}"><span class="back" aria-hidden="true"></span>${seat.cards_left}</span>` +
+        `<span class="tricks">${esc(w.tricks(seat.tricks_won))}</span>${quota}`
+      : "") +
+    `<span class="score"><span class="lbl">${esc(w.score)}</span> ${scoreText(t, score)}</span></div>` +
+    (turn && t.turn?.deadline != null ? timerHtml() : "") +
+    `</section>`
+  );
+}
+
+function mini(card: CardText, w: Words, who?: string): string {
+  const label = who === undefined ? cardName(card, w) : `${who}${w.colon}${cardName(card, w)}`;
+  return `<span class="mini" role="img" aria-label="${esc(label)}" title="${esc(label)}">${chipSvg(card, w)}</span>`;
+}
+
+function callText(call: "win" | "lose" | null, w: Words): string {
+  return call === null ? "" : call === "win" ? w.called_win : w.called_lose;
+}
+
+function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done: boolean): string {
+  const cards = trick.cards
+    .map((played) => {
+      const who = seatName(t, played.seat);
+      const call = callText(played.call, w);
+      const label = `${who}${w.colon}${cardName(played.card, w)}${call ? ` (${call})` : ""}`;
+      const won = done && trick.winner === played.seat;
+      return (
+        `<figure class="played pos-${pos.get(played.seat) ?? "top"}${won ? " won" : ""}" role="img" aria-label="${esc(label)}">` +
+        `${cardSvg(played.card, w)}<figcaption>${esc(who)}${call ? ` · ${esc(call)}` : ""}</figcaption></figure>`
+      );
+    })
+    .join("");
+  const caption =
+    done && trick.winner !== null ? `<p class="caption">${esc(w.takes(seatName(t, trick.winner)))}</p>` : "";
+  return `<div class="trick n${t.seats.length}${done ? " done" : ""}" aria-label="${esc(`#${trick.number}`)}">${cards}</div>${caption}`;
+}
+
+function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
+  const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
+  const who =
+    trick.winner !== null ? `<span class="lw">${esc(w.takes(seatName(t, trick.winner)))}</span>` : "";
+  return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span>${who}</div>`;
+}
+
+function allTricksHtml(t: Table, w: Words): string {
+  const rows = t.tricks
+    .map((trick) => {
+      const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
+      const who = trick.winner !== null ? esc(seatName(t, trick.winner)) : "";
+      return `<li><span class="tn">${esc(w.trick_n(trick.number))}</span><span class="minis">${cards}</span><span class="tw">${who}</span></li>`;
+    })
+    .join("");
+  return `<details class="alltricks"><summary>${esc(w.all_tricks(t.kind.unit))}</summary><ol>${rows}</ol></details>`;
+}
+
+function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): string {
+  const nines = r.nines.length > 0;
+  const points = r.points.length > 0;
+  const head =
+    `<tr><th scope="col"></th><th scope="col">${esc(w.tricks(2).replace(/^\d+\s*/, ""))}</th>` +
+    (nines ? `<th scope="col">${esc(w.nines_taken)}</th>` : "") +
+    (points ? `<th scope="col">${esc(w.points)}</th>` : "") +
+    `<th scope="col">${esc(w.score)}</th></tr>`;
+  const rows = t.seats
+    .map((seat) => {
+      const i = seat.seat;
+      return (
+        `<tr><th scope="row" class="nm">${esc(seat.name)}</th><td>${r.tricks_won[i] ?? 0}</td>` +
+        (nines ? `<td>${r.nines[i] ?? 0}</td>` : "") +
+        (points ? `<td>${signed(r.points[i] ?? 0)}</td>` : "") +
+        `<td>${scoreText(t, r.scores[seat.team] ?? 0)}</td></tr>`
+      );
+    })
+    .join("");
+  const spare = r.spare
+    ? `<p class="spare">${esc(w.spare + w.colon)}<span class="minis">${r.spare.map((c) => mini(c, w)).join("")}</span></p>`
+    : "";
+  return (
+    `<div class="result"><div class="rhead"><h2>${esc(w.hand_over(t.kind.unit, r.number))}</h2>` +
+    (closable ? `<button type="button" class="tool" data-ui="close-result">${esc(w.close)}</button>` : "") +
+    `</div>` +
+    (r.instant_win ? `<p>${esc(w.instant_win)}</p>` : "") +
+    `<table class="grid">${head}${rows}</table>${spare}</div>`
+  );
+}
+
+function endHtml(t: Table, w: Words): string {
+  const winners = (t.winners ?? []).map((s) => seatName(t, s));
+  const names = winners.join(w.and);
+  const rows = (t.ranking ?? [])
+    .map(
+      (row) =>
+        `<li class="${row.winner ? "winner" : ""}"><span class="place">${esc(w.place(row.place))}</span>` +
+        `<span class="nm">${esc(row.seats.map((s) => seatName(t, s)).join(w.and))}</span>` +
+        `<span class="pts">${scoreText(t, row.score)}</span></li>`,
+    )
+    .join("");
+  return (
+    `<div class="end"><h2>${esc(w.game_over)}</h2>` +
+    (names ? `<p class="winners">${esc(w.win(names))}</p>` : "") +
+    `<ol class="ranking">${rows}</ol>` +
+    // The game's last card stands on the table too: the last hand's tricks, as the model
+    // gives them, the last one shown, every one a tap away.
+    (t.tricks.length > 0 ? lastTrickHtml(t, t.tricks[t.tricks.length - 1] as Trick, w) : "") +
+    (t.tricks.length > 1 ? allTricksHtml(t, w) : "") +
+    (t.last_result ? resultHtml(t, t.last_result, w, false) : "") +
+    `</div>`
+  );
+}
+
+function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string {
+  if (t.status === "lobby") return `<p class="wait">${esc(w.lobby)}</p>`;
+  if (t.status === "abandoned") return `<p class="wait">${esc(w.abandoned)}</p>`;
+  if (t.status === "finished") return endHtml(t, w);
+  const last = t.tricks.length > 0 ? t.tricks[t.tricks.length - 1] : undefined;
+  if (t.trick !== null) {
+    return trickHtml(t, t.trick, w, pos, false) + (last ? lastTrickHtml(t, last, w) : "");
+  }
+  if (last) return trickHtml(t, last, w, pos, true);
+  if (t.last_result && s.closedResult !== t.last_result.number) {
+    return resultHtml(t, t.last_result, w, true);
+  }
+  return `<div class="trick n${t.seats.length}"></div>`;
+}
+
+function promptHtml(s: State, t: Table, w: Words): string {
+  const hand = t.hand;
+  if (hand === null || t.status !== "playing") return "";
+  const mine = t.turn?.seat === hand.seat;
+  const legal = new Set(hand.legal);
+  if (legal.has("keep") || legal.has("swap")) {
+    return (
+      `<p class="say">${esc(w.your_exchange)}</p><div class="choices">` +
+      `<button type="button" class="choice" data-act="keep">${esc(w.keep)}</button>` +
+      `<button type="button" class="choice" data-act="swap">${esc(w.swap)}</button></div>`
+    );
+  }
+  if (s.jokerAsk && legal.has("JK:win")) {
+    return (
+      `<p class="say">${esc(w.joker_prompt)}</p><div class="choices">` +
+      `<button type="button" class="choice" data-act="JK:win">${esc(w.joker_win)}</button>` +
+      `<button type="button" class="choice" data-act="JK:lose">${esc(w.joker_lose)}</button>` +
+      `<button type="button" class="choice quiet" data-ui="cancel">${esc(w.cancel)}</button></div>`
+    );
+  }
+  if (s.armed !== null) return `<p class="say">${esc(w.tap_again(cardName(s.armed, w)))}</p>`;
+  if (mine && legal.size > 0) return `<p class="say">${esc(w.your_turn)}</p>`;
+  if (t.turn) {
+    const name = seatName(t, t.turn.seat);
+    return `<p class="say quiet">${esc(t.turn.kind === "exchange" ? w.exchange_of(name) : w.turn_of(name))}</p>`;
+  }
+  return "";
+}
+
+function handHtml(s: State, t: Table, w: Words): string {
+  const hand = t.hand;
+  if (t.status !== "playing") return ""; // the game is not on: no hand, the middle gets the room
+  if (hand === null) return `<p class="watch">${esc(w.watching)}</p>`;
+  const playable = new Set(hand.playable);
+  const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
+  const cards = hand.cards
+    .map((card) => {
+      const face = parseCard(card);
+      const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
+      const cls = can ? "playable" : myTurn ? "dimmed" : "idle";
+      return (
+        `<button type="button" class="card ${cls}${s.armed === card || (s.jokerAsk && face?.suit === null) ? " armed" : ""}" ` +
+        `data-card="${esc(card)}" aria-label="${esc(cardName(card, w))}"${can ? "" : ` aria-disabled="true"`}>` +
+        `${cardSvg(card, w)}</button>`
+      );
+    })
+    .join("");
+  const put = hand.put_down
+    ? `<p class="putdown">${esc(w.put_down + w.colon)}<span class="minis">${hand.put_down.map((c) => mini(c, w)).join("")}</span></p>`
+    : "";
+  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${put}`;
+}
+
+function sheetHtml(t: Table, w: Words): string {
+  const units = t.rules.teams ?? t.seats.map((seat) => [seat.seat]);
+  const unitName = (seats: number[]) => seats.map((s) => t.seats[s]?.code ?? "?").join("+");
+  const head =
+    `<tr><th scope="col">${esc(w.sheet_hand)}</th><th scope="col">${esc(w.sheet_trump)}</th>` +
+    `<th scope="col">${esc(w.sheet_dealer)}</th>` +
+    units.map((u) => `<th scope="col">${esc(unitName(u))}</th>`).join("") +
+    (t.kind.total_column ? `<th scope="col">${esc(w.sheet_total)}</th>` : "") +
+    `</tr>`;
+  const start =
+    t.kind.counts_down && t.start_scores.length
+      ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${v}</td>`).join("")}` +
+        (t.kind.total_column ? `<td>${t.start_scores.reduce((a, b) => a + b, 0)}</td>` : "") +
+        `</tr>`
+      : "";
+  const rows = t.sheet
+    .map(
+      (row) =>
+        `<tr><td>${row.number}</td><td>${row.trump ? suitSvg(row.trump) : esc(w.no_trump_short)}</td>` +
+        `<td>${esc(t.seats[row.dealer]?.code ?? "?")}</td>` +
+        row.scores.map((v) => `<td>${scoreText(t, v)}</td>`).join("") +
+        (t.kind.total_column ? `<td>${row.total}</td>` : "") +
+        `</tr>`,
+    )
+    .join("");
+  return (
+    `<div class="sheet" role="dialog" aria-modal="true" aria-label="${esc(w.sheet)}"><div class="sheetbox">` +
+    `<h2>${esc(w.sheet)}</h2><div class="scroll"><table class="grid">${head}${start}${rows}</table></div>` +
+    `<button type="button" class="tool" data-ui="sheet-close">${esc(w.close)}</button></div></div>`
+  );
+}
+
+function optionsHtml(s: State, w: Words): string {
+  return `<label class="opt"><input type="checkbox" data-ui="confirm"${s.confirm ? " checked" : ""}> ${esc(w.confirm)}</label>`;
+}
+
+const previous = new Map<string, string>();
+
+/** Replaces a region's markup if it changed, giving focus back to what had it. */
+function patch(root: HTMLElement, region: string, html: string): void {
+  if (previous.get(region) === html) return;
+  previous.set(region, html);
+  const el = root.querySelector<HTMLElement>(`[data-region="${region}"]`);
+  if (el === null) return;
+  const active = document.activeElement;
+  let focusKey: string | null = null;
+  if (active instanceof HTMLElement && el.contains(active)) {
+    focusKey = active.dataset.card ?? active.dataset.act ?? active.dataset.ui ?? null;
+  }
+  el.innerHTML = html;
+  if (focusKey !== null) {
+    const again = el.querySelector<HTMLElement>(
+      `[data-card="${focusKey}"],[data-act="${focusKey}"],[data-ui="${focusKey}"]`,
+    );
+    // The card just played is gone: keep the keyboard in the hand, on its first card.
+    (again ?? el.querySelector<HTMLElement>("button"))?.focus();
+  }
+}
+
+/** The person's words, with the game's letters on the cards (``notation``) where given. */
+function wordsFor(s: State): Words {
+  const w = WORDS[s.lang];
+  const notation = s.table?.notation;
+  return notation === "en" || notation === "fr"
+    ? { ...w, rank_letter: WORDS[notation].rank_letter }
+    : w;
+}
+
+export function render(root: HTMLElement, s: State): void {
+  const w = wordsFor(s);
+  document.documentElement.lang = s.lang;
+  const t = s.table;
+  patch(root, "notice", noticeHtml(s, t, w));
+  patch(root, "options", optionsHtml(s, w));
+  if (t === null) return;
+  const pos = positions(t);
+  root.dataset.players = String(t.seats.length);
+  root.dataset.seated = t.hand ? "yes" : "no";
+  patch(root, "bar", barHtml(s, t, w));
+  // The seat at the bottom (the viewer's, or the first seat for a watcher) gets the strip
+  // above the hand; the others sit around the table.
+  const bottom = t.viewer ?? 0;
+  const others = t.seats
+    .filter((seat) => seat.seat !== bottom)
+    .map((seat) => seatHtml(t, seat, pos.get(seat.seat) ?? "top", w, false))
+    .join("");
+  patch(root, "seats", others);
+  patch(root, "center", centerHtml(s, t, w, pos));
+  const me = t.seats[bottom];
+  patch(root, "me", me ? seatHtml(t, me, "bottom", w, t.viewer !== null) : "");
+  patch(root, "prompt", promptHtml(s, t, w));
+  patch(root, "hand", handHtml(s, t, w));
+  // The fan's card count, for its overlap (style.css), set through the CSSOM: a style
+  // attribute in markup would need 'unsafe-inline' in a Content Security Policy.
+  root
+    .querySelector<HTMLElement>(".fan")
+    ?.style.setProperty("--n", String(Math.max(t.hand?.cards.length ?? 1, 1)));
+  patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
+  tick(root, s);
+}
+
+/** Runs the turn timer down without re-rendering: a bar (a transform) and the seconds left. */
+export function tick(root: HTMLElement, s: State): void {
+  const deadline = s.table?.turn?.deadline ?? null;
+  const fill = root.querySelector<HTMLElement>(".seat.turn .timer .fill");
+  const secs = root.querySelector<HTMLElement>(".seat.turn .secs");
+  if (fill === null || secs === null) return;
+  if (deadline === null) {
+    fill.style.transform = "scaleX(1)";
+    secs.textContent = "";
+    return;
+  }
+  const now = Date.now();
+  const left = Math.max(0, deadline * 1000 - now);
+  const whole = Math.max(1, deadline * 1000 - s.turnSeenAt);
+  fill.style.transform = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
+  fill.classList.toggle("low", left < 10_000);
+  secs.textContent = WORDS[s.lang].seconds(Math.ceil(left / 1000));
+}
