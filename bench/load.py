@@ -540,10 +540,10 @@ async def main(args: argparse.Namespace) -> None:
 
 async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
     from engine.cards import Card
-    from tests.fakecord import FakeDiscord
-    from tests.fakecord import server as fake_server
-    from tests.fakecord.models import Channel, Message, User
-    from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
+    from fakecord import FakeDiscord
+    from fakecord import server as fake_server
+    from fakecord.models import Channel, Message, User
+    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
 
     # The double checks every body against Discord's OpenAPI spec with jsonschema: ~20-60 ms a
     # message with components, which caps it near 40 requests/s. Check one body in
@@ -566,7 +566,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     # One server per process's shard (process i owns shard i), its tables dealt in turn.
     guilds = [fake.guild]
     for shard in range(1, args.processes):
-        from tests.fakecord.server import BOT_DEFAULT
+        from fakecord.server import BOT_DEFAULT
 
         guild = fake.add_guild(f"Shard {shard}", shard=shard)
         fake.add_member(guild, fake.bot, roles=[fake.add_role(guild, "Nines", BOT_DEFAULT)])
@@ -1074,7 +1074,7 @@ if __name__ == "__main__":
     if "--child" in sys.argv:
         asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
     else:
-        from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
+        from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
 
         parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         parser.add_argument("--games", type=int, default=200)

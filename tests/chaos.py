@@ -33,11 +33,11 @@ from pathlib import Path
 
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
+from fakecord import FakeDiscord, Interaction, UsageRefused
+from fakecord.models import Channel, Guild, Message, User
+from fakecord.server import BOT_DEFAULT
 from tests.bot.people import enabled_moves, table_message, whose_turn
 from tests.bot.robust import game_id_of, text_of
-from tests.fakecord import FakeDiscord, Interaction, UsageRefused
-from tests.fakecord.models import Channel, Guild, Message, User
-from tests.fakecord.server import BOT_DEFAULT
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = json.loads((ROOT / "bot" / "locales" / "en.json").read_text(encoding="utf-8"))

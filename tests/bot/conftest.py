@@ -10,7 +10,7 @@ import pytest
 
 from bot.app import NinesBot, build_bot
 from bot.settings import Settings
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 StartBot = Callable[..., Awaitable[NinesBot]]
 

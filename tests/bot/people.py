@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Channel, Message, User
 
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:

@@ -9,9 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.interactions import MESSAGE_COMPONENT, Interaction
+from fakecord.models import Channel, Message, User
 
 from .people import enabled_moves, end_message, table_message, whose_turn
 

@@ -7,7 +7,7 @@ import time
 
 from engine import Action, SeatView
 from engine.players.agent import choose
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .people import open_hand, table_message, whose_turn

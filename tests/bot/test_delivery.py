@@ -11,7 +11,7 @@ import pytest
 
 from bot.storage import DeliveryMarks, GameNotFound, Storage
 from cogs.nines.delivery import Token
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .notebook import delivery

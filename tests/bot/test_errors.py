@@ -10,8 +10,8 @@ from typing import Any
 from bot.app import NinesBot
 from bot.session import GameSession
 from engine import Exchange, Play
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .conftest import StartBot
 from .notebook import delivery

@@ -21,8 +21,8 @@ from bot.i18n import card_label
 from bot.session import GameSession
 from cogs.nines import render
 from engine import Game, Rules, SheetRow, TrickWon, public_view, seat_view
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .conftest import StartBot
 from .people import NotifiedPerson, end_message, open_hand, table_message

@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from bot.app import NinesBot
-from tests.fakecord import FakeDiscord
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.permissions import Perm
 
 from .conftest import StartBot
 from .notebook import delivery

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .conftest import StartBot
 from .people import end_message, open_hand, play_to_the_end, table_message

@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.health import Endpoints, check
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .robust import open_game, play_one

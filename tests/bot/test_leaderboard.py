@@ -15,8 +15,8 @@ from bot.session import GameSession
 from bot.storage import GameResult, Seat, SeatResult, player_key
 from cogs.nines.render import SUMMARY_ROWS, short_codes
 from engine import HandEnded
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .conftest import StartBot
 from .notebook import delivery
@@ -329,7 +329,7 @@ async def test_rules_command(fake_discord: FakeDiscord, start_bot: StartBot):
 
 
 async def test_stop_by_host_or_moderator_only(fake_discord: FakeDiscord, start_bot: StartBot):
-    from tests.fakecord.permissions import Perm
+    from fakecord.permissions import Perm
 
     fake = fake_discord
     bot = await start_bot()

@@ -18,9 +18,9 @@ from bot.app import NinesBot
 from bot.session import GameSession
 from cogs.nines import ids
 from engine import Action, Exchange
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.interactions import MESSAGE_COMPONENT, Interaction
+from fakecord.models import Channel, Message, User
 
 from .conftest import StartBot
 from .notebook import delivery

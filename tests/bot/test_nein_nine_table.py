@@ -13,8 +13,8 @@ import random
 import pytest
 
 from engine import JOKER, Card, Play, Rules, public_view
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .conftest import StartBot
 from .people import enabled_moves, end_message, open_hand, table_message, whose_turn

@@ -16,8 +16,8 @@ import pytest
 from bot.app import NinesBot
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message
+from fakecord import FakeDiscord
+from fakecord.models import Message
 
 from .conftest import StartBot
 from .people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn

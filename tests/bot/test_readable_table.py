@@ -19,7 +19,7 @@ from bot.session import SeatInfo
 from cogs.nines import render, ui
 from engine import Card, Game, HandEnded, Rules, seat_view
 from engine.cli import random_game
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .people import end_message, open_hand, play_to_the_end, table_message

@@ -20,8 +20,8 @@ import pytest
 
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.models import User
 
 from .conftest import StartBot
 from .people import end_message, table_message

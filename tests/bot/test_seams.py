@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
 
 from .people import end_message, table_message, whose_turn
 from .robust import game_id_of, open_game, play_one, wait_for

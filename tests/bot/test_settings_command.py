@@ -14,11 +14,11 @@ import pytest
 
 from bot.i18n import tr
 from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate
-from tests.fakecord import FakeDiscord
-from tests.fakecord.errors import UsageRefused
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.models import Channel, Message, User
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.errors import UsageRefused
+from fakecord.interactions import Interaction
+from fakecord.models import Channel, Message, User
+from fakecord.permissions import Perm
 
 from .conftest import StartBot
 from .people import enabled_moves, open_hand, table_message

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.shards import LEASE_SECONDS
-from tests.fakecord import FakeDiscord
-from tests.fakecord.wiring import discord_pointed_at
+from fakecord import FakeDiscord
+from fakecord.wiring import discord_pointed_at
 from tests.storage_backends import Backend
 
 from .people import table_message

@@ -14,8 +14,8 @@ import discord
 import pytest
 
 from bot.app import INTENTS, NinesBot, build_bot
-from tests.fakecord import FakeDiscord
-from tests.fakecord.wiring import run_client, stop_client
+from fakecord import FakeDiscord
+from fakecord.wiring import run_client, stop_client
 
 from .conftest import StartBot, bot_settings
 

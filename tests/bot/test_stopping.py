@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .people import enabled_moves, open_hand, whose_turn
 from .robust import finish, open_game, play_one, text_of, wait_for

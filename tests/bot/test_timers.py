@@ -14,8 +14,8 @@ import pytest
 import bot.session
 from bot.session import TIMEOUTS_BEFORE_AWAY
 from bot.storage import Storage
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.models import User
 
 from .conftest import StartBot
 from .people import table_message, whose_turn

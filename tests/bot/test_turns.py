@@ -12,7 +12,7 @@ import re
 import pytest
 
 from bot.app import NinesBot
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 from .conftest import StartBot
 from .people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
