@@ -35,7 +35,7 @@ from fakecord.interactions import MESSAGE_COMPONENT
 from fakecord.models import Message, User
 from fakecord.server import FakeDiscord
 from fakecord.wiring import discord_pointed_at, run_client, stop_client
-from tests.bot.notebook import delivery
+from testbed.notebook import delivery
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 

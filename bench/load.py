@@ -502,7 +502,7 @@ async def main(args: argparse.Namespace) -> None:
             url = None
             if database == "postgresql":
                 if server is None:
-                    from tests.postgres import running_server
+                    from testbed.postgres import running_server
 
                     server = stack.enter_context(running_server())
                 import asyncpg

@@ -71,7 +71,7 @@ async def bot_against_double(lang: str) -> AsyncIterator[Any]:
     from bot.app import build_bot
     from fakecord import FakeDiscord
     from fakecord.wiring import discord_pointed_at, run_client, stop_client
-    from tests.bot.conftest import bot_settings
+    from testbed.settings import bot_settings
 
     fake = FakeDiscord()
     await fake.start()
@@ -91,8 +91,8 @@ async def bot_against_double(lang: str) -> AsyncIterator[Any]:
 
 
 async def main(args: argparse.Namespace) -> None:
-    from tests.bot.people import NotifiedPerson
-    from tests.bot.robust import game_id_of
+    from testbed.games import game_id_of
+    from testbed.people import NotifiedPerson
 
     async with bot_against_double(args.lang) as fake:
         alice = fake.add_user("Élodie Côté", locale=args.lang)

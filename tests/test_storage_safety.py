@@ -18,7 +18,7 @@ from bot.session import GameSession, SeatInfo
 from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules
 from fakecord import FakeDiscord
-from tests.bot.conftest import bot_settings
+from testbed.settings import bot_settings
 from tests.storage_backends import Backend
 
 GUILD = 7

@@ -12,9 +12,9 @@ from bot.session import GameSession
 from engine import Exchange, Play
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
+from testbed.notebook import delivery
 
 from .conftest import StartBot
-from .notebook import delivery
 from .test_lobby import (
     all_acknowledged,
     forged_click,

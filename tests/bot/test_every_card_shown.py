@@ -23,10 +23,10 @@ from cogs.nines import render
 from engine import Game, Rules, SheetRow, TrickWon, public_view, seat_view
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
+from testbed.games import game_id_of
+from testbed.people import NotifiedPerson, end_message, open_hand, table_message
 
 from .conftest import StartBot
-from .people import NotifiedPerson, end_message, open_hand, table_message
-from .robust import game_id_of
 from .test_readable_table import session_for
 
 

@@ -17,10 +17,10 @@ from fakecord import FakeDiscord
 from fakecord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
 from fakecord.models import Message, User
 from fakecord.permissions import Perm
+from testbed.games import finish, open_game, raw_click, text_of
+from testbed.people import enabled_moves, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
-from .people import enabled_moves, open_hand, table_message, whose_turn
-from .robust import finish, open_game, raw_click, text_of
 
 
 async def state(nines: NinesBot, game_id: int) -> tuple[Any, ...]:

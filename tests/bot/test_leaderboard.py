@@ -17,10 +17,10 @@ from cogs.nines.render import SUMMARY_ROWS, short_codes
 from engine import HandEnded
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
+from testbed.notebook import delivery
+from testbed.people import end_message
 
 from .conftest import StartBot
-from .notebook import delivery
-from .people import end_message
 from .test_lobby import (
     all_acknowledged,
     current,

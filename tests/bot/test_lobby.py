@@ -21,9 +21,9 @@ from engine import Action, Exchange
 from fakecord import FakeDiscord
 from fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from fakecord.models import Channel, Message, User
+from testbed.notebook import delivery
 
 from .conftest import StartBot
-from .notebook import delivery
 
 # -- helpers shared by the other issue-6 test files --------------------------------------------
 

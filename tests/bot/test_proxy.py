@@ -29,8 +29,8 @@ import pytest
 from bot.storage import Storage
 from fakecord import FakeDiscord
 from fakecord.server import RequestRecord
+from testbed.games import open_game
 
-from .robust import open_game
 from .test_failover import play, second_guild, until
 from .test_restart import ROOT, BotProcess
 

@@ -15,10 +15,10 @@ from engine.cards import Card
 from fakecord import FakeDiscord
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, User
+from testbed.people import enabled_moves, end_message
 from tests.engine.test_replay_and_records import check_record
 
 from .conftest import StartBot
-from .people import enabled_moves, end_message
 
 
 def text_of(res: Interaction) -> str:

@@ -19,9 +19,9 @@ from fakecord.errors import UsageRefused
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, Message, User
 from fakecord.permissions import Perm
+from testbed.people import enabled_moves, open_hand, table_message
 
 from .conftest import StartBot
-from .people import enabled_moves, open_hand, table_message
 
 
 def admin(fake: FakeDiscord, name: str = "admin", locale: str = "en-US") -> User:

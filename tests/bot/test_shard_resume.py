@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from fakecord import FakeDiscord
+from testbed.games import finish, open_game
+from testbed.people import table_message
 
-from .people import table_message
-from .robust import finish, open_game
 from .test_failover import until
 from .test_restart import BotProcess
 

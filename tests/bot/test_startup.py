@@ -16,8 +16,9 @@ import pytest
 from bot.app import INTENTS, NinesBot, build_bot
 from fakecord import FakeDiscord
 from fakecord.wiring import run_client, stop_client
+from testbed.settings import bot_settings
 
-from .conftest import StartBot, bot_settings
+from .conftest import StartBot
 
 
 def run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

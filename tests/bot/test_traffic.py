@@ -16,10 +16,10 @@ from engine import Play, parse_action
 from fakecord import FakeDiscord
 from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, FOLLOWUP, WEBHOOK_CHANNEL_LIMIT
 from fakecord.server import RequestRecord
+from testbed.games import open_game, play_one, wait_for
+from testbed.people import NotifiedPerson, table_message, turn_messages, whose_turn
 
 from .conftest import StartBot
-from .people import NotifiedPerson, table_message, turn_messages, whose_turn
-from .robust import open_game, play_one, wait_for
 from .test_turns import play_notified
 
 CHANNEL_POST = "/channels/{channel_id}/messages"

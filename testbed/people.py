@@ -88,7 +88,9 @@ async def take_turn(fake: FakeDiscord, user: User, channel: Channel, rng: random
     if res.message is not None and any(
         ":joker:" in (b.custom_id or "") for b in res.message.buttons()
     ):
-        calls = [b.custom_id for b in res.message.buttons() if ":joker:" in (b.custom_id or "")]
+        calls = [
+            b.custom_id for b in res.message.buttons() if b.custom_id and ":joker:" in b.custom_id
+        ]
         res = await fake.click(user, res.message, rng.choice(calls))
         assert not res.errors, res.errors
     await fake.settle()

@@ -1,4 +1,5 @@
-"""Helpers for the robustness tests (issue 7): games set up quickly, raw clicks, waiting."""
+"""Games through the double, as the robustness tests (issue 7) and the benchmarks drive them: set
+up quickly, raw clicks, played to the end, waiting on what people see."""
 
 from __future__ import annotations
 
@@ -128,7 +129,8 @@ async def finish(
     rng = random.Random(seed)
     for _ in range(limit):
         if await play_one(fake, users, channel, rng) is None:
-            return await wait_for(
+            ended: Message = await wait_for(
                 fake, lambda: end_message(fake, users[0], channel), what="the end message"
             )
+            return ended
     raise AssertionError("the game did not end")
