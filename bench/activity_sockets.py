@@ -141,9 +141,9 @@ def quantile(values: list[float], q: float) -> float:
 async def main(games: int, seconds: float, pace: str) -> None:
     from bot.app import build_bot
     from bot.settings import Settings
-    from tests.bot.robust import open_game
-    from tests.fakecord import FakeDiscord
-    from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
+    from fakecord import FakeDiscord
+    from fakecord.wiring import discord_pointed_at, run_client, stop_client
+    from testbed.games import open_game
 
     fake = FakeDiscord()
     await fake.start()

@@ -1,6 +1,6 @@
 """Discord requests per card, and the bot's own answer time: `python -m bench.bot_requests [N]`.
 
-Plays N games of classic Nines through the Discord double (tests/fakecord): the real bot, started
+Plays N games of classic Nines through the Discord double (fakecord): the real bot, started
 through its own startup code with a real SQLite file, two people who click their moves through
 their private hands at machine speed (one click a move, no thinking time) and a computer player
 in the third seat. For every move a person makes it counts the Discord requests the bot made
@@ -31,11 +31,11 @@ from bot.app import build_bot
 from bot.settings import Settings
 from cogs.nines import ids
 from engine import Action, Exchange
-from tests.bot.notebook import delivery
-from tests.fakecord.interactions import MESSAGE_COMPONENT
-from tests.fakecord.models import Message, User
-from tests.fakecord.server import FakeDiscord
-from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
+from fakecord.interactions import MESSAGE_COMPONENT
+from fakecord.models import Message, User
+from fakecord.server import FakeDiscord
+from fakecord.wiring import discord_pointed_at, run_client, stop_client
+from testbed.notebook import delivery
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 

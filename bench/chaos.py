@@ -1,8 +1,8 @@
-"""Chaos run of failover (issue 32): a long tests/chaos.py run, its figures printed.
+"""Chaos run of failover (issue 32): a long testbed/chaos.py run, its figures printed.
 
     .venv/bin/python bench/chaos.py [--rounds 50] [--seed 1] [--processes 3]
 
-A throwaway PostgreSQL server (tests/postgres.py), bot processes each preferring one shard of
+A throwaway PostgreSQL server (testbed/postgres.py), bot processes each preferring one shard of
 as many, people playing game after game in ``--tables`` servers per shard, and ``--rounds``
 rounds of chaos: each sends SIGKILL or SIGTERM to a random process that is up (skipped if none
 is), which starts again a random while later. Rounds come ``--gap`` seconds apart (a range),
@@ -29,8 +29,8 @@ import asyncpg
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.chaos import Chaos, Plan  # noqa: E402
-from tests.postgres import running_server  # noqa: E402
+from testbed.chaos import Chaos, Plan  # noqa: E402
+from testbed.postgres import running_server  # noqa: E402
 
 
 def _range(text: str) -> tuple[float, float]:

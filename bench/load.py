@@ -3,9 +3,11 @@
     .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1] [--global-limit]
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
-own startup, through ``build_bot``) with a few probes: when each interaction arrived and when
-its answer was sent, where a click waits, event-loop lag, actions stored, and its memory
-idle, under load and at rest (people paused, games live). Every game has one or two people and
+own startup, through ``build_bot``) with its metrics on: each click's answer time, computer
+decisions and database writes as the bot measures them (bot/metrics.py, heard as raw samples),
+plus event-loop lag and its memory idle, under load and at rest (people paused, games live).
+Moves stored and games finished are read from the database afterwards. Nothing of the bot or
+the double is patched. Every game has one or two people and
 computers in the other seats; half of the people click at machine speed, half after a
 human-like pause. A finished game is followed by a new one in its channel, so the number of
 live games stays at ``--games``.
@@ -21,13 +23,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import inspect
 import json
 import os
 import random
 import re
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -63,6 +65,12 @@ def interaction_kind(custom_id: str, command: object) -> str:
 
 def samples() -> array[float]:
     return array("d")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def rss_bytes() -> int:
@@ -128,137 +136,38 @@ def rss_parts() -> dict[str, int]:
 async def child(out: Path) -> None:
     import gc
 
-    from discord.webhook.async_ import AsyncWebhookAdapter
-
-    from bot import session as session_module
+    from bot import metrics
     from bot.app import build_bot
     from bot.settings import Settings
 
     settings = Settings.from_mapping(os.environ)
+    if settings.metrics_port is None:
+        raise SystemExit("the load run's bot needs METRICS_PORT: its timings are the metrics'")
     bot = await build_bot(settings)
-    arrived: dict[int, float] = {}
+    measured = metrics.active
+    assert measured is not None  # METRICS_PORT set: build_bot enabled them
     # Samples go into arrays of doubles, not lists of floats: a float object per sample (a few
     # hundred thousand in a run) counted against the games' memory and pinned the allocator's
     # arenas.
-    latencies = samples()
-    round_trips = samples()
     lags = samples()
     hops = samples()
     queued = samples()
-    counts = {"actions": 0, "finished": 0}
     memory: dict[str, Any] = {}
 
-    # Stamp an interaction when its gateway event is parsed: an on_interaction listener runs
-    # after the button's own task, so it would miss every answer sent without a wait.
-    parsers = bot._connection.parsers
-    parse_interaction = parsers["INTERACTION_CREATE"]
-
-    # What each interaction was (a card, a lobby button, a command): the lobby's and start's
-    # answers wait on a transaction of several statements, a card's on one.
-    kind_of: dict[int, str] = {}
-    by_kind: defaultdict[str, array[float]] = defaultdict(samples)
-
-    def stamped(data: Any) -> None:
-        arrived[int(data["id"])] = time.perf_counter()
-        fields = data.get("data") or {}
-        kind_of[int(data["id"])] = interaction_kind(
-            str(fields.get("custom_id") or ""), fields.get("name")
-        )
-        parse_interaction(data)
-
-    parsers["INTERACTION_CREATE"] = stamped
-
-    original = AsyncWebhookAdapter.create_interaction_response
-
-    def create_interaction_response(self: Any, interaction_id: int, *args: Any, **kw: Any) -> Any:
-        start = arrived.pop(int(interaction_id), None)
-        kind = kind_of.pop(int(interaction_id), "?")
-        if start is not None:  # the bot's own time: from the event to sending its answer
-            latencies.append(time.perf_counter() - start)
-            by_kind[kind].append(latencies[-1])
-        coro = original(self, interaction_id, *args, **kw)
-
-        async def timed() -> Any:
-            result = await coro
-            if start is not None:  # and until the double acknowledged that answer
-                round_trips.append(time.perf_counter() - start)
-            return result
-
-        return timed()
-
-    AsyncWebhookAdapter.create_interaction_response = create_interaction_response  # type: ignore[method-assign]
-
-    store = session_module.GameSession._store
-    finish = session_module.GameSession._finish
-
-    async def counted_store(self: Any, first: int, batch: Any) -> None:
-        await store(self, first, batch)
-        counts["actions"] += len(batch)
-
-    async def counted_finish(self: Any) -> Any:
-        change = await finish(self)
-        if change.ended == "finished":
-            counts["finished"] += 1
-        return change
-
-    session_module.GameSession._store = counted_store  # type: ignore[method-assign]
-    session_module.GameSession._finish = counted_finish  # type: ignore[method-assign]
-
-    # Where a click's time goes: every storage call (its lock wait included) and every
-    # computer decision, summed per name.
+    # The bot's own timings (bot/metrics.py), every one as it is measured: a click's answer
+    # (from its handler starting to Discord accepting the answer) by interaction, so that the
+    # people's side can say what kind of click it was; computer decisions; database writes.
+    # Nothing of the bot is patched: where else its time goes, --profile says.
+    answers: dict[int, float] = {}
     spent: defaultdict[str, array[float]] = defaultdict(samples)
 
-    def timed_method(owner: Any, name: str) -> None:
-        method = getattr(owner, name)
+    def heard(name: str, seconds: float, interaction_id: int | None) -> None:
+        if name == metrics.ANSWER and interaction_id is not None:
+            answers[interaction_id] = seconds
+        else:
+            spent[name].append(seconds)
 
-        async def timed_call(*args: Any, **kw: Any) -> Any:
-            start = time.perf_counter()
-            try:
-                return await method(*args, **kw)
-            finally:
-                spent[f"{owner.__name__}.{name}"].append(time.perf_counter() - start)
-
-        setattr(owner, name, timed_call)
-
-    from bot.computer import Computers
-    from bot.storage import Storage
-    from cogs.nines.table import DiscordPresenter
-
-    for name, _method in inspect.getmembers(Storage, inspect.iscoroutinefunction):
-        if not name.startswith("_"):
-            timed_method(Storage, name)
-    timed_method(Computers, "decide")
-    timed_method(DiscordPresenter, "show")
-    timed_method(session_module.GameSession, "act")
-    timed_method(session_module.GameSession, "run_computers")
-
-    # Where a click waits before its own code runs: from its gateway event to the button's
-    # callback (discord.py's dispatch, the loop's queue), and for moves the game's lock.
-    from cogs.nines.controller import Controller
-
-    def waited(name: str) -> None:
-        method = getattr(Controller, name)
-
-        async def stamped_call(self: Any, interaction: Any, *args: Any, **kw: Any) -> Any:
-            start = arrived.get(int(interaction.id))
-            if start is not None:
-                spent[f"dispatch before {name}"].append(time.perf_counter() - start)
-            return await method(self, interaction, *args, **kw)
-
-        setattr(Controller, name, stamped_call)
-
-    for name in ("act", "hand_click", "lobby_click"):
-        waited(name)
-    hold = Controller.hold
-
-    @contextlib.asynccontextmanager
-    async def timed_hold(self: Any, interaction: Any, session: Any) -> Any:
-        start = time.perf_counter()
-        async with hold(self, interaction, session):
-            spent["Controller.hold (lock wait)"].append(time.perf_counter() - start)
-            yield
-
-    Controller.hold = timed_hold  # type: ignore[method-assign]
+    measured.listen(heard)
 
     # A watchdog thread: when the loop has not ticked for STALL_S, note where the loop's
     # thread is (its innermost frames): what stalls every game at once.
@@ -396,13 +305,10 @@ async def child(out: Path) -> None:
         out.write_text(
             json.dumps(
                 {
-                    "latencies": latencies.tolist(),
-                    "by_kind": {kind: values.tolist() for kind, values in by_kind.items()},
-                    "round_trips": round_trips.tolist(),
+                    "answers": answers,
                     "lags": lags.tolist(),
                     "hops": hops.tolist(),
                     "queued": queued.tolist(),
-                    "counts": counts,
                     "memory": memory,
                     "spent": {name: values.tolist() for name, values in spent.items()},
                     "cpu": usage.ru_utime + usage.ru_stime,
@@ -461,19 +367,14 @@ def pct(values: list[float], q: float) -> float:
 
 
 def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One figure set from each bot process's: samples joined, counts, CPU and memory summed
+    """One figure set from each bot process's: samples joined, CPU and memory summed
     (memory per live game is then the processes' growth over their live games)."""
     if len(parts) == 1:
         return parts[0]
     out: dict[str, Any] = {
-        key: [x for part in parts for x in part[key]]
-        for key in ("latencies", "round_trips", "lags", "hops", "queued")
+        key: [x for part in parts for x in part[key]] for key in ("lags", "hops", "queued")
     }
-    out["by_kind"] = {}
-    for part in parts:
-        for kind, values in part["by_kind"].items():
-            out["by_kind"].setdefault(kind, []).extend(values)
-    out["counts"] = {k: sum(part["counts"][k] for part in parts) for k in parts[0]["counts"]}
+    out["answers"] = {k: v for part in parts for k, v in part["answers"].items()}
     out["cpu"] = sum(part["cpu"] for part in parts)
     out["memory"] = {}
     for name in ("baseline", "loaded", "rest"):
@@ -492,6 +393,30 @@ def merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+async def stored_counts(database_url: str | None, sqlite_path: Path) -> dict[str, int]:
+    """Moves stored and games finished, read from the run's database once its bots stopped:
+    the bot's own records, so nothing in the bot counts them for this run."""
+    query = (
+        "SELECT (SELECT count(*) FROM actions) AS actions,"
+        " (SELECT count(*) FROM games WHERE status = 'finished') AS finished"
+    )
+    if database_url is not None:
+        import asyncpg
+
+        conn = await asyncpg.connect(database_url)
+        try:
+            row = await conn.fetchrow(query)
+        finally:
+            await conn.close()
+        assert row is not None
+        return {"actions": int(row["actions"]), "finished": int(row["finished"])}
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(sqlite_path)) as db:
+        actions, finished = db.execute(query).fetchone()
+    return {"actions": int(actions), "finished": int(finished)}
+
+
 async def main(args: argparse.Namespace) -> None:
     """Each --database in turn (one PostgreSQL server for them all), then the figures that
     compare them."""
@@ -502,7 +427,7 @@ async def main(args: argparse.Namespace) -> None:
             url = None
             if database == "postgresql":
                 if server is None:
-                    from tests.postgres import running_server
+                    from testbed.postgres import running_server
 
                     server = stack.enter_context(running_server())
                 import asyncpg
@@ -540,33 +465,22 @@ async def main(args: argparse.Namespace) -> None:
 
 async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
     from engine.cards import Card
-    from tests.fakecord import FakeDiscord
-    from tests.fakecord import server as fake_server
-    from tests.fakecord.models import Channel, Message, User
-    from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
+    from fakecord import FakeDiscord
+    from fakecord.models import Channel, Message, User
+    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
 
-    # The double checks every body against Discord's OpenAPI spec with jsonschema: ~20-60 ms a
-    # message with components, which caps it near 40 requests/s. Check one body in
-    # --validate-every (the test suite checks them all); the rest are served unchecked.
-    checked = fake_server.spec.validate
-    seen = [0]
     # The double's and the database's CPU from here: runs of one invocation go in turn.
     cpu_before = own_cpu(), database_cpu()
     database_cpu_at_stop = cpu_before[1]
-
-    def sampled(*call: Any, **options: Any) -> Any:
-        seen[0] += 1
-        if args.validate_every and seen[0] % args.validate_every == 0:
-            return checked(*call, **options)
-        return None
-
-    fake_server.spec.validate = sampled  # type: ignore[assignment]
-    fake = FakeDiscord(shards=args.processes)
+    # The double checks bodies against Discord's OpenAPI spec with jsonschema (~20-60 ms a
+    # message with components, which caps it near 40 requests/s): one in --validate-every here
+    # (the test suite checks them all).
+    fake = FakeDiscord(shards=args.processes, check_bodies_every=args.validate_every)
     await fake.start()
     # One server per process's shard (process i owns shard i), its tables dealt in turn.
     guilds = [fake.guild]
     for shard in range(1, args.processes):
-        from tests.fakecord.server import BOT_DEFAULT
+        from fakecord.server import BOT_DEFAULT
 
         guild = fake.add_guild(f"Shard {shard}", shard=shard)
         fake.add_member(guild, fake.bot, roles=[fake.add_role(guild, "Nines", BOT_DEFAULT)])
@@ -587,6 +501,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         "DATABASE_PATH": str(work / "nines.sqlite3"),
         "COMPUTER_WORKERS": str(args.workers),
         "LOG_LEVEL": "WARNING",
+        # Metrics on: the run's timings are the bot's own (the child listens to them).
+        "METRICS_PORT": str(free_port()),
     }
     if database_url is not None:
         env["DATABASE_URL"] = database_url
@@ -647,7 +563,6 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         changed: dict[int, asyncio.Event] = {ch.id: asyncio.Event() for ch in channels}
         notified: dict[int, list[Message]] = defaultdict(list)
         hands: dict[int, Message] = {}
-        announce = fake.rest._announce
 
         def has_cards(msg: Message) -> bool:
             return any(
@@ -655,7 +570,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 for b in msg.buttons()
             )
 
-        async def announced(event: str, msg: Message) -> None:
+        def announced(event: str, msg: Message) -> None:
             if msg.channel_id in changed:
                 if event != "MESSAGE_DELETE" and awaited:
                     watch_tables(msg)
@@ -668,9 +583,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
                 elif msg.ephemeral_for is not None and has_cards(msg):
                     hands[msg.ephemeral_for] = msg
                 changed[msg.channel_id].set()
-            await announce(event, msg)
 
-        fake.rest._announce = announced  # type: ignore[method-assign]
+        fake.message_watchers.append(announced)
 
         # Table lag: from a person's card click until a public message of the channel first
         # shows that card beside the player's name (as the trick and the last trick write
@@ -872,8 +786,15 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         await fake.stop()
 
     data = merged([json.loads(m.read_text()) for m in metrics])
-    lat = [x * 1000 for x in data["latencies"]]
-    trips = [x * 1000 for x in data["round_trips"]]
+    stored = await stored_counts(database_url, work / "nines.sqlite3")
+    # Each click's answer time as the bot measured it, by what the click was (the double
+    # knows each interaction's custom_id).
+    by_kind: defaultdict[str, list[float]] = defaultdict(list)
+    for interaction_id, seconds in data["answers"].items():
+        inter = fake.interactions.get(int(interaction_id))
+        custom_id = str((inter.payload.get("data") or {}).get("custom_id") or "") if inter else ""
+        by_kind[interaction_kind(custom_id, inter.command_name if inter else "?")].append(seconds)
+    lat = [x * 1000 for values in by_kind.values() for x in values]
     lags = [x * 1000 for x in data["lags"]]
     base, loaded = data["memory"].get("baseline"), data["memory"].get("loaded")
     rest = data["memory"].get("rest")
@@ -884,21 +805,22 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     play_requests = sum(1 for r in requests if r.route != "/applications/{application_id}/commands")
     print(
         f"games: {args.games} tables, {games_started} games started, "
-        f"{data['counts']['finished']} finished in {elapsed:.1f} s "
-        f"({data['counts']['finished'] / elapsed:.2f} games/s)"
+        f"{stored['finished']} finished in {elapsed:.1f} s "
+        f"({stored['finished'] / elapsed:.2f} games/s)"
     )
     print(
-        f"actions stored: {data['counts']['actions']} "
-        f"({data['counts']['actions'] / elapsed:.0f}/s); "
+        f"actions stored: {stored['actions']} "
+        f"({stored['actions'] / elapsed:.0f}/s); "
         f"person moves: {person_moves} (refused as out of date: {refusals}); "
         f"interactions: {len(fake.interactions)}, unanswered: {unanswered}"
     )
     print(f"person moves per second: {person_moves / elapsed:.1f}")
     print(
-        f"interaction -> answer (bot side, ms): p50 {pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
+        f"click -> answer accepted (bot side, its nines_click_answer_seconds, ms): p50 "
+        f"{pct(lat, 0.5):.1f}  p99 {pct(lat, 0.99):.1f}  "
         f"max {max(lat, default=float('nan')):.1f}  (n={len(lat)})"
     )
-    kinds_seen = sorted(data["by_kind"].items(), key=lambda kv: -len(kv[1]))
+    kinds_seen = sorted(by_kind.items(), key=lambda kv: -len(kv[1]))
     print(
         "   bot side by kind (ms): "
         + "; ".join(
@@ -908,7 +830,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         )
     )
     # As the person's side (Discord) sees it: from the click sent on the gateway to its answer
-    # received, so also the time the event waited before the bot read it.
+    # received, so also the time the event waited before the bot read it and discord.py
+    # dispatched it to the button (the difference with the bot side above).
     seen = [
         (i.acked_at - i.created_at) * 1000
         for i in fake.interactions.values()
@@ -917,10 +840,6 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     print(
         f"click -> answer as the double saw it (sent to answered, ms): p50 {pct(seen, 0.5):.1f}  "
         f"p99 {pct(seen, 0.99):.1f}  max {max(seen, default=float('nan')):.1f}"
-    )
-    print(
-        f"  ... until the double took the answer (its own load included): p50 "
-        f"{pct(trips, 0.5):.1f}  p99 {pct(trips, 0.99):.1f}  max {max(trips, default=0):.1f}"
     )
     print(
         f"event-loop lag (ms): p50 {pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  "
@@ -1061,7 +980,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         "seen_p99": pct(seen, 0.99),
         # A card or an exchange (not a lobby button or a command): what a player clicks most.
         "move_p99": pct(
-            [x * 1000 for kind in ("play", "xchg") for x in data["by_kind"].get(kind, [])], 0.99
+            [x * 1000 for kind in ("play", "xchg") for x in by_kind.get(kind, [])], 0.99
         ),
         "moves_per_s": person_moves / elapsed,
         "table_p50": pct(lag, 0.5),
@@ -1074,7 +993,7 @@ if __name__ == "__main__":
     if "--child" in sys.argv:
         asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
     else:
-        from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
+        from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
 
         parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
         parser.add_argument("--games", type=int, default=200)

@@ -89,7 +89,7 @@ def main() -> None:
 
     import asyncpg
 
-    from tests.postgres import running_server
+    from testbed.postgres import running_server
 
     with running_server() as server:
 

@@ -40,8 +40,8 @@ CHANGED: dict[str, Any] = {
 
 
 async def main(args: argparse.Namespace) -> None:
-    from tests.bot.people import NotifiedPerson
-    from tests.bot.robust import game_id_of
+    from testbed.games import game_id_of
+    from testbed.people import NotifiedPerson
 
     async with bot_against_double(args.lang) as fake:
         fake.owner.locale = args.lang

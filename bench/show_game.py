@@ -30,7 +30,7 @@ from engine import RULESETS  # noqa: E402
 
 
 def shown(message: object) -> str:
-    from tests.fakecord.models import Message
+    from fakecord.models import Message
 
     assert isinstance(message, Message)
     lines = []
@@ -54,7 +54,7 @@ def shown(message: object) -> str:
 
 def ends(fake: object) -> int:
     """How many game ends are posted: public messages that offer a rematch (any language)."""
-    from tests.fakecord import FakeDiscord
+    from fakecord import FakeDiscord
 
     assert isinstance(fake, FakeDiscord)
     return sum(
@@ -69,9 +69,9 @@ async def bot_against_double(lang: str) -> AsyncIterator[Any]:
     """The real bot (its own startup, a throwaway database) connected to a fresh double whose
     server speaks ``lang``; yields the double."""
     from bot.app import build_bot
-    from tests.bot.conftest import bot_settings
-    from tests.fakecord import FakeDiscord
-    from tests.fakecord.wiring import discord_pointed_at, run_client, stop_client
+    from fakecord import FakeDiscord
+    from fakecord.wiring import discord_pointed_at, run_client, stop_client
+    from testbed.settings import bot_settings
 
     fake = FakeDiscord()
     await fake.start()
@@ -91,8 +91,8 @@ async def bot_against_double(lang: str) -> AsyncIterator[Any]:
 
 
 async def main(args: argparse.Namespace) -> None:
-    from tests.bot.people import NotifiedPerson
-    from tests.bot.robust import game_id_of
+    from testbed.games import game_id_of
+    from testbed.people import NotifiedPerson
 
     async with bot_against_double(args.lang) as fake:
         alice = fake.add_user("Élodie Côté", locale=args.lang)

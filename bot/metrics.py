@@ -3,11 +3,16 @@
 Off (the default), every hook is one ``is None`` test. On, a hook is a counter or histogram
 update (a lock and a few additions): nothing is built per click or request but its labels.
 Live games are counted when scraped, not kept.
+
+A harness that wants the timings themselves, not Prometheus's buckets (``bench/load.py``'s
+exact percentiles), listens to them (``Metrics.listen``): the bot measures once, in one place,
+and nothing outside it is patched to time the bot.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
@@ -25,6 +30,15 @@ WRITE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.
 #: A path segment this long is a token (interaction or webhook), never a route's own word.
 TOKEN_LENGTH: Final = 40
 
+#: The timed metrics, by name (what a listener hears).
+ANSWER: Final = "nines_click_answer_seconds"
+DECISION: Final = "nines_computer_decision_seconds"
+WRITE: Final = "nines_database_write_seconds"
+
+#: Hears each timing as it is measured: the metric's name, the seconds, and the interaction it
+#: timed (a click's answer) or None.
+Listener = Callable[[str, float, int | None], None]
+
 
 class Metrics:
     """The bot's metrics, in a registry of their own (one per process)."""
@@ -35,7 +49,7 @@ class Metrics:
         self.live_games = Gauge("nines_live_games", "Open games (lobbies and games)", registry=r)
         self.clicks = Counter("nines_clicks", "Clicks on the bot's buttons", registry=r)
         self.answer_seconds = Histogram(
-            "nines_click_answer_seconds",
+            ANSWER,
             "From a click reaching the bot to Discord accepting its first answer",
             buckets=ANSWER_BUCKETS,
             registry=r,
@@ -53,22 +67,38 @@ class Metrics:
             registry=r,
         )
         self.decision_seconds = Histogram(
-            "nines_computer_decision_seconds",
+            DECISION,
             "Time a computer player took to decide",
             buckets=DECISION_BUCKETS,
             registry=r,
         )
         self.write_seconds = Histogram(
-            "nines_database_write_seconds",
+            WRITE,
             "Database write transactions, waiting for the connection included",
             buckets=WRITE_BUCKETS,
             registry=r,
         )
         #: Clicks waiting for their first answer: interaction id -> when it reached the bot.
         self._clicked: dict[int, float] = {}
+        self._listeners: list[Listener] = []
+        self._histograms = {
+            ANSWER: self.answer_seconds,
+            DECISION: self.decision_seconds,
+            WRITE: self.write_seconds,
+        }
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
+
+    def listen(self, listener: Listener) -> None:
+        """Hear every timing from now on, as it is measured (the bot itself has no listener)."""
+        self._listeners.append(listener)
+
+    def observe(self, name: str, seconds: float, interaction_id: int | None = None) -> None:
+        """One timing: into its histogram, and to each listener."""
+        self._histograms[name].observe(seconds)
+        for listener in self._listeners:
+            listener(name, seconds, interaction_id)
 
     # -- clicks ----------------------------------------------------------------------------------
 
@@ -104,15 +134,16 @@ class Metrics:
             scope = headers.get("X-RateLimit-Scope", "unknown")
             self.rate_limited.labels(route, scope).inc()
         elif status < 400 and route == "/interactions/{id}/{token}/callback":
-            started = self._clicked.pop(int(path.split("/", 3)[2]), None)
+            interaction_id = int(path.split("/", 3)[2])
+            started = self._clicked.pop(interaction_id, None)
             if started is not None:
-                self.answer_seconds.observe(time.perf_counter() - started)
+                self.observe(ANSWER, time.perf_counter() - started, interaction_id)
 
     # -- storage -------------------------------------------------------------------------------
 
     def time_writes(self, storage: Storage) -> None:
         """Time every write transaction of ``storage``."""
-        storage.observe_writes(self.write_seconds.observe)
+        storage.observe_writes(lambda seconds: self.observe(WRITE, seconds))
 
 
 def api_path(path: str) -> str:
@@ -148,4 +179,4 @@ def enable() -> Metrics:
 
 def decision_time(seconds: float) -> None:
     if active is not None:
-        active.decision_seconds.observe(seconds)
+        active.observe(DECISION, seconds)

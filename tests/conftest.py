@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-pytest_plugins = ["tests.fakecord.fixtures", "tests.postgres", "tests.storage_backends"]
+pytest_plugins = ["fakecord.fixtures", "tests.postgres", "tests.storage_backends"]
 
 
 def _seconds(item: pytest.Item) -> float:

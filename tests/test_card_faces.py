@@ -23,7 +23,7 @@ from bot.i18n import card_label
 from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate, value_text
 from engine import Card, Suit
 from engine.cards import FULL_DECK, JOKER
-from tests.fakecord.app_emojis import NAME
+from fakecord.app_emojis import NAME
 
 EVERY_CARD = (*FULL_DECK, JOKER)
 COURT = (11, 12, 13)

@@ -30,7 +30,7 @@ from bot.i18n import (
 )
 from bot.i18n_commands import CatalogueTranslator
 from engine import TRUMP_PRESETS, Card, Suit
-from tests.fakecord.commands import chat_input_name_ok
+from fakecord.commands import chat_input_name_ok
 
 ROOT = Path(__file__).resolve().parents[1]
 CODE = sorted([*ROOT.joinpath("bot").rglob("*.py"), *ROOT.joinpath("cogs").rglob("*.py")])

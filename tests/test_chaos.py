@@ -1,6 +1,6 @@
 """Issue 32: a small seeded chaos run in CI. Two bot processes on PostgreSQL, a server on each
 shard playing game after game, and a few SIGKILLs and SIGTERMs of either process at random
-moments, each followed by a restart (tests/chaos.py). At the end, read from the double and
+moments, each followed by a restart (testbed/chaos.py). At the end, read from the double and
 the database: no move lost or applied twice, no click answered twice or wrongly, every game
 ended with one end message and counted once, every shard served again within 30 s.
 
@@ -12,7 +12,7 @@ import dataclasses
 
 import pytest
 
-from tests.chaos import Chaos, Plan
+from testbed.chaos import Chaos, Plan
 
 #: Its schedule holds a SIGKILL (a takeover once the lease runs out) and SIGTERMs (the leases
 #: released at once), of both processes; the processes' own timing is left to chance.

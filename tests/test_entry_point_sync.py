@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot import discord_internals
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 
 def payload(client: Any) -> list[dict[str, Any]]:

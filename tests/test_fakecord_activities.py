@@ -10,8 +10,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.activities import TOKEN_SECONDS
+from fakecord import FakeDiscord
+from fakecord.activities import TOKEN_SECONDS
 
 
 async def _exchange(fake: FakeDiscord, **form: str) -> tuple[int, Any]:

@@ -1,4 +1,4 @@
-"""The double's application emoji routes answer as Discord's docs say (tests/fakecord/
+"""The double's application emoji routes answer as Discord's docs say (fakecord/
 app_emojis.py), driven by discord.py's own client methods."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import discord
 import pytest
 from PIL import Image
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.app_emojis import MAX_BYTES, MAX_EMOJIS, AppEmoji
+from fakecord import FakeDiscord
+from fakecord.app_emojis import MAX_BYTES, MAX_EMOJIS, AppEmoji
 
 
 def png(side: int = 128) -> bytes:

@@ -10,9 +10,9 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.fakecord import FakeDiscord, Perm
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, WEBHOOK_TOKEN_LIMIT
+from fakecord import FakeDiscord, Perm
+from fakecord.interactions import Interaction
+from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, WEBHOOK_TOKEN_LIMIT
 
 pytestmark = pytest.mark.usefixtures("test_client")
 

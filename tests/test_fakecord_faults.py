@@ -8,9 +8,9 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.fixtures import StartClient
-from tests.fakecord.wiring import run_client
+from fakecord import FakeDiscord
+from fakecord.fixtures import StartClient
+from fakecord.wiring import run_client
 
 MESSAGES = "/channels/{channel_id}/messages"
 

@@ -8,8 +8,8 @@ import discord
 import pytest
 from discord.http import Route
 
-from tests.fakecord import FakeDiscord, Perm, UsageRefused
-from tests.fakecord.testbot import ProbeClient
+from fakecord import FakeDiscord, Perm, UsageRefused
+from fakecord.testbot import ProbeClient
 
 pytestmark = pytest.mark.usefixtures("test_client")
 

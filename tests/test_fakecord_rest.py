@@ -10,8 +10,8 @@ import discord
 import pytest
 from discord.http import Route
 
-from tests.fakecord import FakeDiscord, Perm
-from tests.fakecord.fixtures import fail_on_violations
+from fakecord import FakeDiscord, Perm
+from fakecord.fixtures import fail_on_violations
 
 
 def _messages_route(channel_id: int) -> Route:
@@ -193,7 +193,7 @@ async def test_components_v2_may_have_more_top_level_components(
 
 
 async def test_violations_fail_the_test_unless_expected(fake_discord: FakeDiscord) -> None:
-    from tests.fakecord.server import Violation
+    from fakecord.server import Violation
 
     fake_discord.violations.append(Violation("POST", "/x", 50035, "content", "too long"))
     with pytest.raises(pytest.fail.Exception, match="too long"):

@@ -11,8 +11,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.gateway import (
+from fakecord import FakeDiscord
+from fakecord.gateway import (
     DISPATCH,
     HELLO,
     IDENTIFY,

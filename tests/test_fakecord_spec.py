@@ -11,7 +11,7 @@ import discord
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.fakecord import spec
+from fakecord import spec
 
 MESSAGES = "/channels/{channel_id}/messages"
 

@@ -1,6 +1,8 @@
 """The bot does not know its cog: nothing under bot/ imports cogs/ (at the top of a module or
 inside a function), the sessions run a game through any presenter plugged in, and discord.py's
-private API is reached only from bot/discord_internals.py."""
+private API is reached only from bot/discord_internals.py. The development packages stay
+beside the bot: it never imports them, bench/ never imports tests/, and bench/ measures the bot
+through its own seams (its metrics, the double's watchers), patching nothing."""
 
 from __future__ import annotations
 
@@ -66,6 +68,89 @@ def test_private_api_is_reached_only_from_the_adapter() -> None:
             if name in private_names:
                 offending.append(f"{path.relative_to(ROOT)}:{node.lineno} uses {name}")
     assert not offending, offending
+
+
+def test_the_installed_packages_import_no_development_package() -> None:
+    development = ("fakecord", "testbed", "tests", "bench")
+    offending = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sources("engine", "bot", "cogs")
+        for line, module in imported(ast.parse(path.read_text(), str(path)))
+        if module.split(".")[0] in development
+    ]
+    assert not offending, offending
+
+
+def test_bench_imports_nothing_from_tests() -> None:
+    """What bench/ shares with the tests lives in fakecord/ and testbed/, not in tests/."""
+    offending = [
+        f"{path.relative_to(ROOT)}:{line} imports {module}"
+        for path in sources("bench", "fakecord", "testbed")
+        for line, module in imported(ast.parse(path.read_text(), str(path)))
+        if module.split(".")[0] == "tests"
+    ]
+    assert sources("bench") and not offending, offending
+
+
+def patches(tree: ast.AST) -> list[tuple[int, str]]:
+    """Monkeypatching in a module: ``setattr``; an assignment to an attribute of something
+    imported (a module, a class: ``Controller.hold = ...``, ``spec.validate = ...``); an
+    assignment to another object's private attribute (``fake.rest._announce = ...``);
+    ``unittest.mock``."""
+    bound = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id == "setattr":
+                found.append((node.lineno, "setattr"))
+        elif isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not isinstance(target, ast.Attribute):
+                    continue
+                root: ast.expr = target
+                while isinstance(root, ast.Attribute):
+                    root = root.value
+                owner = root.id if isinstance(root, ast.Name) else ""
+                private = target.attr.startswith("_") and owner != "self"
+                if owner in bound or private:
+                    found.append((node.lineno, f"assigns {owner}...{target.attr}"))
+    found += [(line, module) for line, module in imported(tree) if module.startswith("unittest")]
+    return found
+
+
+def test_bench_patches_nothing() -> None:
+    """The benchmarks run the bot and the double as they are: a figure they print is the bot's
+    own (bot/metrics.py, heard through ``Metrics.listen``) or read from outside."""
+    offending = [
+        f"{path.relative_to(ROOT)}:{line} {what}"
+        for path in sources("bench")
+        for line, what in patches(ast.parse(path.read_text(), str(path)))
+    ]
+    assert not offending, offending
+
+
+def test_the_patch_finder_finds_patches() -> None:
+    # What bench/load.py did before its timings came from the bot's metrics.
+    before = """
+from bot import session as session_module
+from cogs.nines.controller import Controller
+from fakecord import server as fake_server
+
+def timed_method(owner, name):
+    setattr(owner, name, lambda: None)
+
+session_module.GameSession._store = counted_store
+Controller.hold = timed_hold
+fake_server.spec.validate = sampled
+fake.rest._announce = announced
+fake.owner.locale = "fr"  # setting up the double's world is not a patch
+self._seen = 0
+"""
+    assert sorted(line for line, _ in patches(ast.parse(before))) == [7, 9, 10, 11, 12]
 
 
 class RecordingPresenter:

@@ -1,5 +1,5 @@
-"""The tests' own PostgreSQL server (tests/postgres.py) starts, answers, and gives each test a
-database of its own."""
+"""The tests' own PostgreSQL server (testbed/postgres.py, its fixtures in tests/postgres.py)
+starts, answers, and gives each test a database of its own."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from bot.storage import Storage
 from bot.storage.driver import Row, Tx
 from bot.storage.postgres import POOL_SIZE, PostgresDriver
-from tests.postgres import SUPERUSER, PostgresServer
+from testbed.postgres import SUPERUSER, PostgresServer
 
 
 async def test_the_server_answers_on_loopback(

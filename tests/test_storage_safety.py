@@ -17,8 +17,8 @@ from bot.app import NinesBot, build_bot
 from bot.session import GameSession, SeatInfo
 from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules
-from tests.bot.conftest import bot_settings
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.settings import bot_settings
 from tests.storage_backends import Backend
 
 GUILD = 7

@@ -24,7 +24,7 @@ TOKEN_REFUSED = {50027, 10015, 10008}
 
 #: Messages posted into one channel through webhooks, whichever token: Discord answers more
 #: than about 30 a minute with a ``shared`` 429 (discord/discord-api-docs#2701: "30/60s per
-#: guild/global", #7243: a hidden shared limit on follow-ups; tests/fakecord/ratelimit.py
+#: guild/global", #7243: a hidden shared limit on follow-ups; fakecord/ratelimit.py
 #: WEBHOOK_CHANNEL_LIMIT). The game posts at most this many follow-ups (count, seconds) into a
 #: channel, leaving room for the private hands' follow-ups, which count too; past it, it posts
 #: on the channel route.

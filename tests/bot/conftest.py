@@ -9,26 +9,10 @@ import discord
 import pytest
 
 from bot.app import NinesBot, build_bot
-from bot.settings import Settings
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.settings import bot_settings
 
 StartBot = Callable[..., Awaitable[NinesBot]]
-
-
-def bot_settings(fake: FakeDiscord, database: Path, **extra: str) -> Settings:
-    return Settings.from_mapping(
-        {
-            "DISCORD_TOKEN": fake.token,
-            "DATABASE_PATH": str(database),
-            "DISCORD_API_BASE": fake.api_base,
-            "DISCORD_GATEWAY_URL": fake.gateway_url,
-            "COMPUTER_WORKERS": "0",
-            # No emoji uploads unless a test asks (test_card_emojis.py): the other tests'
-            # request counts and timings stay what they were.
-            "CARD_EMOJIS": "off",
-            **extra,
-        }
-    )
 
 
 @pytest.fixture

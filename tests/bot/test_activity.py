@@ -22,12 +22,12 @@ import pytest
 from bot.app import NinesBot
 from bot.i18n import card_label
 from engine import Card, Rules
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Channel, User
+from fakecord import FakeDiscord
+from fakecord.models import Channel, User
+from testbed.games import open_game, raw_click, text_of, wait_for
+from testbed.people import end_message, open_hand, table_message
 
 from .conftest import StartBot
-from .people import end_message, open_hand, table_message
-from .robust import open_game, raw_click, text_of, wait_for
 from .test_network_faults import free_port
 
 Json = dict[str, Any]

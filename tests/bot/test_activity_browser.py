@@ -26,11 +26,11 @@ pytest.importorskip(
 
 from bot.i18n import card_label
 from engine import Card, Rules
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.models import User
+from testbed.games import open_game, text_of, wait_for
+from testbed.people import enabled_moves, end_message, open_hand
 
-from .people import enabled_moves, end_message, open_hand
-from .robust import open_game, text_of, wait_for
 from .test_activity import Activity, activity  # noqa: F401
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")

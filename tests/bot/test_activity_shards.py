@@ -10,12 +10,12 @@ import aiohttp
 import pytest
 
 from bot.shards import LEASE_SECONDS
-from tests.fakecord import FakeDiscord
-from tests.fakecord.wiring import discord_pointed_at
+from fakecord import FakeDiscord
+from fakecord.wiring import discord_pointed_at
+from testbed.games import open_game, text_of, wait_for
+from testbed.people import table_message
 from tests.storage_backends import Backend
 
-from .people import table_message
-from .robust import open_game, text_of, wait_for
 from .test_activity import Activity, play_from_sockets_until_a_card, turn_seat
 from .test_failover import second_guild, sharded
 from .test_network_faults import free_port

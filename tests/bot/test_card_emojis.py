@@ -19,15 +19,15 @@ from bot.card_faces import Face, face_key, faces
 from bot.emojis import MAX_EMOJIS, CardFaces, emoji_name, sync_card_faces
 from bot.storage import Storage
 from engine import Card
-from tests.fakecord import FakeDiscord
-from tests.fakecord.app_emojis import AppEmoji
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.permissions import Perm
-from tests.fakecord.wiring import run_client, stop_client
+from fakecord import FakeDiscord
+from fakecord.app_emojis import AppEmoji
+from fakecord.interactions import Interaction
+from fakecord.permissions import Perm
+from fakecord.wiring import run_client, stop_client
+from testbed.people import play_to_the_end
 from tests.storage_backends import TEST_POOL_SIZE
 
 from .conftest import StartBot, bot_settings
-from .people import play_to_the_end
 
 EMOJIS = "/applications/{application_id}/emojis"
 FACES = len(faces())

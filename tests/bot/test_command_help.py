@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import catalogue
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.models import User
+from fakecord.permissions import Perm
 
 from .conftest import StartBot
 

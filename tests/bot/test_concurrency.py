@@ -7,11 +7,11 @@ import time
 
 from engine import Action, SeatView
 from engine.players import choose
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import open_game, text_of, wait_for
+from testbed.people import open_hand, table_message, whose_turn
 
 from .conftest import StartBot
-from .people import open_hand, table_message, whose_turn
-from .robust import open_game, text_of, wait_for
 
 
 async def test_a_double_click_is_one_move(fake_discord: FakeDiscord, start_bot: StartBot):

@@ -11,12 +11,12 @@ import pytest
 
 from bot.storage import DeliveryMarks, GameNotFound, Storage
 from cogs.nines.delivery import Token
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import open_game, play_one, wait_for
+from testbed.notebook import delivery
+from testbed.people import table_message, turn_messages, whose_turn
 
 from .conftest import StartBot
-from .notebook import delivery
-from .people import table_message, turn_messages, whose_turn
-from .robust import open_game, play_one, wait_for
 
 
 async def test_marks_saved_in_one_call_read_back(tmp_path: Path) -> None:

@@ -10,11 +10,11 @@ from typing import Any
 from bot.app import NinesBot
 from bot.session import GameSession
 from engine import Exchange, Play
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from testbed.notebook import delivery
 
 from .conftest import StartBot
-from .notebook import delivery
 from .test_lobby import (
     all_acknowledged,
     forged_click,

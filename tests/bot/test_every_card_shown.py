@@ -22,12 +22,12 @@ from bot.session import GameSession
 from bot.table_model import build, tiebreak_of
 from cogs.nines import render
 from engine import Game, PublicView, Rules, SheetRow, TrickWon, public_view
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from testbed.games import game_id_of
+from testbed.people import NotifiedPerson, end_message, open_hand, table_message
 
 from .conftest import StartBot
-from .people import NotifiedPerson, end_message, open_hand, table_message
-from .robust import game_id_of
 from .test_readable_table import session_for
 
 

@@ -18,14 +18,14 @@ import pytest
 from bot.shards import LEASE_SECONDS
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Channel, Guild, User
-from tests.fakecord.server import BOT_DEFAULT
-from tests.fakecord.wiring import discord_pointed_at
+from fakecord import FakeDiscord
+from fakecord.models import Channel, Guild, User
+from fakecord.server import BOT_DEFAULT
+from fakecord.wiring import discord_pointed_at
+from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.people import end_message, table_message, whose_turn
 from tests.storage_backends import TEST_POOL_SIZE, Backend
 
-from .people import end_message, table_message, whose_turn
-from .robust import finish, open_game, play_one, text_of, wait_for
 from .test_restart import BotProcess
 
 

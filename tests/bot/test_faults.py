@@ -10,13 +10,13 @@ import discord
 import pytest
 
 from bot.app import NinesBot
-from tests.fakecord import FakeDiscord
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.permissions import Perm
+from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.notebook import delivery
+from testbed.people import enabled_moves, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
-from .notebook import delivery
-from .people import enabled_moves, open_hand, table_message, whose_turn
-from .robust import finish, open_game, play_one, text_of, wait_for
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 

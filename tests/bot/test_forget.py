@@ -8,9 +8,9 @@ import json
 from typing import Any
 
 from bot.storage import player_key
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.interactions import Interaction
+from fakecord.models import User
 
 from .conftest import StartBot
 from .test_records import play_all

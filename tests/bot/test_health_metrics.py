@@ -17,10 +17,10 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import metrics
 from bot.health import Endpoints, check
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import open_game, play_one
 
 from .conftest import StartBot
-from .robust import open_game, play_one
 from .test_network_faults import free_port
 from .test_restart import ROOT, BotProcess
 

@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from bot.app import NinesBot
 from bot.storage import player_key
 from cogs.nines import ids
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
-from tests.fakecord.models import Message, User
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, Interaction
+from fakecord.models import Message, User
+from fakecord.permissions import Perm
+from testbed.games import finish, open_game, raw_click, text_of
+from testbed.people import enabled_moves, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
-from .people import enabled_moves, open_hand, table_message, whose_turn
-from .robust import finish, open_game, raw_click, text_of
 
 
 async def state(nines: NinesBot, game_id: int) -> tuple[Any, ...]:

@@ -7,8 +7,8 @@ import asyncio
 
 from bot.i18n import card_label
 from engine import Card
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Channel, Message, User
 
 from .conftest import StartBot
 

@@ -16,12 +16,12 @@ from bot.sheet_codes import short_codes
 from bot.storage import GameResult, Seat, SeatResult, player_key
 from cogs.nines.render import SUMMARY_ROWS
 from engine import HandEnded
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from testbed.notebook import delivery
+from testbed.people import end_message
 
 from .conftest import StartBot
-from .notebook import delivery
-from .people import end_message
 from .test_lobby import (
     all_acknowledged,
     current,
@@ -330,7 +330,7 @@ async def test_rules_command(fake_discord: FakeDiscord, start_bot: StartBot):
 
 
 async def test_stop_by_host_or_moderator_only(fake_discord: FakeDiscord, start_bot: StartBot):
-    from tests.fakecord.permissions import Perm
+    from fakecord.permissions import Perm
 
     fake = fake_discord
     bot = await start_bot()

@@ -18,12 +18,12 @@ from bot.app import NinesBot
 from bot.session import GameSession
 from cogs.nines import ids
 from engine import Action, Exchange
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.interactions import MESSAGE_COMPONENT, Interaction
+from fakecord.models import Channel, Message, User
+from testbed.notebook import delivery
 
 from .conftest import StartBot
-from .notebook import delivery
 
 # -- helpers shared by the other issue-6 test files --------------------------------------------
 

@@ -13,11 +13,11 @@ import random
 import pytest
 
 from engine import JOKER, Card, Play, Rules, public_view
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from testbed.people import enabled_moves, end_message, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
-from .people import enabled_moves, end_message, open_hand, table_message, whose_turn
 
 
 def stones_shown(score: int) -> str:

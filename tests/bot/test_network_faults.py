@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The log format off a terminal: "[2026-11-23 21:00:00] [WARNING ] bot.app: message".

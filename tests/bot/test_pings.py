@@ -1,7 +1,7 @@
 """Issue 29 (items 9 and 11): only the pings that help, cards that play themselves, the
 autoplay preference, a history of games only, and a rematch that calls its players.
 
-People here read only what Discord shows them (tests/bot/people.py, NotifiedPerson).
+People here read only what Discord shows them (testbed/people.py, NotifiedPerson).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pytest
 from bot.app import NinesBot
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message
+from fakecord import FakeDiscord
+from fakecord.models import Message
+from testbed.games import open_game, text_of, wait_for
+from testbed.people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
 
 from .conftest import StartBot
-from .people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
-from .robust import open_game, text_of, wait_for
 from .test_failover import second_guild
 from .test_turns import play_notified
 

@@ -27,10 +27,10 @@ import aiohttp
 import pytest
 
 from bot.storage import Storage
-from tests.fakecord import FakeDiscord
-from tests.fakecord.server import RequestRecord
+from fakecord import FakeDiscord
+from fakecord.server import RequestRecord
+from testbed.games import open_game
 
-from .robust import open_game
 from .test_failover import play, second_guild, until
 from .test_restart import ROOT, BotProcess
 

@@ -21,10 +21,10 @@ from bot.table_model import build, trick_of
 from cogs.nines import render, ui
 from engine import Card, Game, HandEnded, Rules, seat_view
 from engine.cli import random_game
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.people import end_message, open_hand, play_to_the_end, table_message
 
 from .conftest import StartBot
-from .people import end_message, open_hand, play_to_the_end, table_message
 
 #: Discord's embed limits.
 FIELD, DESCRIPTION, EMBED = 1024, 4096, 6000

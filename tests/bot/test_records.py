@@ -12,13 +12,13 @@ import pytest
 
 from engine import Action, Exchange, Game, Play, Rules
 from engine.cards import Card
+from fakecord import FakeDiscord
+from fakecord.interactions import Interaction
+from fakecord.models import Channel, User
+from testbed.people import enabled_moves, end_message
 from tests.engine.test_replay_and_records import check_record
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.models import Channel, User
 
 from .conftest import StartBot
-from .people import enabled_moves, end_message
 
 
 def text_of(res: Interaction) -> str:

@@ -20,12 +20,12 @@ import pytest
 
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.models import User
+from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.people import end_message, table_message
 
 from .conftest import StartBot
-from .people import end_message, table_message
-from .robust import finish, open_game, play_one, text_of, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -171,7 +171,7 @@ async def test_sigkill_mid_game_loses_nothing(fake_discord: FakeDiscord, tmp_pat
 
 
 def _turn(fake: FakeDiscord, users: list[User]) -> User | None:
-    from .people import whose_turn
+    from testbed.people import whose_turn
 
     return whose_turn(fake, users, fake.channel)
 

@@ -9,8 +9,8 @@ import pytest
 
 from bot.app import NinesBot
 from engine import TRUMP_PRESETS, Rules, Suit
-from tests.fakecord import FakeDiscord
-from tests.fakecord.errors import UsageRefused
+from fakecord import FakeDiscord
+from fakecord.errors import UsageRefused
 
 from .conftest import StartBot
 from .test_lobby import all_acknowledged, full_lobby, ok, refused

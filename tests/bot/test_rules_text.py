@@ -9,9 +9,9 @@ import pytest
 
 from cogs.nines.render import rules_embed, rules_line
 from engine import Rules
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from fakecord.permissions import Perm
 
 from .conftest import StartBot
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Message, User
+from testbed.games import game_id_of, open_game, play_one, wait_for
+from testbed.people import end_message, table_message, whose_turn
 
-from .people import end_message, table_message, whose_turn
-from .robust import game_id_of, open_game, play_one, wait_for
 from .test_restart import BotProcess
 
 SUMMARY = re.compile(r"^(Hand|Round) (\d+) is over")

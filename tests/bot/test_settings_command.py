@@ -14,14 +14,14 @@ import pytest
 
 from bot.i18n import tr
 from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
-from tests.fakecord import FakeDiscord
-from tests.fakecord.errors import UsageRefused
-from tests.fakecord.interactions import Interaction
-from tests.fakecord.models import Channel, Message, User
-from tests.fakecord.permissions import Perm
+from fakecord import FakeDiscord
+from fakecord.errors import UsageRefused
+from fakecord.interactions import Interaction
+from fakecord.models import Channel, Message, User
+from fakecord.permissions import Perm
+from testbed.people import enabled_moves, open_hand, table_message
 
 from .conftest import StartBot
-from .people import enabled_moves, open_hand, table_message
 
 
 def admin(fake: FakeDiscord, name: str = "admin", locale: str = "en-US") -> User:

@@ -1,7 +1,7 @@
 """Issue 32: resume, don't re-identify. A sharded process that loses its gateway connection
 but not its lease RESUMEs its sessions (Discord's budget of IDENTIFYs is 1,000 a day), the
 events sent meanwhile are replayed to it, and a click sent while it was away is answered once.
-Against the double's gateway (tests/fakecord/gateway.py: session id, sequence, replay,
+Against the double's gateway (fakecord/gateway.py: session id, sequence, replay,
 Invalid Session), with the real ``python -m bot``."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import finish, open_game
+from testbed.people import table_message
 
-from .people import table_message
-from .robust import finish, open_game
 from .test_failover import until
 from .test_restart import BotProcess
 

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot.shards import LEASE_SECONDS
-from tests.fakecord import FakeDiscord
-from tests.fakecord.wiring import discord_pointed_at
+from fakecord import FakeDiscord
+from fakecord.wiring import discord_pointed_at
+from testbed.games import open_game, text_of, wait_for
+from testbed.people import table_message
 from tests.storage_backends import Backend
 
-from .people import table_message
-from .robust import open_game, text_of, wait_for
 from .test_failover import actions, play, second_guild, sharded, until
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"

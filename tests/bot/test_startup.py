@@ -14,10 +14,11 @@ import discord
 import pytest
 
 from bot.app import INTENTS, NinesBot, build_bot
-from tests.fakecord import FakeDiscord
-from tests.fakecord.wiring import run_client, stop_client
+from fakecord import FakeDiscord
+from fakecord.wiring import run_client, stop_client
+from testbed.settings import bot_settings
 
-from .conftest import StartBot, bot_settings
+from .conftest import StartBot
 
 
 def run_bot(cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:

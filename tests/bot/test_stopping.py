@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.people import enabled_moves, open_hand, whose_turn
 
-from .people import enabled_moves, open_hand, whose_turn
-from .robust import finish, open_game, play_one, text_of, wait_for
 from .test_restart import BotProcess, table_message
 
 CALLBACK = "/interactions/*/callback"

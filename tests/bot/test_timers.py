@@ -14,12 +14,12 @@ import pytest
 import bot.session
 from bot.session import TIMEOUTS_BEFORE_AWAY
 from bot.storage import Storage
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import User
+from fakecord import FakeDiscord
+from fakecord.models import User
+from testbed.games import open_game, play_one, text_of, wait_for
+from testbed.people import table_message, whose_turn
 
 from .conftest import StartBot
-from .people import table_message, whose_turn
-from .robust import open_game, play_one, text_of, wait_for
 
 SHORT = 0.3
 

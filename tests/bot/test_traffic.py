@@ -13,13 +13,13 @@ import pytest
 from bot.app import NinesBot
 from cogs.nines.delivery import FOLLOWUP_BUDGET
 from engine import Play, parse_action
-from tests.fakecord import FakeDiscord
-from tests.fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, FOLLOWUP, WEBHOOK_CHANNEL_LIMIT
-from tests.fakecord.server import RequestRecord
+from fakecord import FakeDiscord
+from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, FOLLOWUP, WEBHOOK_CHANNEL_LIMIT
+from fakecord.server import RequestRecord
+from testbed.games import open_game, play_one, wait_for
+from testbed.people import NotifiedPerson, table_message, turn_messages, whose_turn
 
 from .conftest import StartBot
-from .people import NotifiedPerson, table_message, turn_messages, whose_turn
-from .robust import open_game, play_one, wait_for
 from .test_turns import play_notified
 
 CHANNEL_POST = "/channels/{channel_id}/messages"

@@ -1,6 +1,6 @@
 """Issue 16.1-16.2: the turn reaches its person, and their hand is current when it does.
 
-People here read only what Discord shows them (tests/bot/people.py, NotifiedPerson): they act
+People here read only what Discord shows them (testbed/people.py, NotifiedPerson): they act
 when a newly created message notifies them, from their newest private hand.
 """
 
@@ -12,11 +12,11 @@ import re
 import pytest
 
 from bot.app import NinesBot
-from tests.fakecord import FakeDiscord
+from fakecord import FakeDiscord
+from testbed.games import open_game, wait_for
+from testbed.people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
 
 from .conftest import StartBot
-from .people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
-from .robust import open_game, wait_for
 
 MENTION = re.compile(r"<@!?(\d+)>")
 #: Where public messages are posted: the channel, or a click's follow-up (issue 31).

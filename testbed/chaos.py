@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -33,11 +34,11 @@ from pathlib import Path
 
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
-from tests.bot.people import enabled_moves, table_message, whose_turn
-from tests.bot.robust import game_id_of, text_of
-from tests.fakecord import FakeDiscord, Interaction, UsageRefused
-from tests.fakecord.models import Channel, Guild, Message, User
-from tests.fakecord.server import BOT_DEFAULT
+from fakecord import FakeDiscord, Interaction, UsageRefused
+from fakecord.models import Channel, Guild, Message, User
+from fakecord.server import BOT_DEFAULT
+from testbed.games import game_id_of, text_of
+from testbed.people import enabled_moves, table_message, whose_turn
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = json.loads((ROOT / "bot" / "locales" / "en.json").read_text(encoding="utf-8"))
@@ -559,9 +560,7 @@ class Chaos:
                 if done:
                     continue
                 inter, outcome = await self.press(
-                    lambda who=who, button=button, lobby=lobby: self.fake.click(
-                        who, lobby, button, wait=False
-                    )
+                    functools.partial(self.fake.click, who, lobby, button, wait=False)
                 )
                 self._record(table, game, who, button, inter, outcome)
                 if outcome not in ("answered", "refused"):
@@ -596,7 +595,7 @@ class Chaos:
                 await asyncio.sleep(0.1)
                 continue
             opened, outcome = await self.press(
-                lambda u=user, m=found: self.fake.click(u, m, "My hand", wait=False)
+                functools.partial(self.fake.click, user, found, "My hand", wait=False)
             )
             self._record(table, game, user, "My hand", opened, outcome)
             hand = opened.message if opened is not None and outcome == "answered" else None
@@ -610,7 +609,7 @@ class Chaos:
                 calls = [
                     b.custom_id
                     for b in (answer.buttons() if answer is not None else ())
-                    if ":joker:" in (b.custom_id or "")
+                    if b.custom_id and ":joker:" in b.custom_id
                 ]
                 if calls and answer is not None:
                     click = await self._move(table, game, user, answer, table.rng.choice(calls))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import random
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.models import Channel, Message, User
 
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
@@ -88,7 +88,9 @@ async def take_turn(fake: FakeDiscord, user: User, channel: Channel, rng: random
     if res.message is not None and any(
         ":joker:" in (b.custom_id or "") for b in res.message.buttons()
     ):
-        calls = [b.custom_id for b in res.message.buttons() if ":joker:" in (b.custom_id or "")]
+        calls = [
+            b.custom_id for b in res.message.buttons() if b.custom_id and ":joker:" in b.custom_id
+        ]
         res = await fake.click(user, res.message, rng.choice(calls))
         assert not res.errors, res.errors
     await fake.settle()

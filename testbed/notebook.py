@@ -1,5 +1,5 @@
-"""The presenter's notebook of a game (``cogs.nines.delivery.Delivery``), for tests that
-check which message is the table or the standing turn message."""
+"""The presenter's notebook of a game (``cogs.nines.delivery.Delivery``), for tests (and
+benchmarks) that check which message is the table or the standing turn message."""
 
 from __future__ import annotations
 

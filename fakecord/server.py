@@ -101,7 +101,12 @@ class FakeDiscord(People):
     """One Discord for one test: REST at `api_base`, gateway at `gateway_url`, bot `token`."""
 
     def __init__(
-        self, *, clock: FakeClock | None = None, bot_name: str = "Nines", shards: int = 1
+        self,
+        *,
+        clock: FakeClock | None = None,
+        bot_name: str = "Nines",
+        shards: int = 1,
+        check_bodies_every: int = 1,
     ) -> None:
         self.clock = clock or FakeClock()
         self.store = Store(self.clock)
@@ -135,6 +140,15 @@ class FakeDiscord(People):
         #: Checks that say the bot under test is still working on what it received, though
         #: silent (a computer thinking in its worker process): settle() waits for them too.
         self.busy_probes: list[Callable[[], bool]] = []
+        #: Called with (event, message) for every message created, edited or deleted in any
+        #: channel, ephemeral ones included, before the gateway dispatches it: a harness that
+        #: reacts to what people see (bench/load.py's people) instead of polling channels.
+        self.message_watchers: list[Callable[[str, Message], None]] = []
+        #: Check one request body in this many against Discord's OpenAPI spec (1: every one,
+        #: as the tests do; 0: none). jsonschema takes 20-60 ms a message with components,
+        #: which caps the double near 40 requests a second: a load run checks a sample.
+        self.check_bodies_every = check_bodies_every
+        self._bodies_seen = 0
         self._pending: set[Interaction] = set()
         self._thinking: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
@@ -148,6 +162,11 @@ class FakeDiscord(People):
         self.bot_role = self.add_role(self.guild, "Nines", BOT_DEFAULT)
         self.add_member(self.guild, self.bot, roles=[self.bot_role])
         self.channel = self.add_channel(self.guild, "general")
+
+    def _check_this_body(self) -> bool:
+        self._bodies_seen += 1
+        every = self.check_bodies_every
+        return every > 0 and self._bodies_seen % every == 0
 
     # addresses -------------------------------------------------------------------------------
     @property
@@ -206,7 +225,7 @@ class FakeDiscord(People):
         self._stalls.append(stall)
         return stall
 
-    # Activities (tests/fakecord/activities.py) ---------------------------------------------
+    # Activities (fakecord/activities.py) ---------------------------------------------
     @property
     def client_secret(self) -> str:
         """The application's OAuth2 client secret (DISCORD_CLIENT_SECRET)."""
@@ -478,7 +497,7 @@ class FakeDiscord(People):
         if verdict.status == 429:
             return answer(429, verdict.body, verdict.headers)
 
-        if body is not None:
+        if body is not None and self._check_this_body():
             problem = spec.validate(
                 template, method, body, self._edited_flags(call)
             ) or app_emojis.unknown_emoji(body, self.app_emojis.items)

@@ -1,4 +1,4 @@
-"""How many interactions a second the double serves: `python -m tests.fakecord.bench [N]`.
+"""How many interactions a second the double serves: `python -m fakecord.bench [N]`.
 
 A trivial bot answers `/ping` with a message. Two figures: one person at a time (each
 interaction waits for its answer) and many people at once (all in flight together).

@@ -1,4 +1,5 @@
-"""Helpers for the robustness tests (issue 7): games set up quickly, raw clicks, waiting."""
+"""Games through the double, as the robustness tests (issue 7) and the benchmarks drive them: set
+up quickly, raw clicks, played to the end, waiting on what people see."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tests.fakecord import FakeDiscord
-from tests.fakecord.interactions import MESSAGE_COMPONENT, Interaction
-from tests.fakecord.models import Channel, Message, User
+from fakecord import FakeDiscord
+from fakecord.interactions import MESSAGE_COMPONENT, Interaction
+from fakecord.models import Channel, Message, User
 
 from .people import enabled_moves, end_message, table_message, whose_turn
 
@@ -128,7 +129,8 @@ async def finish(
     rng = random.Random(seed)
     for _ in range(limit):
         if await play_one(fake, users, channel, rng) is None:
-            return await wait_for(
+            ended: Message = await wait_for(
                 fake, lambda: end_message(fake, users[0], channel), what="the end message"
             )
+            return ended
     raise AssertionError("the game did not end")

@@ -108,7 +108,10 @@ class RestApi:
         )
 
     async def _announce(self, event: str, msg: Message) -> None:
-        """Gateway events for messages everyone can see (ephemeral ones are never dispatched)."""
+        """Gateway events for messages everyone can see (ephemeral ones are never dispatched);
+        every message to the double's watchers first."""
+        for watcher in self.fake.message_watchers:
+            watcher(event, msg)
         intents = self.fake.gateway.intents
         if msg.ephemeral_for is not None or not intents & GUILD_MESSAGES:
             return

@@ -193,13 +193,18 @@ class Gateway:
         """The outage is over (the double listens again)."""
         self._stopping = False
 
+    def stopping(self) -> bool:
+        """In an outage (``close_all`` until ``reopen``). A method, not the attribute: asked
+        again after an await, where the outage may have begun meanwhile."""
+        return self._stopping
+
     # the socket ----------------------------------------------------------------------------
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
-        if self._stopping:  # a connection that raced the outage is refused like the others
+        if self.stopping():  # a connection that raced the outage is refused like the others
             raise web.HTTPServiceUnavailable()
         await ws.prepare(request)
-        if self._stopping:  # ... or closed, if the outage began during its handshake
+        if self.stopping():  # ... or closed, if the outage began during its handshake
             await ws.close(code=1001, message=b"fake discord stopping")
             return ws
         self._sockets.add(ws)
