@@ -20,7 +20,8 @@ from bot.card_faces import (
 )
 from bot.emojis import MAX_BYTES, OURS, CardFaces, Uploaded, emoji_name
 from bot.i18n import card_label
-from cogs.nines.settings import DEFAULTS, KEYS, SettingsInvalid, validate, value_text
+from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
+from cogs.nines.settings import value_text
 from engine import Card, Suit
 from engine.cards import FULL_DECK, JOKER
 from fakecord.app_emojis import NAME
