@@ -9,6 +9,8 @@ last trick until the next one's first card).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import JOKER, Card, Play, public_view, seat_view
 from engine import spits as spits_of
 from engine.gametype import game_type
@@ -78,33 +80,35 @@ def table_for(session: GameSession, viewer: int | None) -> TableModel:
                 quota_left=quota_left,
             )
         )
+    # Before the deal (a lobby) the table is its seats alone; a game fills in the rest.
+    empty = TableModel(
+        game_id=session.id,
+        kind=kind,
+        rules=rules,
+        status=_status(session),
+        viewer=viewer,
+        seats=tuple(seats),
+        hand_number=0,
+        phase="exchange",
+        dealer=0,
+        trump=None,
+        spits=None,
+        exchange_order=(),
+        exchange=(),
+        turn=None,
+        trick=None,
+        tricks=(),
+        scores=(),
+        start_scores=(),
+        sheet=(),
+        last_result=None,
+        tiebreak=None,
+        winners=None,
+        ranking=None,
+        hand=None,
+    )
     if game is None or view is None:
-        return TableModel(
-            game_id=session.id,
-            kind=kind,
-            rules=rules,
-            status=_status(session),
-            viewer=viewer,
-            seats=tuple(seats),
-            hand_number=0,
-            phase="exchange",
-            dealer=0,
-            trump=None,
-            spits=None,
-            exchange_order=(),
-            exchange=(),
-            turn=None,
-            trick=None,
-            tricks=(),
-            scores=(),
-            start_scores=(),
-            sheet=(),
-            last_result=None,
-            tiebreak=None,
-            winners=None,
-            ranking=None,
-            hand=None,
-        )
+        return empty
     phase = view.phase if view.phase in ("exchange", "play", "over") else "play"
     turn = None
     if view.turn is not None and not view.over:
@@ -169,13 +173,8 @@ def table_for(session: GameSession, viewer: int | None) -> TableModel:
                 )
             )
         ranking = tuple(sorted(rows, key=lambda r: (r.place, r.unit)))
-    return TableModel(
-        game_id=session.id,
-        kind=kind,
-        rules=rules,
-        status=_status(session),
-        viewer=viewer,
-        seats=tuple(seats),
+    return replace(
+        empty,
         hand_number=view.hand_number,
         phase=phase,  # type: ignore[arg-type]
         dealer=view.dealer,
@@ -190,7 +189,6 @@ def table_for(session: GameSession, viewer: int | None) -> TableModel:
         start_scores=view.start_scores,
         sheet=view.sheet,
         last_result=view.last_hand,
-        tiebreak=None,
         winners=view.winners,
         ranking=ranking,
         hand=hand,
