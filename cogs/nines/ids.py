@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import ClassVar, Final, Literal, Self, cast, get_args
 
 from engine import Action, Card, Exchange, Play
@@ -76,19 +76,26 @@ FORGET: Final = IdTemplate(r"nines:1:forget:(?P<user>[1-9][0-9]{0,19})", "nines:
 
 
 @dataclass(frozen=True, slots=True)
-class GameOnlyClick:
-    """A click that names its game alone: its kind is its class (and its TEMPLATE)."""
+class NumbersClick:
+    """A click whose fields are numbers alone, named as its TEMPLATE's: its kind is its
+    class (and its TEMPLATE)."""
 
     TEMPLATE: ClassVar[IdTemplate]
-    game: int
 
     @property
     def custom_id(self) -> str:
-        return self.TEMPLATE.format(game=self.game)
+        return self.TEMPLATE.format(**asdict(self))
 
     @classmethod
     def from_fields(cls, fields: dict[str, str]) -> Self:
-        return cls(int(fields["game"]))
+        return cls(**{name: int(text) for name, text in fields.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class GameOnlyClick(NumbersClick):
+    """A click that names its game alone."""
+
+    game: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,19 +197,11 @@ class RematchClick(GameOnlyClick):
 
 
 @dataclass(frozen=True, slots=True)
-class ForgetClick:
+class ForgetClick(NumbersClick):
     """The confirmation of /nines forget, for that user alone."""
 
     TEMPLATE: ClassVar[IdTemplate] = FORGET
     user: int
-
-    @property
-    def custom_id(self) -> str:
-        return FORGET.format(user=self.user)
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> ForgetClick:
-        return cls(int(fields["user"]))
 
 
 Click = (
