@@ -15,13 +15,12 @@ whose partner play (no unblocking, no finesse) is where rule playouts misjudge m
 
 from __future__ import annotations
 
-import bisect
 import random
 from dataclasses import replace
 from typing import Final
 
 from engine.players.levels import SEARCH
-from engine.players.sampling import Knowledge, sample_world
+from engine.players.sampling import Knowledge, best_worlds, sample_world
 from engine.players.search import SearchPlayer
 from engine.players.simulate import SUIT_OF, rule_play
 
@@ -54,26 +53,6 @@ def misplays(k: Knowledge, world: list[int], enough: int) -> int:
     return bad
 
 
-def fitting_worlds(k: Knowledge, rng: random.Random, count: int, draws: int) -> list[list[int]]:
-    """The ``count`` of ``draws`` drawn worlds with the fewest ``misplays``, best first;
-    drawing stops once ``count`` worlds fit every play."""
-    ranked: list[tuple[int, int, list[int]]] = []
-    enough = 1 << 30
-    for i in range(max(draws, count)):
-        world = sample_world(k, rng)
-        bad = misplays(k, world, enough) if k.history else 0
-        if bad >= enough:
-            continue
-        bisect.insort(ranked, (bad, i, world))
-        if len(ranked) > count:
-            ranked.pop()
-        if len(ranked) == count:
-            enough = ranked[-1][0]
-            if enough == 0:
-                break
-    return [w for _, _, w in ranked]
-
-
 class PartnershipPlayer(SearchPlayer):
     """``SearchPlayer`` for the partnership game: ``worlds`` worlds drawn from the voids
     alone (``pool`` > 1: the best fits of ``pool`` draws a world to the plays seen, up to
@@ -96,5 +75,5 @@ class PartnershipPlayer(SearchPlayer):
         if not k.teams:
             return super()._worlds(k, rng, count)
         if self.level.pool > 1:
-            return fitting_worlds(k, rng, count, self.level.worlds * self.level.pool)
+            return best_worlds(k, rng, count, self.level.worlds * self.level.pool, misplays)
         return [sample_world(k, rng) for _ in range(count)]

@@ -6,7 +6,15 @@ from collections.abc import Sequence
 
 from .driver import IntegrityViolation, Queries, Row, Tx
 from .fencing import check_fence
-from .values import ENDED_STATUSES, ActionConflict, ActionRow, Fence, FencedOut, GameNotFound
+from .values import (
+    ENDED_STATUSES,
+    ActionConflict,
+    ActionRow,
+    Fence,
+    FencedOut,
+    GameNotFound,
+    from_row,
+)
 
 #: A move's write on PostgreSQL (migration 0010: 0007's with the writer's fence).
 APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -127,14 +135,4 @@ class ActionQueries(Queries):
                 "SELECT * FROM actions WHERE game_id = ? ORDER BY n", (game_id,)
             )
 
-        return [
-            ActionRow(
-                game_id=row["game_id"],
-                n=row["n"],
-                seat=row["seat"],
-                action=row["action"],
-                by_computer=bool(row["by_computer"]),
-                at=row["at"],
-            )
-            for row in await self._driver.read(read)
-        ]
+        return [from_row(ActionRow, row) for row in await self._driver.read(read)]

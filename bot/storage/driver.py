@@ -142,6 +142,21 @@ class Queries:
     _driver: Driver
     _now: Callable[[], float]
 
+    async def _put(self, table: str, key: str, key_value: object, /, **columns: object) -> None:
+        """Write the row of ``table`` whose ``key`` is ``key_value``: inserted with ``columns``,
+        or, where it stands, those columns replaced (one statement on both databases)."""
+        names = [key, *columns]
+        sql = (
+            f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+            f" ON CONFLICT ({key}) DO UPDATE"
+            f" SET {', '.join(f'{name} = excluded.{name}' for name in columns)}"
+        )
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(sql, (key_value, *columns.values()))
+
+        await self._driver.write(write)
+
     async def _game_write(self, steps: Work[T], function: Work[T]) -> T:
         """A write of a game in play (hot): on PostgreSQL its stored function, called in one
         round trip (``single``); elsewhere its steps, in one transaction."""

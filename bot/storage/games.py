@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import asdict
 from typing import Any
 
 from .actions import APPEND_ACTIONS
@@ -215,11 +216,7 @@ class GameQueries(Queries):
         await self.update_game(
             game_id,
             fence=fence,
-            table_message_id=marks.table_message_id,
-            table_hand=marks.table_hand,
-            shown_hands=marks.shown_hands,
-            turn_message_id=marks.turn_message_id,
-            turn_n=marks.turn_n,
+            **asdict(marks),
         )
 
     async def update_game(

@@ -12,6 +12,8 @@ from .values import (
     HistoryPlayer,
     HistoryRow,
     StatsRow,
+    copied,
+    from_row,
     game_from,
     player_key,
     stats_from,
@@ -166,24 +168,11 @@ class HistoryQueries(Queries):
 
 def _history_row(game: GameRow, seat_rows: list[Row]) -> HistoryRow:
     assert game.ended_at is not None
-    return HistoryRow(
+    # The game's own columns, by name; the seats' rows give the rest.
+    return copied(
+        HistoryRow,
+        game,
         game_id=game.id,
-        kind=game.kind,
-        status=game.status,
-        rated=game.rated,
-        end_reason=game.end_reason,
-        ended_at=game.ended_at,
-        hands_played=game.hands_played,
         winners=tuple(row["seat"] for row in seat_rows if row["is_winner"]),
-        players=tuple(
-            HistoryPlayer(
-                seat=row["seat"],
-                player_key=row["player_key"],
-                name=row["name"],
-                is_computer=bool(row["is_computer"]),
-                place=row["place"],
-                final_score=row["final_score"],
-            )
-            for row in seat_rows
-        ),
+        players=tuple(from_row(HistoryPlayer, row) for row in seat_rows),
     )

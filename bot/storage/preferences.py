@@ -10,17 +10,9 @@ from .driver import Queries, Tx
 class PreferenceQueries(Queries):
     async def set_autoplay(self, user_id: int, on: bool) -> None:
         """Whether the person's forced cards (a single legal card) play themselves."""
-        now = self._now()
-
-        async def write(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO player_prefs (user_id, autoplay, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET autoplay = excluded.autoplay, updated_at = excluded.updated_at",
-                (user_id, int(on), now),
-            )
-
-        await self._driver.write(write)
+        await self._put(
+            "player_prefs", "user_id", user_id, autoplay=int(on), updated_at=self._now()
+        )
 
     async def autoplay_users(self, user_ids: Iterable[int]) -> set[int]:
         """Which of these people have autoplay on (off for anyone never asked)."""

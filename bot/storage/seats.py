@@ -8,7 +8,7 @@ from typing import Any
 
 from .driver import IntegrityViolation, Queries, Row, Tx
 from .fencing import check_fence, fence_values, locked_status
-from .values import Fence, FencedOut, GameNotFound, GameStateError, Seat, SeatRow, seat_from
+from .values import Fence, FencedOut, GameNotFound, GameStateError, Seat, SeatRow, copied, seat_from
 
 #: A lobby's writes on PostgreSQL (migration 0011), one round trip each, fenced as a move's.
 SET_SEATS = "SELECT set_seats(?, ?, ?, ?, ?, ?, ?, ?, ?) AS status"
@@ -49,20 +49,7 @@ def seat_rows(game_id: int, seats: Sequence[Seat]) -> list[tuple[Any, ...]]:
 
 def stored_seats(game_id: int, seats: Sequence[Seat]) -> list[SeatRow]:
     """What a lobby's fresh seats are once stored: nobody away, no time-outs yet."""
-    return [
-        SeatRow(
-            game_id=game_id,
-            seat=s.seat,
-            player_key=s.player_key,
-            user_id=s.user_id,
-            name=s.name,
-            is_computer=s.is_computer,
-            difficulty=s.difficulty,
-            away=False,
-            timeouts=0,
-        )
-        for s in seats
-    ]
+    return [copied(SeatRow, s, game_id=game_id, away=False, timeouts=0) for s in seats]
 
 
 def in_lobby(game_id: int, status: object, fence: Fence | None, refusal: str) -> None:

@@ -41,17 +41,9 @@ class SettingsQueries(Queries):
     async def set_guild_settings(self, guild_id: int, settings: Mapping[str, SettingValue]) -> None:
         """Replace the guild's settings with ``settings`` (validated by the caller)."""
         text = json.dumps(dict(settings), sort_keys=True)
-        now = self._now()
-
-        async def write(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE"
-                " SET settings = excluded.settings, updated_at = excluded.updated_at",
-                (guild_id, text, now),
-            )
-
-        await self._driver.write(write)
+        await self._put(
+            "guild_settings", "guild_id", guild_id, settings=text, updated_at=self._now()
+        )
         self._settings[guild_id] = json.loads(text)
 
     async def get_meta(self, key: str) -> str | None:
@@ -62,14 +54,7 @@ class SettingsQueries(Queries):
         return await self._driver.read(read)
 
     async def set_meta(self, key: str, value: str) -> None:
-        async def write(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-
-        await self._driver.write(write)
+        await self._put("meta", "key", key, value=value)
 
     async def one_at_a_time(self, name: str, work: Callable[[], Awaitable[T]]) -> T:
         """Run ``work`` while no other process sharing this database runs work of that

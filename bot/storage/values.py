@@ -4,13 +4,17 @@ errors it raises on purpose, and how a row becomes a value."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from engine.gametype import GAME_NAMES, GameName
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from .driver import Row
+
+_Value = TypeVar("_Value", bound="DataclassInstance")
 
 #: A game's kind as stored (``games.kind``): the engine's game name.
 GameKind = GameName
@@ -270,83 +274,40 @@ class HistoryRow:
 # --- row conversion ---------------------------------------------------------------------------
 
 
+def from_row(cls: type[_Value], row: Row, **computed: Any) -> _Value:
+    """The value whose fields are the row's columns of the same names, but ``computed`` ones.
+
+    A field typed ``bool`` is made one: SQLite stores a bool as the integer 0 or 1.
+    """
+    values = {
+        f.name: bool(row[f.name]) if f.type in ("bool", bool) else row[f.name]
+        for f in fields(cls)
+        if f.name not in computed
+    }
+    return cls(**values, **computed)
+
+
+def copied(cls: type[_Value], source: object, **computed: Any) -> _Value:
+    """The value whose fields are ``source``'s attributes of the same names, but ``computed``
+    ones: one value made from another that holds what it needs."""
+    values = {f.name: getattr(source, f.name) for f in fields(cls) if f.name not in computed}
+    return cls(**values, **computed)
+
+
 def game_from(row: Row) -> GameRow:
-    return GameRow(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        kind=row["kind"],
-        rules=json.loads(row["rules"]),
-        seed=row["seed"],
-        status=row["status"],
-        host_id=row["host_id"],
-        language=row["language"],
-        lobby_message_id=row["lobby_message_id"],
-        table_message_id=row["table_message_id"],
-        turn_deadline=row["turn_deadline"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        ended_at=row["ended_at"],
-        end_reason=row["end_reason"],
-        hands_played=row["hands_played"],
-        rated=bool(row["rated"]),
-        shown_hands=row["shown_hands"],
-        table_hand=row["table_hand"],
-        turn_message_id=row["turn_message_id"],
-        turn_n=row["turn_n"],
-        announced=bool(row["announced"]),
-    )
+    return from_row(GameRow, row, rules=json.loads(row["rules"]))
 
 
 def seat_from(row: Row) -> SeatRow:
-    return SeatRow(
-        game_id=row["game_id"],
-        seat=row["seat"],
-        player_key=row["player_key"],
-        user_id=row["user_id"],
-        name=row["name"],
-        is_computer=bool(row["is_computer"]),
-        difficulty=row["difficulty"],
-        away=bool(row["away"]),
-        timeouts=row["timeouts"],
-    )
+    return from_row(SeatRow, row)
 
 
 def stats_from(row: Row) -> StatsRow:
-    return StatsRow(
-        guild_id=row["guild_id"],
-        kind=row["kind"],
-        player_key=row["player_key"],
-        name=row["name"],
-        is_computer=bool(row["is_computer"]),
-        games=row["games"],
-        wins=row["wins"],
-        hands=row["hands"],
-        tricks=row["tricks"],
-        swaps=row["swaps"],
-        exchanges=row["exchanges"],
-        best_place=row["best_place"],
-        mu=row["mu"],
-        sigma=row["sigma"],
-        rating=row["rating"],
-        updated_at=row["updated_at"],
-    )
+    return from_row(StatsRow, row)
 
 
 def seat_result_from(row: Row) -> SeatResult:
-    return SeatResult(
-        seat=row["seat"],
-        player_key=row["player_key"],
-        name=row["name"],
-        is_computer=bool(row["is_computer"]),
-        place=row["place"],
-        tricks=row["tricks"],
-        hands=row["hands"],
-        swaps=row["swaps"],
-        exchanges=row["exchanges"],
-        final_score=row["final_score"],
-    )
+    return from_row(SeatResult, row)
 
 
 def validate_result(result: GameResult) -> None:
@@ -375,13 +336,7 @@ class DeliveryMarks:
 
 
 def delivery_from(row: Row) -> DeliveryMarks:
-    return DeliveryMarks(
-        table_message_id=row["table_message_id"],
-        table_hand=row["table_hand"],
-        shown_hands=row["shown_hands"],
-        turn_message_id=row["turn_message_id"],
-        turn_n=row["turn_n"],
-    )
+    return from_row(DeliveryMarks, row)
 
 
 # Columns update_game may touch; status may only move between the open states there, since

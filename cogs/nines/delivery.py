@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import discord
@@ -134,17 +134,9 @@ class Delivery:
 
     def load(self, marks: DeliveryMarks) -> None:
         self.loaded = True
-        self.table_message_id = marks.table_message_id
-        self.table_hand = marks.table_hand
-        self.shown_hands = marks.shown_hands
-        self.turn_message_id = marks.turn_message_id
-        self.turn_n = marks.turn_n
+        # The marks are this notebook's fields of the same names, both ways.
+        for mark in fields(DeliveryMarks):
+            setattr(self, mark.name, getattr(marks, mark.name))
 
     def marks(self) -> DeliveryMarks:
-        return DeliveryMarks(
-            table_message_id=self.table_message_id,
-            table_hand=self.table_hand,
-            shown_hands=self.shown_hands,
-            turn_message_id=self.turn_message_id,
-            turn_n=self.turn_n,
-        )
+        return DeliveryMarks(**{m.name: getattr(self, m.name) for m in fields(DeliveryMarks)})

@@ -20,8 +20,8 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import ClassVar, Final, Literal, cast, get_args
+from dataclasses import asdict, dataclass
+from typing import ClassVar, Final, Literal, Self, cast, get_args
 
 from engine import Action, Card, Exchange, Play
 
@@ -76,6 +76,29 @@ FORGET: Final = IdTemplate(r"nines:1:forget:(?P<user>[1-9][0-9]{0,19})", "nines:
 
 
 @dataclass(frozen=True, slots=True)
+class NumbersClick:
+    """A click whose fields are numbers alone, named as its TEMPLATE's: its kind is its
+    class (and its TEMPLATE)."""
+
+    TEMPLATE: ClassVar[IdTemplate]
+
+    @property
+    def custom_id(self) -> str:
+        return self.TEMPLATE.format(**asdict(self))
+
+    @classmethod
+    def from_fields(cls, fields: dict[str, str]) -> Self:
+        return cls(**{name: int(text) for name, text in fields.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class GameOnlyClick(NumbersClick):
+    """A click that names its game alone."""
+
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyClick:
     """A lobby's button: join, leave, start, cancel, add a computer of a level, remove one."""
 
@@ -98,19 +121,10 @@ class LobbyClick:
 
 
 @dataclass(frozen=True, slots=True)
-class HandClick:
+class HandClick(GameOnlyClick):
     """My hand / Refresh: the clicker's private hand."""
 
     TEMPLATE: ClassVar[IdTemplate] = HAND
-    game: int
-
-    @property
-    def custom_id(self) -> str:
-        return HAND.format(game=self.game)
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> HandClick:
-        return cls(int(fields["game"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,51 +183,25 @@ class JokerClick:
 
 
 @dataclass(frozen=True, slots=True)
-class BackClick:
+class BackClick(GameOnlyClick):
     """I'm back: an away player takes their seat again."""
 
     TEMPLATE: ClassVar[IdTemplate] = BACK
-    game: int
-
-    @property
-    def custom_id(self) -> str:
-        return BACK.format(game=self.game)
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> BackClick:
-        return cls(int(fields["game"]))
 
 
 @dataclass(frozen=True, slots=True)
-class RematchClick:
+class RematchClick(GameOnlyClick):
     """Rematch, under an ended game's result."""
 
     TEMPLATE: ClassVar[IdTemplate] = REMATCH
-    game: int
-
-    @property
-    def custom_id(self) -> str:
-        return REMATCH.format(game=self.game)
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> RematchClick:
-        return cls(int(fields["game"]))
 
 
 @dataclass(frozen=True, slots=True)
-class ForgetClick:
+class ForgetClick(NumbersClick):
     """The confirmation of /nines forget, for that user alone."""
 
     TEMPLATE: ClassVar[IdTemplate] = FORGET
     user: int
-
-    @property
-    def custom_id(self) -> str:
-        return FORGET.format(user=self.user)
-
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> ForgetClick:
-        return cls(int(fields["user"]))
 
 
 Click = (

@@ -18,7 +18,7 @@ from ..cards import JOKER, Suit
 from ..nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
 from .determinized import Prune, best_move, until
-from .sampling import Knowledge, NeinFollows, knowledge_of, sample_world
+from .sampling import Knowledge, NeinFollows, count_misfits, knowledge_of, sample_world
 from .simulate import bits
 
 JOKER_BIT: Final = JOKER.index  # 52
@@ -412,19 +412,13 @@ def others_plays(view: SeatView) -> Seen:
 def misfits(k: Knowledge, seen: Seen, world: list[int], enough: int) -> int:
     """How many of the others' plays the rule would not have made in ``world`` (stops at
     ``enough``); the play that broke a world is checked first next time."""
-    bad = 0
-    first = -1
-    for i, (seat, move, st, before) in enumerate(seen):
+
+    def misplayed(play: tuple[int, int, NeinHand, int]) -> bool:
+        seat, move, st, before = play
         st.hands[seat] = world[seat] | (k.played_by[seat] & ~before)
-        if nein_rule_move(st) != move:
-            if bad == 0:
-                first = i
-            bad += 1
-            if bad >= enough:
-                break
-    if first > 0:
-        seen.insert(0, seen.pop(first))
-    return bad
+        return nein_rule_move(st) != move
+
+    return count_misfits(seen, misplayed, enough)
 
 
 def fitted_worlds(

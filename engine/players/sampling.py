@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import bisect
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..actions import Play
 from ..cards import JOKER, Card
@@ -43,6 +44,9 @@ def mask_of(cards: tuple[Card, ...] | list[Card]) -> int:
 
 def trump_index(trump: Trump) -> int:
     return NO_TRUMP if trump is None else SUIT_INDEX[trump.value]
+
+
+_Check = TypeVar("_Check")
 
 
 @dataclass(slots=True)
@@ -322,11 +326,24 @@ def sample_worlds(k: Knowledge, rng: random.Random, count: int, draws: int) -> l
     """
     if not (k.decisions or k.history):
         return [sample_world(k, rng) for _ in range(count)]
+    return best_worlds(k, rng, count, draws, _contradictions)
+
+
+#: How badly a world fits what was seen: ``(knowledge, world, enough)``, counting stops at
+#: ``enough`` (a world already known to be no better than the best so far).
+Misfits = Callable[[Knowledge, list[int], int], int]
+
+
+def best_worlds(
+    k: Knowledge, rng: random.Random, count: int, draws: int, misfits: Misfits
+) -> list[list[int]]:
+    """The ``count`` worlds with the fewest ``misfits`` of up to ``draws`` draws (at least
+    ``count``), best first; drawing stops once ``count`` worlds have none."""
     ranked: list[tuple[int, int, list[int]]] = []  # (bad, draw number, world), sorted
     enough = 1 << 30  # the count-th best so far: a world no better is not counted out
     for i in range(max(draws, count)):
         world = sample_world(k, rng)
-        bad = _contradictions(k, world, enough)
+        bad = misfits(k, world, enough)
         if bad >= enough:
             continue
         bisect.insort(ranked, (bad, i, world))
@@ -339,25 +356,37 @@ def sample_worlds(k: Knowledge, rng: random.Random, count: int, draws: int) -> l
     return [w for _, _, w in ranked]
 
 
-def _contradictions(k: Knowledge, world: list[int], enough: int) -> int:
-    """How many of the others' decisions the rule would not have made in ``world`` (counting
-    stops at ``enough``, a world already known to be no better than the best so far)."""
+def count_misfits(checks: list[_Check], misfit: Callable[[_Check], bool], enough: int) -> int:
+    """How many of ``checks`` are a ``misfit`` (counting stops at ``enough``).
+
+    Move to front: the check that broke this world likely breaks the next one too, and the
+    count stops sooner (the same worlds win; only the order of the checks changes).
+    """
     bad = 0
-    n, trump = k.n, k.trump
-    history = k.history
     first = -1
-    for i, (seat, card, trick, before) in enumerate(history):
-        held = world[seat] | (k.played_by[seat] & ~before)
-        if rule_play(held, trick, n, trump, before, k.teams) != card:
+    for i, check in enumerate(checks):
+        if misfit(check):
             if bad == 0:
                 first = i
             bad += 1
             if bad >= enough:
                 break
-    # Move to front: the play that broke this world likely breaks the next one too, and the
-    # count stops sooner (the same worlds win; only the order of the checks changes).
     if first > 0:
-        history.insert(0, history.pop(first))
+        checks.insert(0, checks.pop(first))
+    return bad
+
+
+def _contradictions(k: Knowledge, world: list[int], enough: int) -> int:
+    """How many of the others' decisions the rule would not have made in ``world`` (counting
+    stops at ``enough``, a world already known to be no better than the best so far)."""
+    n, trump = k.n, k.trump
+
+    def misplayed(seen: tuple[int, int, list[int], int]) -> bool:
+        seat, card, trick, before = seen
+        held = world[seat] | (k.played_by[seat] & ~before)
+        return rule_play(held, trick, n, trump, before, k.teams) != card
+
+    bad = count_misfits(k.history, misplayed, enough)
     if bad >= enough:
         return bad
     for seat, swapped, discarded in k.decisions:
