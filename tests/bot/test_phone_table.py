@@ -137,6 +137,29 @@ def test_no_public_line_wraps_twice_on_a_phone(
     assert seen == {"lobby", "draw", "table", "summary", "end", "stopped", "rules"}
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "seed"), [("classic", 161), ("four-player", 40), ("nein-nine", 9)]
+)
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_tie_break_hand_says_why_on_lines_a_phone_holds(
+    ruleset: str, seed: int, lang: str
+) -> None:
+    """The hand played because of a tie (N8, G9; seeds from tests/test_table_model.py)."""
+    settings = {"rounds": 2} if ruleset == "nein-nine" else {"start": 3}
+    game = Game(Rules.from_settings(ruleset, settings), seed)
+    rng = random.Random(seed)
+    session = session_for(game, lang)
+    seen = 0
+    while game.turn is not None:
+        game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
+        model = build(session, None)
+        if model.tiebreak is not None and game.turn is not None:
+            text = render.table_embed(lang, model).description or ""
+            assert all(shown_length(line) <= PHONE_LINE for line in text.splitlines()), text
+            seen += 1
+    assert seen
+
+
 def test_the_measure_and_the_breaking() -> None:
     """What a phone shows is counted, not markup: bold markers take no room, a custom emoji
     about three letters, a 🤖 two; a paragraph breaks after a sentence, never at a French

@@ -10,7 +10,7 @@ from bot.i18n import card_label, tr, trump_name
 from bot.table_model import TableModel
 from engine import Rules, TrumpSet
 
-from .phone import packed
+from .phone import packed, paragraph_lines
 from .words import (
     COLOUR,
     completed_trick_text,
@@ -40,13 +40,14 @@ def tiebreak_text(lang: str, model: TableModel) -> str | None:
         return None
     best = model.scores[model.tiebreak[0]]
     kind = model.kind
-    return tr(
+    text = tr(
         lang,
         "table.tiebreak_nein_nine" if kind.higher_wins else "table.tiebreak_nines",
         number=model.hand_number,
         names=" & ".join(unit_name(model, u) for u in model.tiebreak),
         score=signed(best) if kind.signed_scores else str(best),
     )
+    return "\n".join(paragraph_lines(text))
 
 
 def tricks_text(model: TableModel, tricks_won: Sequence[int]) -> str:
