@@ -22,7 +22,13 @@ from bot.session import SeatInfo
 from bot.table_model import TableModel, build, build_lobby, trick_of
 from cogs.nines import render
 from cogs.nines.controller import computer_name
-from cogs.nines.render.phone import PHONE_LINE, packed, paragraph_lines, shown_length
+from cogs.nines.render.phone import (
+    PHONE_LINE,
+    SHEET_LINE,
+    packed,
+    paragraph_lines,
+    shown_length,
+)
 from engine import RULESETS, DealerChosen, Game, HandEnded, Rules, TrumpSet
 from engine.cli import random_game
 from fakecord import FakeDiscord
@@ -133,7 +139,7 @@ def test_no_public_line_wraps_twice_on_a_phone(
         for line in CODE_BLOCK.sub("", text).splitlines():
             assert shown_length(line) <= PHONE_LINE, (where, shown_length(line), line)
         for block in CODE_BLOCK.findall(text):  # the sheet: narrower still, for a phone
-            assert all(len(line) <= 32 for line in block.splitlines()), (where, block)
+            assert all(len(line) <= SHEET_LINE for line in block.splitlines()), (where, block)
     assert seen == {"lobby", "draw", "table", "summary", "end", "stopped", "rules"}
 
 

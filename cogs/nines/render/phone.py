@@ -7,8 +7,11 @@ font scale its text (gg sans, 16 sp in chat, a little smaller in embeds) average
 character of ordinary prose, so a visual line holds 40 to 45 characters; word wrapping leaves the
 end of most lines short by half a word. Two visual lines of a little over 40 characters: **80**
 characters as shown, counted by ``shown_length`` (markdown's ``**`` not shown, a custom emoji or
-a timestamp counted by the room it takes). The score sheet's monospace block has its own, narrower
-bound (``sheet.py``).
+a timestamp counted by the room it takes).
+
+The score sheet's monospace block must not wrap at all (its columns would break): a code block
+takes its own padding from that width and a monospace letter is wider (about 7.8 dp at 13 sp),
+so ``SHEET_LINE`` is 32 columns; the sheet's three-letter codes keep four players within it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import unicodedata
 from collections.abc import Iterable
 
 PHONE_LINE = 80  # characters as shown: wraps at most once on a 360-dp phone (see above)
+SHEET_LINE = 32  # monospace columns of the score sheet that a 360-dp phone shows unwrapped
 
 #: Markup Discord shows as something else: a custom emoji (<:name:id>, shown about as wide as
 #: three letters at Discord's 22-px emoji size in text), a timestamp (<t:…:R>, "in 2 minutes"),
