@@ -71,11 +71,23 @@ def _telling(joined: str, others: Sequence[str]) -> str | None:
     return clip(joined[:2] + joined[at] if at >= 2 else joined, CODE_WIDTH)
 
 
-def short_codes(lang: str, names: Sequence[str]) -> list[str]:
+def short_codes(
+    lang: str, names: Sequence[str], levels: Sequence[str | None] | None = None
+) -> list[str]:
     """One short code per name, all different (case aside), for the score sheet's columns:
     ``Alexandre``/``Alexandra`` become ``Ale``/``Ala`` rather than two ``Ale``. A legend under
     the sheet gives the full names. A name with nothing readable gets a numbered code in
     ``lang`` (``P1``, ``J1``).
+
+    ``levels``: a computer's difficulty for each computer seat, None for a person. A computer
+    is named by its level, not its name, so the same computer reads the same from game to game
+    (``N1``, the first normal one; ``H1``, ``F1`` for « facile »...), whatever its name and
+    whoever sits beside it; people's codes are chosen around them.
+
+    >>> short_codes("en", ["Nora", "🤖 Normal bot", "🤖 Normal bot 2"], [None, "normal", "normal"])
+    ['Nor', 'N1', 'N2']
+    >>> short_codes("fr", ["🤖 Robot facile", "Zoé"], ["easy", None])
+    ['F1', 'Zoé']
 
     >>> short_codes("en", ["Alexandre", "Alexandra", "bob"])
     ['Ale', 'Ala', 'Bob']
@@ -84,8 +96,14 @@ def short_codes(lang: str, names: Sequence[str]) -> list[str]:
     >>> short_codes("fr", ["🤖", "Zoé", "zoe"])
     ['J1', 'Zoé', 'Zoe']
     """
-    options = [_candidates(n) for n in names]
     codes: list[str | None] = [None] * len(names)
+    seen: dict[str, int] = {}
+    for i, difficulty in enumerate(levels or ()):
+        if difficulty is not None:
+            seen[difficulty] = seen.get(difficulty, 0) + 1
+            # The level's initial in ``lang`` and a count: Easy/Normal/Hard, Facile/Difficile.
+            codes[i] = tr(lang, f"difficulty.{difficulty}")[:1] + str(seen[difficulty])
+    options = [[] if codes[i] else _candidates(n) for i, n in enumerate(names)]
 
     def settle(proposed: dict[int, str | None]) -> None:
         """Give each name its proposed code where no other name wants or has it."""

@@ -135,11 +135,12 @@ class TableModel:
     exchange: tuple[tuple[int, bool], ...]  # (seat, swapped) decided so far
     turn: TurnModel | None
     trick: TrickModel | None  # in play, at least one card on it
-    #: Completed tricks of this hand, in order, as the chat table and hand show them today:
-    #: the table lists those completed since its previous edit (a presenter's count, not the
-    #: model's) and the last; a hand shows the last. In Nein Nine that is more than G11
-    #: amended lets stand (the last trick, until the next trick's first card, on the public
-    #: table only): issue 38's item 15 narrows it here, in ``build``, for every medium.
+    #: Completed tricks of this hand that may still be shown, in order. Nines: all of them
+    #: (the chat table lists those completed since its previous edit, a presenter's count,
+    #: and the last; a hand shows the last). Nein Nine (G11 amended): only the last, and only
+    #: until the next trick's first card, as people at a real table see it gathered; none of
+    #: an earlier trick. The same for a seat's model, whose table is the public one: only the
+    #: chat's private hand leaves it out. Once the game is over, the last round's every trick.
     tricks: tuple[TrickModel, ...]
     scores: tuple[int, ...]  # per unit
     start_scores: tuple[int, ...]
@@ -330,7 +331,8 @@ def build(source: TableSource, viewer: int | None) -> TableModel:
     view = None if viewer is None else seat_view(game, viewer)
     table = public_view(game) if view is None else view.table
     names = names_of(source.seats)
-    codes = short_codes(source.language, names)
+    levels = [(s.difficulty or "normal") if s.is_computer else None for s in source.seats]
+    codes = short_codes(source.language, names, levels)
     won = [sum(table.tricks_won[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     seats = tuple(
         SeatModel(
@@ -366,10 +368,13 @@ def build(source: TableSource, viewer: int | None) -> TableModel:
                 for s, c in table.trick
             ),
         )
-    # The hand's completed tricks, as the table and the hand show them today: the game's
-    # record, not the public view, which in Nein Nine hides taken tricks (G11) while the last
-    # one still stands on the table; a seat's view holds them all (R1).
-    completed = game.tricks if view is None else view.played
+    # The hand's completed tricks: the game's record, not the public view, which in Nein Nine
+    # hides taken tricks (G11) while the last one still stands on the table; a seat's view
+    # holds them all (R1). In Nein Nine, what G11 (amended) lets stand: the last completed
+    # trick, until the next trick's first card; every medium reads this, so none shows more.
+    completed: Sequence[TrickWon] = game.tricks if view is None else view.played
+    if kind.hidden_tricks and not game.over:
+        completed = completed[-1:] if not table.trick else ()
     chosen = game.opening[0]
     draw = chosen.rounds if isinstance(chosen, DealerChosen) else ()
     return TableModel(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+from bot.i18n import tr
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
 
@@ -42,12 +43,21 @@ def end_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | No
 
 
 def whose_turn(fake: FakeDiscord, users: list[User], channel: Channel) -> User | None:
+    """The person whose decision the table names ("To play: alice"), unless a computer plays
+    for them; None on a computer's turn. The table says it in words only: the turn message
+    alone mentions them (issue 38, item 3)."""
     table = table_message(fake, users[0], channel)
     if table is None:
         return None
-    for user in users:
-        if f"<@{user.id}>, your turn" in (table.content or ""):
-            return user
+    text = "\n".join(str(e.get("description", "")) for e in table.embeds)
+    head, away = tr("en", "table.turn", who=""), tr("en", "table.away")
+    for line in text.splitlines():
+        if line.startswith(head) and away not in line:
+            who = line[len(head) :]
+            for user in users:
+                name = user.global_name or user.name
+                if who == name or who.startswith(name + " "):
+                    return user
     return None
 
 

@@ -74,7 +74,8 @@ def _nines(lang: str, rules: Rules) -> list[Section]:
             "score",
             tr(lang, score, start=rules.start, quota=quota),
             tr(lang, instant),
-            tr(lang, "rules.total"),  # N7: what Tot on the sheet is, and why it shrinks
+            # N7: what Tot on the sheet is, and why it shrinks; N9: by more after an instant win
+            tr(lang, "rules.total_instant" if rules.instant_win else "rules.total"),
         )
     )
     if teams:  # N10: one team alone can reach 0 in a hand

@@ -42,10 +42,11 @@ class TableMessage:
         number = model.hand_number
         shown = None if drawn is None else drawn[1] if drawn[0] == number else 0
         return {
-            "content": render.turn_content(lang, model),
+            # No content: the table names whose turn it is in its embed, and the turn message
+            # (turn_pings.py) alone mentions them; an edit clears what an older table said.
+            "content": None,
             "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown),
             "view": ui.table_view(lang, model),
-            # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
         }
 

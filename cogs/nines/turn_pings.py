@@ -11,10 +11,9 @@ from typing import Any
 import discord
 
 from bot.failpoints import failpoint
-from bot.i18n import tr
 from bot.session import GameSession
 
-from . import ui
+from . import render, ui
 from .delivery import KEPT_FOR_TABLES
 from .messages import GameMessages, nonce
 from .private_hands import PrivateHands
@@ -53,7 +52,7 @@ class TurnPings:
         if user_id is not None:
             lang = session.language
             ping: dict[str, Any] = {
-                "content": tr(lang, "table.your_turn", who=f"<@{user_id}>"),
+                "content": render.turn_ping(lang, user_id),
                 "view": ui.turn_view(lang, session.id),
                 "allowed_mentions": discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(user_id)]

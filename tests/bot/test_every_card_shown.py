@@ -119,6 +119,12 @@ async def test_every_card_stands_beside_its_player_and_hands_close(
             # Names, not mentions, inside embeds (a phone may show <@123…>).
             assert "<@" not in text, text
 
+    # Nein Nine (G11 amended, issue 38 item 15): a completed trick stands on the table until
+    # the next trick's first card, never beside it nor after it.
+    if game.rules.kind.hidden_tricks:
+        assert any("Last trick, won by " in t for t in tables)
+        assert not any("Last trick" in t and "Current trick" in t for t in tables)
+        assert not any("Trick 1, won by " in t for t in tables)
     # The record holds every card played; a computer's seat view (R1) holds no more of it.
     for hand in game.hands_log:
         tricks = list(hand.tricks)
@@ -127,6 +133,8 @@ async def test_every_card_stands_beside_its_player_and_hands_close(
         # (every seat holds one card), so the trick before it goes from the table that showed
         # its cards being played straight to the hand's summary, which that table becomes.
         for trick in tricks[:-2]:
+            if game.rules.kind.hidden_tricks:
+                break  # Nein Nine: checked below (G11 amended)
             expected = beside_players(session, trick, table=True)
             assert any(expected in t for t in tables), (hand.number, expected)
         for trick in tricks:  # and every trick of the hand in its summary, card by card
@@ -226,23 +234,27 @@ def tiebreak_shown(session: Any, table: PublicView) -> str | None:
 
 def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() -> None:
     """Computers' cards come in one edit: if a whole trick passed since the table was last
-    drawn, the table lists it before the last one. The private hand shows the last trick."""
+    drawn, the table lists it before the last one. The private hand shows the last trick;
+    not in Nein Nine, whose last trick stands on the public table only, until the next card
+    (G11 amended, issue 38 item 15)."""
     game = Game(Rules.from_settings("four-player"), seed=5)
     while len(game.tricks) < 2:
         game.apply(game.turn, game.legal_actions(game.turn)[0])
     session = session_for(game, ["ann", "bob", "cy", "dee"])
     first, second = (beside_players(session, t, table=True) for t in game.tricks)
     text = str(render.table_embed("en", build(session, None), shown_tricks=0).description)
-    assert "Trick 1: " in text and first in text and "Last trick: " in text and second in text
+    assert "Trick 1, won by " in text and first in text
+    assert "Last trick, won by " in text and second in text
     # Drawn once this hand already, after the first trick: only the last is listed.
     text = str(render.table_embed("en", build(session, None), shown_tricks=1).description)
-    assert "Trick 1: " not in text and first not in text and second in text
-    for seat in range(4):  # every seat's private hand, in Nein Nine too
+    assert "Trick 1, won by " not in text and first not in text and second in text
+    for seat in range(4):  # every seat's private hand
         assert second in render.hand_content("en", build(session, seat))
     nein = Game(Rules.from_settings("nein-nine"), seed=5)
     while not nein.tricks:
         nein.apply(nein.turn, nein.legal_actions(nein.turn)[0])
     session = session_for(nein, ["ann", "bob", "cy"])
     last = beside_players(session, nein.tricks[0], table=True)
+    assert not nein.trick  # no card of the next trick yet: the trick stands on the table
     assert last in str(render.table_embed("en", build(session, None)).description)
-    assert last in render.hand_content("en", build(session, 0))
+    assert last not in render.hand_content("en", build(session, 0))

@@ -83,7 +83,7 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
     draw = fake.store.message_by_id(lobby.id).content or ""
     dealer = session.seats[game.first_dealer].name
     assert draw.startswith("Draw for first dealer") and f"{dealer} deals first" in draw
-    assert draw.split(f"{dealer} 9", 1)[0] != draw  # the dealer's card is a 9
+    assert draw.split(f"{dealer} **9", 1)[0] != draw  # the dealer's card is a 9
     table = table_message(fake, alice, fake.channel)
     assert table is not None
     assert "Nein Nine · Round 1" in embed_text(table)
@@ -175,8 +175,9 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
     )
     # The sheet and its legend: in each round's summary but the last, whose sheet is the
     # end message's (shown once).
-    assert all("Tr: " in embed_text(m) for m in summaries[:-1])
-    assert "Tr: " in embed_text(end) and "```" not in embed_text(summaries[-1])
+    legend = "Tr is the trump the first 8 set: "
+    assert all(legend in embed_text(m) for m in summaries[:-1])
+    assert legend in embed_text(end) and "```" not in embed_text(summaries[-1])
     assert len(stones_seen) >= 1
 
     # The end: winner, the sheet as text and as a picture.

@@ -104,7 +104,8 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
     # N12: a header, the starting scores, then every hand: number, trump, dealer, scores,
     # and (in Nines) the total.
     assert len(lines) == 2 + hands
-    codes = sheet_codes.short_codes(lang, LONG_NAMES[: rules.players])
+    levels = [("normal" if n.startswith("🤖") else None) for n in LONG_NAMES[: rules.players]]
+    codes = sheet_codes.short_codes(lang, LONG_NAMES[: rules.players], levels)
     for row, line in zip(game.sheet, lines[2:], strict=True):
         cells = line.split()
         assert cells[0] == str(row.number)
@@ -114,10 +115,10 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
         if ruleset != "nein-nine":
             assert int(cells[-1]) == row.total
     assert "Σ" not in text
-    # The legend names everyone in full, after their unique code.
+    # The legend names everyone in full, their unique code after them (issue 38: in words).
     assert len({c.casefold() for c in codes}) == len(codes)
     for code, name in zip(codes, LONG_NAMES, strict=False):
-        assert f"`{code}` {name}" in text
+        assert f"{name} ({code})" in text
     # Every hand's summary and a table in the middle of the game fit too.
     replay = Game(rules, seed)
     during = session_for(replay, LONG_NAMES[: rules.players])
@@ -159,7 +160,7 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
             "Quota\xa0: 6 plis par équipe",
         ),
         ("four-player", "Quota: 3 tricks each · lowest score wins", "Quota\xa0: 3 plis chacun"),
-        ("nein-nine", "9s taken cost 1, 2, 4 or 8 in all · highest score wins", "le plus haut"),
+        ("nein-nine", "cost 1, 2, 4 or 8 in all.\nThe highest score wins.", "le plus haut"),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
         session = session_for(game, ["ann", "bob", "cy", "dee"][: game.rules.players])
@@ -171,7 +172,7 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
         render.table_embed("en", build(session_for(game, ["ann", "bob", "cy"]), None)).description
         or ""
     )
-    assert "ann **0/4** · bob **0/4** · cy **0/4**" in text
+    assert "ann **0/4** (4 to go) · bob **0/4** (4 to go) · cy **0/4** (4 to go)" in text
 
 
 def styles(buttons: ui.Buttons) -> dict[str, tuple[int, bool]]:
@@ -247,7 +248,7 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
     lines = block_of(text)
     assert_aligned(lines)
     assert lines[0].split()[3:6] == ["Ale", "Ala", "Élo"]
-    assert "`Ale` Alexandre · `Ala` Alexandra · `Élo` Élodie Côté" in text
+    assert "Alexandre (Ale) · Alexandra (Ala) · Élodie Côté (Élo)" in text
     summaries = [
         m
         for m in fake.visible(people[0], fake.channel)
@@ -291,13 +292,13 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
         (
             "partnership",
             ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
-            "ann & 🤖 Bot Normal **0/6** · bob & 🤖 Bot Normal 2 **0/6**",
+            "ann & 🤖 Bot Normal **0/6** (encore 6)\nbob & 🤖 Bot Normal 2 **0/6** (encore 6)",
             "ann & 🤖 Bot Normal **9** · bob & 🤖 Bot Normal 2 **9**",
         ),
         (
             "four-player",
             ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
-            "🤖 Bot Normal **0/3** · 🤖 Bot Normal 2 **0/3**",
+            "🤖 Bot Normal **0/3** (encore 3) · 🤖 Bot Normal 2 **0/3** (encore 3)",
             "🤖 Bot Normal **9** · 🤖 Bot Normal 2 **9**",
         ),
     ]:

@@ -20,13 +20,17 @@ CHANGED_FR = {"trumps": "C,P,K,T,SA", "start": 7, "exchange": "dealer"}
 
 
 def fields(message: Message) -> dict[str, str]:
+    """Each section's text as one paragraph: the embed breaks it into lines a phone holds
+    (issue 38, item 4), after a sentence or a clause."""
     (embed,) = message.embeds
-    return {f["name"]: f["value"] for f in embed.get("fields", [])}
+    return {f["name"]: f["value"].replace("\n", " ") for f in embed.get("fields", [])}
 
 
 def everything(message: Message) -> str:
     (embed,) = message.embeds
-    parts = [str(embed.get("title")), str(embed.get("footer", {}).get("text", ""))]
+    # The settings, on lines a phone holds, read as the one list they are.
+    footer = str(embed.get("footer", {}).get("text", "")).replace("\n", " · ")
+    parts = [str(embed.get("title")), footer]
     return "\n".join([*parts, *(f"{k}\n{v}" for k, v in fields(message).items())])
 
 

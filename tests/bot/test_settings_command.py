@@ -19,7 +19,7 @@ from fakecord.errors import UsageRefused
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, Message, User
 from fakecord.permissions import Perm
-from testbed.people import enabled_moves, open_hand, table_message
+from testbed.people import enabled_moves, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
 
@@ -324,9 +324,8 @@ async def play_out(fake: FakeDiscord, bot: Any, user: User, where: Channel) -> N
             await asyncio.sleep(0.05)
             await fake.settle()
             continue
-        await soon(
-            fake, lambda: f"<@{user.id}>, your turn" in str(table_content(fake, user, where))
-        )
+        # The table names them in words (its turn message alone mentions them).
+        await soon(fake, lambda: whose_turn(fake, [user], where) == user)
         hand = await open_hand(fake, user, where)
         moves = enabled_moves(hand)
         if not moves:
@@ -338,11 +337,6 @@ async def play_out(fake: FakeDiscord, bot: Any, user: User, where: Channel) -> N
                 await fake.click(user, res.message, joker[0])
         await fake.settle()
     raise AssertionError("the game did not end")
-
-
-def table_content(fake: FakeDiscord, user: User, where: Channel) -> str | None:
-    table = table_message(fake, user, where)
-    return table.content if table is not None else None
 
 
 async def test_a_thread_per_game_when_the_server_asks_for_it(

@@ -14,7 +14,7 @@ from .lobby import draw_line, expired_embed, lobby_embed
 from .records import leaderboard_embed, rules_embed, stats_embed
 from .sheet import CHART_FILE, SUMMARY_ROWS, score_chart_png, sheet_block, trump_letter
 from .summary import all_tricks, hand_summary
-from .table import change_notes, goal_text, table_embed, tiebreak_text, turn_content
+from .table import change_notes, goal_text, table_embed, tiebreak_text, turn_ping
 from .words import (
     COLOUR,
     MINUS,
@@ -62,6 +62,6 @@ __all__ = [
     "tiebreak_text",
     "trump_letter",
     "trump_text",
-    "turn_content",
+    "turn_ping",
     "winners_text",
 ]

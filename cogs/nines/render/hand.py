@@ -36,7 +36,9 @@ def hand_content(
     trick = trick_line(lang, model)
     if trick:
         lines.append(trick)
-    if model.tricks:  # on a phone the table is off screen: the last trick is here too
+    # On a phone the table is off screen: the last trick is here too; not in Nein Nine, whose
+    # completed trick stands on the public table only (G11 amended).
+    if model.tricks and not model.kind.hidden_tricks:
         lines.append(completed_trick_text(lang, model, model.tricks[-1]))
     my_turn = bool(hand.legal)
     if model.winners is not None:

@@ -7,7 +7,8 @@ import discord
 from bot.i18n import card_label, tr
 from bot.table_model import LobbyModel, TableModel
 
-from .words import COLOUR, game_title, name, rules_line
+from .phone import packed
+from .words import COLOUR, game_title, name, named, rules_line
 
 
 def lobby_embed(lang: str, lobby: LobbyModel, *, note: str | None = None) -> discord.Embed:
@@ -54,8 +55,12 @@ def expired_embed(lang: str) -> discord.Embed:
 
 
 def draw_line(lang: str, model: TableModel) -> str:
-    """The first-dealer draw, in one line (N2, G2)."""
-    parts = []
-    for draw in model.draw:
-        parts.append(", ".join(f"{name(model, s)} {card_label(c, lang)}" for s, c in draw))
-    return tr(lang, "start.draw", draws=" / ".join(parts), dealer=name(model, model.first_dealer))
+    """The first-dealer draw (N2, G2): each card beside who drew it, a redraw among the tied
+    said to be one, and who deals first; on lines that fit a phone (``phone.py``)."""
+    lines = []
+    for k, draw in enumerate(model.draw):
+        cards = [named(name(model, s), card_label(c, lang)) for s, c in draw]
+        first = tr(lang, "start.draw" if k == 0 else "start.redraw")
+        lines += packed(cards, first=first + " ")
+    lines.append(tr(lang, "start.first_dealer", dealer=name(model, model.first_dealer)))
+    return "\n".join(lines)

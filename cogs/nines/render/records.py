@@ -11,7 +11,8 @@ from bot.storage import StatsRow
 from engine import Rules
 
 from ..rules_text import rules_sections
-from .words import COLOUR, game_title, rules_line
+from .phone import packed, paragraph_lines
+from .words import COLOUR, game_title, rules_parts
 
 
 def leaderboard_embed(
@@ -93,6 +94,8 @@ def rules_embed(lang: str, rules: Rules) -> discord.Embed:
     title = tr(lang, "rules.title", game=game_title(lang, rules))
     embed = discord.Embed(title=title, colour=COLOUR)
     for heading, text in rules_sections(lang, rules):
-        embed.add_field(name=heading, value=text, inline=False)
-    embed.set_footer(text=tr(lang, "rules.settings", line=rules_line(lang, rules)))
+        # Broken after a sentence (a clause where one is too long): a phone wraps each line once.
+        embed.add_field(name=heading, value="\n".join(paragraph_lines(text)), inline=False)
+    settings = packed(rules_parts(lang, rules), first=tr(lang, "rules.settings", line=""))
+    embed.set_footer(text="\n".join(settings))
     return embed

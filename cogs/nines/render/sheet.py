@@ -10,6 +10,7 @@ from bot.sheet_codes import clip, display_width
 from bot.table_model import TableModel
 from engine import SheetRow, Suit, Trump
 
+from .phone import packed
 from .words import game_title
 
 SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
@@ -98,12 +99,19 @@ def sheet_block(
     return "```\n" + "\n".join(out) + "\n```\n" + sheet_legend(lang, model, rows)
 
 
+def codes_legend(model: TableModel) -> list[str]:
+    """Who each code is, ``Élodie Côté (Élo)``, on lines that fit a phone."""
+    return packed(f"{s.name} ({s.code})" for s in model.seats)
+
+
 def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
-    """Who each code is, what the column heads and the trump letters say."""
-    people = " · ".join(f"`{s.code}` {s.name}" for s in model.seats)
+    """What the sheet's codes and columns say, in words, each on lines of its own that fit a
+    phone (``phone.py``): who each code is, the trump letters, the dealer, and the total
+    (Nines: what moves it, N7 and N9) or the stones (Nein Nine, G10)."""
+    kind = model.kind
     trumps: list[str] = []
     for row in rows:
-        if row.trump is None and model.kind.trump_from_play:
+        if row.trump is None and kind.trump_from_play:
             text = tr(lang, "sheet.legend_no_eight")
         elif row.trump is None:
             text = f"{trump_letter(lang, None)} {trump_word(lang, None)}"
@@ -113,10 +121,20 @@ def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
             )
         if text not in trumps:
             trumps.append(text)
-    # Nines' legend explains its total column; Nein Nine's scores are the totals (G8).
-    key = "sheet.legend" if model.kind.total_column else "sheet.legend_nein_nine"
-    columns = tr(lang, key, trumps=", ".join(trumps) or "-")
-    return people + "\n" + columns
+    key = "sheet.legend_trump_nein_nine" if kind.trump_from_play else "sheet.legend_trump"
+    head = tr(lang, key, head=tr(lang, "sheet.trump"))
+    lines = [*codes_legend(model), *packed(trumps or ["-"], first=head + " ", sep=", ")]
+    lines.append(tr(lang, "sheet.legend_dealer", head=tr(lang, "sheet.dealer")))
+    if kind.total_column:  # Nein Nine's scores are the totals (G8)
+        total = tr(lang, "sheet.total")
+        if model.rules.instant_win:  # N9: a hand stopped at once moves one score only
+            lines.append(tr(lang, "sheet.legend_total_instant", head=total))
+            lines.append(tr(lang, "sheet.legend_instant", head=total))
+        else:
+            lines.append(tr(lang, "sheet.legend_total", head=total))
+    else:
+        lines.append(tr(lang, "sheet.legend_stones"))
+    return "\n".join(lines)
 
 
 def score_chart_png(lang: str, model: TableModel) -> bytes | None:

@@ -11,8 +11,9 @@ from bot.i18n import tr
 from bot.table_model import TableModel, TrickModel
 from engine import HandEnded, sort_hand
 
-from .sheet import SUMMARY_ROWS, sheet_block
-from .table import scores_text, tricks_text
+from .phone import packed
+from .sheet import SUMMARY_ROWS, codes_legend, sheet_block
+from .table import scores_parts, tricks_parts
 from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_text, unit_name
 
 FIELD_CHARS = 1024  # Discord: an embed field's value
@@ -36,13 +37,14 @@ def hand_summary(
     embed = discord.Embed(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
     )
+    first = tr(lang, "summary.tricks", tricks="")
     if model.kind.has_quota:
-        lines = [tr(lang, "summary.tricks", tricks=hand_changes(model, result))]
+        lines = packed(hand_changes(lang, model, result), first=first)
     else:
-        lines = [tr(lang, "summary.tricks", tricks=tricks_text(model, result.tricks_won))]
+        lines = packed(tricks_parts(model, result.tricks_won), first=first)
         lines.extend(round_lines(lang, model, result))
     if result.instant_win:
-        lines.append(tr(lang, "summary.instant_win"))
+        lines.append(instant_win_text(lang, model, result))
     if result.spare is not None:
         lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
     for k, value in enumerate(all_tricks(lang, model, tricks) if tricks else ()):
@@ -56,19 +58,40 @@ def hand_summary(
     return embed
 
 
-def hand_changes(model: TableModel, result: HandEnded) -> str:
+def score_before(model: TableModel, result: HandEnded) -> tuple[int, ...]:
+    """The scores as the hand of ``result`` began."""
+    rows = (r.scores for r in model.sheet if r.number == result.number - 1)
+    return next(rows, model.start_scores)
+
+
+def hand_changes(lang: str, model: TableModel, result: HandEnded) -> list[str]:
     """Nines: each player's (or team's) tricks against the quota and the change to their
-    score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one."""
+    score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one. A
+    hand an instant win stopped moved the winner's score only (N9): the others' say so."""
     rules = model.rules
-    before = next(
-        (r.scores for r in model.sheet if r.number == result.number - 1), model.start_scores
-    )
+    before = score_before(model, result)
     parts = []
     for u in range(rules.units):
         won = sum(result.tricks_won[s] for s in rules.seats_of(u))
         change = result.scores[u] - before[u]
-        parts.append(named(unit_name(model, u), str(won)) + f"/{rules.quota} ({signed(change)})")
-    return " · ".join(parts)
+        moved = tr(lang, "summary.unchanged") if result.instant_win and not change else None
+        text = named(unit_name(model, u), str(won)) + f"/{rules.quota}"
+        parts.append(f"{text} {moved or f'({signed(change)})'}")
+    return parts
+
+
+def instant_win_text(lang: str, model: TableModel, result: HandEnded) -> str:
+    """N9: who reached 0 or below, at which trick, and that the hand stopped there."""
+    before = score_before(model, result)
+    unit = next(u for u, v in enumerate(result.scores) if v != before[u])
+    score = result.scores[unit]
+    return tr(
+        lang,
+        "summary.instant_win",
+        name=unit_name(model, unit),
+        score=str(score) if score >= 0 else f"{MINUS}{-score}",
+        number=sum(result.tricks_won),
+    )
 
 
 def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
@@ -80,13 +103,15 @@ def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
         for s, (n, cost) in enumerate(zip(result.nines, costs, strict=True))
         if n
     ]
-    points = " · ".join(named(name(model, s), signed(p)) for s, p in enumerate(result.points))
+    points = [named(name(model, s), signed(p)) for s, p in enumerate(result.points)]
     return [
-        tr(lang, "summary.nines", nines=" · ".join(taken))
-        if taken
-        else tr(lang, "summary.no_nines"),
-        tr(lang, "summary.round_points", points=points),
-        tr(lang, "table.scores", scores=scores_text(model, result.scores)),
+        *(
+            packed(taken, first=tr(lang, "summary.nines", nines=""))
+            if taken
+            else [tr(lang, "summary.no_nines")]
+        ),
+        *packed(points, first=tr(lang, "summary.round_points", points="")),
+        *packed(scores_parts(model, result.scores), first=tr(lang, "table.scores", scores="")),
     ]
 
 
@@ -97,8 +122,7 @@ def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> li
     take two); past that players are named by their sheet codes, spelled out at the end."""
     names = [s.name for s in model.seats]
     codes = [s.code for s in model.seats]
-    legend = " · ".join(f"`{c}` {n}" for c, n in zip(codes, names, strict=True))
-    for who, tail in ((names, []), (codes, [legend])):
+    for who, tail in ((names, []), (codes, codes_legend(model))):
         lines = [
             tr(
                 lang,

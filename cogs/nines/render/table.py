@@ -10,6 +10,7 @@ from bot.i18n import card_label, tr, trump_name
 from bot.table_model import TableModel
 from engine import Rules, TrumpSet
 
+from .phone import packed, paragraph_lines
 from .words import (
     COLOUR,
     completed_trick_text,
@@ -39,30 +40,46 @@ def tiebreak_text(lang: str, model: TableModel) -> str | None:
         return None
     best = model.scores[model.tiebreak[0]]
     kind = model.kind
-    return tr(
+    text = tr(
         lang,
         "table.tiebreak_nein_nine" if kind.higher_wins else "table.tiebreak_nines",
         number=model.hand_number,
         names=" & ".join(unit_name(model, u) for u in model.tiebreak),
         score=signed(best) if kind.signed_scores else str(best),
     )
+    return "\n".join(paragraph_lines(text))
 
 
 def tricks_text(model: TableModel, tricks_won: Sequence[int]) -> str:
-    """Tricks taken so far, against the quota in Nines (``alice 2/4``; a team's together)."""
+    """Tricks taken, against the quota in Nines (``alice 2/4``; a team's together)."""
+    return " · ".join(tricks_parts(model, tricks_won))
+
+
+def tricks_parts(
+    model: TableModel, tricks_won: Sequence[int], lang: str | None = None
+) -> list[str]:
+    """``tricks_text``'s items; with ``lang``, the table's: in Nines each with the tricks its
+    player (or team) still needs for the quota (``SeatModel.quota_left``), ``alice 1/4 (3 to
+    go)``, none once it is met."""
     rules = model.rules
     parts = []
     for u in range(rules.units):
         won = sum(tricks_won[s] for s in rules.seats_of(u))
         quota = f"/{rules.quota}" if model.kind.has_quota else ""
-        parts.append(named(unit_name(model, u), f"{won}{quota}"))
-    return " · ".join(parts)
+        text = named(unit_name(model, u), f"{won}{quota}")
+        left = model.unit_seats(u)[0].quota_left
+        if lang is not None and left:
+            text += " " + tr(lang, "table.quota_left", count=left)
+        parts.append(text)
+    return parts
 
 
 def scores_text(model: TableModel, scores: Sequence[int]) -> str:
-    return " · ".join(
-        named_score(model.rules, unit_name(model, u), v) for u, v in enumerate(scores)
-    )
+    return " · ".join(scores_parts(model, scores))
+
+
+def scores_parts(model: TableModel, scores: Sequence[int]) -> list[str]:
+    return [named_score(model.rules, unit_name(model, u), v) for u, v in enumerate(scores)]
 
 
 def table_embed(
@@ -113,8 +130,8 @@ def table_embed(
     if tiebreak:
         lines.append(tiebreak)
     won = [s.tricks_won for s in model.seats]
-    lines.append(tr(lang, "table.tricks", tricks=tricks_text(model, won)))
-    lines.append(tr(lang, "table.scores", scores=scores_text(model, model.scores)))
+    lines += packed(tricks_parts(model, won, lang), first=tr(lang, "table.tricks", tricks=""))
+    lines += packed(scores_parts(model, model.scores), first=tr(lang, "table.scores", scores=""))
     turn = model.turn
     if turn is not None:
         text = tr(lang, "table.turn", who=name(model, turn.seat))
@@ -159,11 +176,8 @@ def change_notes(
     return notes
 
 
-def turn_content(lang: str, model: TableModel) -> str | None:
-    """The mention that notifies the person whose turn it is (in message content)."""
-    if model.turn is None:
-        return None
-    seat = model.seats[model.turn.seat]
-    if seat.computer or seat.away:
-        return None
-    return tr(lang, "table.your_turn", who=f"<@{seat.user_id}>")
+def turn_ping(lang: str, user_id: int) -> str:
+    """The turn message's text, whose mention notifies the person whose decision is due. It
+    is said there only: the table names whose turn it is in words (``table.turn``) and
+    carries no mention of its own, which would repeat it right above the ping."""
+    return tr(lang, "table.your_turn", who=f"<@{user_id}>")

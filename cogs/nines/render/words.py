@@ -11,6 +11,8 @@ from bot.i18n import card_label, tr, trump_name, trumps_label
 from bot.table_model import PlayedCard, TableModel, TrickModel
 from engine import Card, Rules, stones
 
+from .phone import packed
+
 COLOUR = discord.Colour(0x2E7D32)  # card-table green
 MINUS = "\u2212"  # the minus sign, in prose (the monospace sheet keeps ASCII "-")
 
@@ -20,7 +22,13 @@ def game_title(lang: str, rules: Rules) -> str:
 
 
 def rules_line(lang: str, rules: Rules) -> str:
-    """The rule settings in one line, e.g. "Classic (3 players) · trumps: quebec · ..."."""
+    """The rule settings, e.g. "Classic (3 players) · trumps: quebec · ...", on as few lines
+    as fit a phone (``phone.py``)."""
+    return "\n".join(packed(rules_parts(lang, rules)))
+
+
+def rules_parts(lang: str, rules: Rules) -> list[str]:
+    """The ruleset's name, then each setting in words."""
     parts = [tr(lang, f"ruleset.{rules.name}")]
     for key, value in rules.settings().items():
         if key == "ties" and rules.teams:  # N10: one team alone reaches 0, never a tie
@@ -33,7 +41,7 @@ def rules_line(lang: str, rules: Rules) -> str:
         elif key == "trumps":
             value = trumps_label(lang, str(value))
         parts.append(tr(lang, f"setting.{key}", value=value))
-    return " · ".join(parts)
+    return parts
 
 
 def cards_text(cards: Sequence[Card], notation: str = "en") -> str:
@@ -114,6 +122,18 @@ def trick_text(
     """Cards beside their players in play order, a Joker with its call: ``ann **2♥** · bob
     **A♥**``. With ``winner`` (a completed trick) only the winner's name and card are bold;
     ``names`` replaces the seats' names (the sheet's short codes)."""
+    return " · ".join(trick_parts(lang, model, cards, winner=winner, names=names))
+
+
+def trick_parts(
+    lang: str,
+    model: TableModel,
+    cards: Sequence[PlayedCard],
+    *,
+    winner: int | None = None,
+    names: Sequence[str] | None = None,
+) -> list[str]:
+    """``trick_text``'s cards, each beside its player, one item each."""
     parts = []
     for played in cards:
         who = names[played.seat] if names is not None else name(model, played.seat)
@@ -127,27 +147,28 @@ def trick_text(
         if played.call:
             text += " " + tr(lang, f"table.joker_{played.call}")
         parts.append(text)
-    return " · ".join(parts)
+    return parts
 
 
 def completed_trick_text(
     lang: str, model: TableModel, trick: TrickModel, key: str = "table.last_trick"
 ) -> str:
-    """A completed trick on the table: who won it, with which card, and every card beside its
-    player (N13, and in Nein Nine too: every card stands on the table until the next one)."""
+    """A completed trick on the table: who won it, with which card, then every card beside its
+    player (N13; Nein Nine's last too, G11), on lines that fit a phone (``phone.py``)."""
     assert trick.winner is not None and trick.winning_card is not None
-    return tr(
+    head = tr(
         lang,
         key,
         number=trick.number,
         winner=name(model, trick.winner),
         card=card_label(trick.winning_card, model.notation),
-        cards=trick_text(lang, model, trick.cards),
     )
+    return "\n".join([head, *packed(trick_parts(lang, model, trick.cards))])
 
 
 def trick_line(lang: str, model: TableModel) -> str | None:
-    """The trick in play, if a card is on it."""
+    """The trick in play, if a card is on it (on two lines, if four long names need them)."""
     if model.trick is None:
         return None
-    return tr(lang, "table.trick", cards=trick_text(lang, model, model.trick.cards))
+    first = tr(lang, "table.trick", cards="")
+    return "\n".join(packed(trick_parts(lang, model, model.trick.cards), first=first))
