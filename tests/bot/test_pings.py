@@ -285,7 +285,7 @@ async def test_the_autoplay_command_speaks_both_languages(
     assert registered is not None
     command = {o["name"]: o for o in registered["options"]}["autoplay"]
     assert command["name_localizations"]["fr"] == "cartes-forcées"
-    assert command["description_localizations"]["fr"].startswith("Quand une seule carte est permise")
+    assert command["description_localizations"]["fr"].startswith("Quand une seule carte")
     (option,) = command["options"]
     assert option["name_localizations"]["fr"] == "choix" and not option.get("required")
     assert [c["name_localizations"]["fr"] for c in option["choices"]] == ["Oui", "Non"]
