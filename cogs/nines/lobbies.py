@@ -146,7 +146,8 @@ class Lobbies:
             session.language,
             "thread.name",
             game=render.game_title(session.language, session.rules),
-            host=session.seats[0].name,
+            # A thread's name is plain text: cleaned and bounded, nothing to escape.
+            host=names.shorten(names.clean(session.seats[0].name, "?"), 32),
         )
         try:
             thread = await lobby.create_thread(name=name[:100], auto_archive_duration=1440)

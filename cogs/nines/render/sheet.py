@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from bot.chart import drawable, legend_name, score_chart
 from bot.i18n import tr, trump_word
+from bot.names import in_code, in_text
 from bot.sheet_codes import clip, display_width
 from bot.table_model import TableModel
 from engine import SheetRow, Suit, Trump
@@ -100,7 +101,7 @@ def sheet_block(
 
 def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
     """Who each code is, what the column heads and the trump letters say."""
-    people = " · ".join(f"`{s.code}` {s.name}" for s in model.seats)
+    people = " · ".join(f"`{in_code(s.code)}` {in_text(s.name)}" for s in model.seats)
     trumps: list[str] = []
     for row in rows:
         if row.trump is None and model.kind.trump_from_play:

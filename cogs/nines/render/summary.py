@@ -8,15 +8,21 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr
+from bot.names import in_code, in_text
 from bot.table_model import TableModel, TrickModel
 from engine import HandEnded, sort_hand
 
+from .cards import TEXT, CardStyle
 from .sheet import SUMMARY_ROWS, sheet_block
 from .table import scores_text, tricks_text
 from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_text, unit_name
 
 FIELD_CHARS = 1024  # Discord: an embed field's value
 TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
+#: Discord: an embed's title, description, field names and values, footer and author together.
+EMBED_CHARS = 6000
+#: Fields a hand's tricks may take with card faces (~46 characters each): Discord allows 25.
+FACE_FIELDS = 4
 
 
 def hand_summary(
@@ -26,37 +32,41 @@ def hand_summary(
     tricks: Sequence[TrickModel],
     *,
     sheet: bool = True,
+    style: CardStyle = TEXT,
 ) -> discord.Embed:
     """A hand's outcome: tricks against the quota and what they did to each score, every trick
     card by card (N13; Nein Nine's too, now that the round is over, G11), the spare, and the
     sheet so far. ``sheet=False``: the game's last hand, whose end message carries the sheet.
     ``model``: the public table now (a later hand's, after a restart); ``tricks``: the hand's
-    (``table_model.trick_of``)."""
+    (``table_model.trick_of``). Cards as faces in ``style`` where they fit (``all_tricks``)."""
     unit = model.kind.unit
     embed = discord.Embed(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
     )
     if model.kind.has_quota:
-        lines = [tr(lang, "summary.tricks", tricks=hand_changes(model, result))]
+        lines = [tr(lang, "summary.tricks", tricks=hand_changes(model, result, lang))]
     else:
-        lines = [tr(lang, "summary.tricks", tricks=tricks_text(model, result.tricks_won))]
+        lines = [tr(lang, "summary.tricks", tricks=tricks_text(model, result.tricks_won, lang))]
         lines.extend(round_lines(lang, model, result))
     if result.instant_win:
         lines.append(tr(lang, "summary.instant_win"))
     if result.spare is not None:
-        lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
-    for k, value in enumerate(all_tricks(lang, model, tricks) if tricks else ()):
-        # A second field goes on under an invisible name: the list reads as one.
-        title = tr(lang, "summary.all_tricks") if k == 0 else "\u200b"
-        embed.add_field(name=title, value=value, inline=False)
+        spare = cards_text(sort_hand(result.spare), model.notation, style)
+        lines.append(tr(lang, "summary.spare", cards=spare))
     if sheet:
         rows = [r for r in model.sheet if r.number <= result.number]
         lines.append(sheet_block(lang, model, rows, last=SUMMARY_ROWS))
     embed.description = "\n".join(lines)
+    heading = tr(lang, "summary.all_tricks")
+    # What the tricks' fields may take of the embed's 6,000 characters (a field name each).
+    room = EMBED_CHARS - len(embed.title or "") - len(embed.description) - len(heading)
+    for k, value in enumerate(all_tricks(lang, model, tricks, style, room) if tricks else ()):
+        # A second field goes on under an invisible name: the list reads as one.
+        embed.add_field(name=heading if k == 0 else "\u200b", value=value, inline=False)
     return embed
 
 
-def hand_changes(model: TableModel, result: HandEnded) -> str:
+def hand_changes(model: TableModel, result: HandEnded, lang: str | None = None) -> str:
     """Nines: each player's (or team's) tricks against the quota and the change to their
     score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one."""
     rules = model.rules
@@ -67,7 +77,9 @@ def hand_changes(model: TableModel, result: HandEnded) -> str:
     for u in range(rules.units):
         won = sum(result.tricks_won[s] for s in rules.seats_of(u))
         change = result.scores[u] - before[u]
-        parts.append(named(unit_name(model, u), str(won)) + f"/{rules.quota} ({signed(change)})")
+        parts.append(
+            named(unit_name(model, u, lang), str(won)) + f"/{rules.quota} ({signed(change)})"
+        )
     return " · ".join(parts)
 
 
@@ -86,25 +98,40 @@ def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
         if taken
         else tr(lang, "summary.no_nines"),
         tr(lang, "summary.round_points", points=points),
-        tr(lang, "table.scores", scores=scores_text(model, result.scores)),
+        tr(lang, "table.scores", scores=scores_text(model, result.scores, lang)),
     ]
 
 
-def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> list[str]:
+def all_tricks(
+    lang: str,
+    model: TableModel,
+    tricks: Sequence[TrickModel],
+    style: CardStyle = TEXT,
+    room: int = EMBED_CHARS,
+) -> list[str]:
     """Every trick of the hand, one a line, each card beside its player in play order (who
     led, who could not follow), the winner's name and card in bold (N13). Split into embed
     field values of at most 1,024 characters, two at most (13 tricks of four full names
-    take two); past that players are named by their sheet codes, spelled out at the end."""
-    names = [s.name for s in model.seats]
-    codes = [s.code for s in model.seats]
-    legend = " · ".join(f"`{c}` {n}" for c, n in zip(codes, names, strict=True))
-    for who, tail in ((names, []), (codes, [legend])):
+    take two); past that players are named by their sheet codes, spelled out at the end.
+
+    With card faces (``style``), ~46 characters a card: up to FACE_FIELDS fields and
+    ``room`` characters in all (what the embed's 6,000 leave), names then codes; a hand too
+    long for that lists its cards as text, as above."""
+    names = [in_text(s.name) for s in model.seats]
+    codes = [in_text(s.code) for s in model.seats]  # letters and digits, bidi-isolated
+    legend = " · ".join(f"`{in_code(s.code)}` {n}" for s, n in zip(model.seats, names, strict=True))
+    tries = [(names, [], TEXT, TRICK_FIELDS, room), (codes, [legend], TEXT, TRICK_FIELDS, room)]
+    if style:
+        faces = [(who, tail, style, FACE_FIELDS, room) for who, tail, *_ in tries]
+        tries = faces + tries
+    fields = [""]
+    for who, tail, shown, most, chars in tries:
         lines = [
             tr(
                 lang,
                 "summary.trick_played",
                 number=t.number,
-                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who),
+                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who, style=shown),
             )
             for t in tricks
         ] + tail
@@ -115,6 +142,6 @@ def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> li
                 fields[-1] = joined
             else:
                 fields.append(line[:FIELD_CHARS])
-        if len(fields) <= TRICK_FIELDS:
+        if len(fields) <= most and sum(len(f) + 1 for f in fields) <= chars:
             break
     return fields
