@@ -72,7 +72,10 @@ STATS_NAME_LIMIT = 32  # columns of the member's name in the stats' title
 
 def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord.Embed:
     embed = discord.Embed(
-        # An embed's title renders markdown (bold, italic, links): escaped as running text.
+        # An embed's title renders markdown (bold, italic, underline: as reported in
+        # github.com/skyra-project/discord-components/issues/400), unlike a footer or an
+        # author's name (github.com/Pycord-Development/pycord/issues/96, "a discord
+        # limitation"; bot/names.in_plain): the name is escaped as running text.
         title=tr(
             lang, "stats.title", name=in_text(who, STATS_NAME_LIMIT), game=tr(lang, f"game.{game}")
         ),

@@ -120,12 +120,12 @@ def all_tricks(
     names = [in_text(s.name) for s in model.seats]
     codes = [in_text(s.code) for s in model.seats]  # letters and digits, bidi-isolated
     legend = " · ".join(f"`{in_code(s.code)}` {n}" for s, n in zip(model.seats, names, strict=True))
-    tries = [(names, [], TEXT, TRICK_FIELDS, room), (codes, [legend], TEXT, TRICK_FIELDS, room)]
+    # (names, lines after the tricks, card style, most fields), the first that fits wins.
+    tries = [(names, [], TEXT, TRICK_FIELDS), (codes, [legend], TEXT, TRICK_FIELDS)]
     if style:
-        faces = [(who, tail, style, FACE_FIELDS, room) for who, tail, *_ in tries]
-        tries = faces + tries
+        tries = [(who, tail, style, FACE_FIELDS) for who, tail, _, _ in tries] + tries
     fields = [""]
-    for who, tail, shown, most, chars in tries:
+    for who, tail, shown, most in tries:
         lines = [
             tr(
                 lang,
@@ -142,6 +142,6 @@ def all_tricks(
                 fields[-1] = joined
             else:
                 fields.append(line[:FIELD_CHARS])
-        if len(fields) <= most and sum(len(f) + 1 for f in fields) <= chars:
+        if len(fields) <= most and sum(len(f) + 1 for f in fields) <= room:
             break
     return fields
