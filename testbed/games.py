@@ -15,13 +15,15 @@ from fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from fakecord.models import Channel, Message, User
 
 from .people import enabled_moves, end_message, table_message, whose_turn
+from .reading import as_read
 
 
 def text_of(message: Message | None) -> str:
-    """Everything a person reads on a message: content and embeds."""
+    """Everything a person reads on a message: content and embeds (names as read, without
+    their bidi isolates and escapes: ``testbed.reading.as_read``)."""
     if message is None:
         return ""
-    return (message.content or "") + json.dumps(message.embeds, ensure_ascii=False)
+    return as_read((message.content or "") + json.dumps(message.embeds, ensure_ascii=False))
 
 
 async def wait_for(

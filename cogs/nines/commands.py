@@ -14,6 +14,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import language_of, tr
+from bot.names import in_text
 from bot.session import GameSession, Sessions
 from bot.storage import GameKind, player_key
 from engine import RULESETS, Rules
@@ -21,7 +22,7 @@ from engine.gametype import game_type
 
 from . import render, replies, ui
 from .controller import Controller
-from .lobbies import Lobbies, member_name
+from .lobbies import Lobbies
 from .options import GAMES, ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
 from .setting_values import RULE_KEYS
 
@@ -140,11 +141,11 @@ class NinesCog(commands.Cog, name="Nines"):
             await interaction.response.send_message(
                 # A name: a mention shows as <@id> where its member is not loaded, and no
                 # notification is meant here.
-                tr(session.language, "end.stopped_by", who=member_name(interaction.user)),
+                tr(session.language, "end.stopped_by", who=in_text(interaction.user.display_name)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             await self.bot.presenter.ended_early(
-                session, "stopped", by=interaction.user.display_name
+                session, "stopped", by=in_text(interaction.user.display_name)
             )
 
     # -- /nines leaderboard, stats, rules ------------------------------------------------------

@@ -23,6 +23,7 @@ from engine import JOKER, Action, Exchange, Play
 from . import ids, render, replies, ui
 from .lobbies import Lobbies, member_name
 from .opening import Opening
+from .render.cards import CardStyle
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -63,14 +64,16 @@ class Controller(Opening):
         *,
         notice: str | None = None,
         joker_prompt: bool = False,
+        style: CardStyle,
     ) -> tuple[str, ui.Buttons]:
-        """The clicker's hand as it is now: its text and buttons (render under the lock)."""
+        """The clicker's hand as it is now: its text and buttons (render under the lock),
+        cards as faces in ``style`` (``presenter.card_style``)."""
         words = replies.lang(interaction)
         model = table_model.build(session, seat)
-        content = render.hand_content(words, model, notice, joker_prompt=joker_prompt)
+        content = render.hand_content(words, model, notice, joker_prompt=joker_prompt, style=style)
         # The bot need not bring this person's hand up to date until the game moves on.
         self.bot.presenter.hand_shown(session, interaction.user.id)
-        return content, ui.hand_view(words, model, joker_prompt=joker_prompt)
+        return content, ui.hand_view(words, model, joker_prompt=joker_prompt, style=style)
 
     async def send_hand(
         self,
@@ -109,8 +112,9 @@ class Controller(Opening):
         joker_prompt: bool = False,
     ) -> None:
         """The clicker's hand: updated in place when clicked from it, else a new private one."""
+        style = await self.bot.presenter.card_style(session)
         content, components = self.hand_answer(
-            interaction, session, seat, notice=notice, joker_prompt=joker_prompt
+            interaction, session, seat, notice=notice, joker_prompt=joker_prompt, style=style
         )
         await self.send_hand(interaction, session, content, components)
 
@@ -257,6 +261,7 @@ class Controller(Opening):
             return
         session, seat = seated
         user_id = interaction.user.id
+        style = await self.bot.presenter.card_style(session)
         clicked = time.monotonic()
         answer: tuple[str, ui.Buttons] | None = None
         shown: asyncio.Future[None] | None = None
@@ -279,7 +284,7 @@ class Controller(Opening):
                         notice = replies.error_text(interaction, error)
                         await self.show_hand(interaction, session, seat, notice=notice)
                     return
-                answer = self.hand_answer(interaction, session, seat)
+                answer = self.hand_answer(interaction, session, seat, style=style)
                 # The answer shows the clicker the game as it is now: if their turn is due
                 # at this very count, it tells them, and the presenter need not ping them.
                 change.answered = (user_id, session.n)

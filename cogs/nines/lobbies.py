@@ -10,7 +10,7 @@ import discord
 
 from bot import names, table_model
 from bot.failpoints import failpoint
-from bot.i18n import language_of, tr
+from bot.i18n import and_list, language_of, tr
 from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
 from bot.storage import ChannelBusy
 from engine import Rules
@@ -109,7 +109,7 @@ class Lobbies:
         if called:
             # A mention in the content of a new message notifies (Discord: "Allowed Mentions
             # Object"); only the people called, nobody else a name could reach.
-            who = ", ".join(f"<@{user_id}>" for user_id in called)
+            who = and_list(plang, [f"<@{user_id}>" for user_id in called])
             call = {
                 "content": tr(plang, "lobby.rematch_call", who=who),
                 "allowed_mentions": discord.AllowedMentions(
@@ -146,7 +146,8 @@ class Lobbies:
             session.language,
             "thread.name",
             game=render.game_title(session.language, session.rules),
-            host=session.seats[0].name,
+            # A thread's name is plain text: cleaned and bounded, nothing to escape.
+            host=names.shorten(names.clean(session.seats[0].name, "?"), 32),
         )
         try:
             thread = await lobby.create_thread(name=name[:100], auto_archive_duration=1440)

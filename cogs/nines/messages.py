@@ -18,6 +18,7 @@ from bot import discord_internals
 from bot.session import GameSession
 
 from .delivery import TOKEN_REFUSED, TOKEN_SECONDS, Delivery, FollowUpBudget, Token
+from .render.cards import CardStyle
 
 if TYPE_CHECKING:
     from bot.app import NinesBot
@@ -64,6 +65,13 @@ class GameMessages:
         if found is None:
             found = self.deliveries[session.id] = Delivery()
         return found
+
+    async def card_style(self, session: GameSession) -> CardStyle:
+        """How the game's cards show in its messages: the bot's card faces (none until the
+        start-up sync has them, none for good if it failed) in the deck the server chose
+        (``four_colour``, a setting read from storage's in-memory cache)."""
+        settings = await self.bot.storage.get_guild_settings(session.guild_id)
+        return CardStyle(self.bot.card_faces, settings.get("four_colour", False) is True)
 
     async def loaded(self, session: GameSession) -> Delivery:
         """The game's notebook with its stored marks: read the first time the presenter meets

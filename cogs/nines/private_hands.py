@@ -72,8 +72,9 @@ class PrivateHands:
             del delivery.hand_links[user_id]
             return
         model = table_model.build(session, seat)
-        content = render.hand_content(hand.language, model)
-        components = ui.hand_view(hand.language, model)
+        style = await self.messages.card_style(session)
+        content = render.hand_content(hand.language, model, style=style)
+        components = ui.hand_view(hand.language, model, style=style)
         delivery.hand_shows[user_id] = session.n
         webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
         try:
@@ -100,13 +101,14 @@ class PrivateHands:
         delivery.hand_links.clear()
         # The public table's last cards (none if no card was dealt).
         model = None if session.game is None else table_model.build(session, None)
+        style = await self.messages.card_style(session)
         for user_id, hand in links:
             if hand.message is None:
                 continue  # a lobby click's token: no hand was ever sent with it
             if time.monotonic() >= hand.until:
                 continue
             lang = hand.language
-            content = render.closed_hand_content(lang, session.rules, model, how(lang))
+            content = render.closed_hand_content(lang, session.rules, model, how(lang), style)
             # The interaction's webhook (https://discord.com/developers/docs/interactions/
             # receiving-and-responding#followup-messages): edits need no bot token.
             webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)

@@ -28,6 +28,7 @@ from . import render, ui
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
 from .private_hands import PrivateHands
+from .render.cards import CardStyle
 from .table_message import TableMessage
 from .turn_pings import TurnPings
 
@@ -85,6 +86,9 @@ class DiscordPresenter:
 
     def hand_shown(self, session: GameSession, user_id: int) -> None:
         self.hands.hand_shown(session, user_id)
+
+    async def card_style(self, session: GameSession) -> CardStyle:
+        return await self.messages.card_style(session)
 
     # -- a step of the game ------------------------------------------------------------------------
 
@@ -177,7 +181,8 @@ class DiscordPresenter:
             return tr(lang, f"end.reason.{reason}")
 
         public = None if session.game is None else table_model.build(session, None)
-        embed = render.stopped_embed(lang, public, how(lang))
+        style = await self.messages.card_style(session)
+        embed = render.stopped_embed(lang, public, how(lang), style)
         notebook = await self.messages.loaded(session)
         table_id = notebook.table_message_id
         message_id = table_id or session.lobby_message_id

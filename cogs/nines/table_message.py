@@ -14,6 +14,7 @@ from engine import HandStarted, TrumpSet
 from . import render, ui
 from .delivery import Delivery
 from .messages import NO_MENTIONS, GameMessages, nonce
+from .render.cards import TEXT, CardStyle
 
 
 def trumps_on_the_table(change: Change) -> list[TrumpSet]:
@@ -34,7 +35,12 @@ class TableMessage:
         self.messages = messages
 
     def table_message(
-        self, session: GameSession, model: TableModel, delivery: Delivery, notes: list[str]
+        self,
+        session: GameSession,
+        model: TableModel,
+        delivery: Delivery,
+        notes: list[str],
+        style: CardStyle = TEXT,
     ) -> dict[str, Any]:
         lang = session.language
         drawn = delivery.tricks_shown
@@ -45,7 +51,7 @@ class TableMessage:
             # No content: the table names whose turn it is in its embed, and the turn message
             # (turn_pings.py) alone mentions them; an edit clears what an older table said.
             "content": None,
-            "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown),
+            "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown, style=style),
             "view": ui.table_view(lang, model),
             "allowed_mentions": NO_MENTIONS,
         }
@@ -74,6 +80,7 @@ class TableMessage:
         assert game is not None
         lang = session.language
         delivery = await messages.loaded(session)
+        style = await messages.card_style(session)
         changed = False
         ended = sum(1 for hand in game.hands_log if hand.result is not None)
         public: TableModel | None = None  # the sheet of every hand ended so far
@@ -84,7 +91,9 @@ class TableMessage:
             last = game.over and number == ended
             public = public or table_model.build(session, None)
             tricks = [table_model.trick_of(t, game.players) for t in hand.tricks]
-            embed = render.hand_summary(lang, public, hand.result, tricks, sheet=not last)
+            embed = render.hand_summary(
+                lang, public, hand.result, tricks, sheet=not last, style=style
+            )
             if delivery.table_hand == number and delivery.table_message_id is not None:
                 # The hand's table becomes its summary: the channel reads hand by hand.
                 await messages.edit(
@@ -105,7 +114,8 @@ class TableMessage:
                 await messages.save(session, delivery)
             return True
         model = table_model.build(session, None)
-        message = self.table_message(session, model, delivery, self.notes(session, model, change))
+        notes = self.notes(session, model, change)
+        message = self.table_message(session, model, delivery, notes, style)
         # As drawn now: other clicks may play on while the edit is on its way.
         drawn = (model.hand_number, len(model.tricks))
         before = delivery.table_message_id

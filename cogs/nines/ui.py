@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 import discord
 
 from bot import discord_internals, metrics
+from bot.card_faces import rank_text
 from bot.faults import RETRYABLE, describe
 from bot.i18n import card_label, tr
 from bot.session import GameLost
@@ -23,6 +24,7 @@ from bot.table_model import LobbyModel, TableModel
 from engine import Card
 
 from . import ids, replies
+from .render.cards import TEXT, CardStyle
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -153,14 +155,24 @@ Button = dict[str, Any]  # one button, as Discord's JSON
 B = discord.ButtonStyle
 
 
-def button(custom_id: str, label: str, *, style: B = B.secondary, disabled: bool = False) -> Button:
-    return {
+def button(
+    custom_id: str,
+    label: str,
+    *,
+    style: B = B.secondary,
+    disabled: bool = False,
+    emoji: discord.PartialEmoji | None = None,
+) -> Button:
+    out: Button = {
         "type": discord.ComponentType.button.value,
         "style": style.value,
         "label": label,
         "custom_id": custom_id,
         "disabled": disabled,
     }
+    if emoji is not None:
+        out["emoji"] = emoji.to_dict()
+    return out
 
 
 class Buttons(discord_internals.PrebuiltView):
@@ -253,23 +265,40 @@ def _card_style(card: Card, playable: bool = True) -> B:
     return B.danger if card.suit.is_red else B.primary
 
 
-def hand_view(lang: str, model: TableModel, *, joker_prompt: bool = False) -> Buttons:
-    """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn;
-    Keep/Swap during the exchange; Win/Lose after the Joker; Refresh always."""
+def _card_label(lang: str, card: Card, notation: str, face: bool) -> str:
+    """A card's button label: beside its face, the rank alone (``10``, ``D``), so a client
+    that shows no custom emoji still reads the card; without a face, the card as text."""
+    if card.suit is None:
+        return tr(lang, "button.joker")
+    return rank_text(card, notation) if face else card_label(card, notation)
+
+
+def hand_view(
+    lang: str, model: TableModel, *, joker_prompt: bool = False, style: CardStyle = TEXT
+) -> Buttons:
+    """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn,
+    each with its face when ``style`` has faces (an application emoji from the start-up sync:
+    Discord refuses a button's custom emoji the application does not have); Keep/Swap during
+    the exchange; Win/Lose after the Joker; Refresh always."""
     hand = model.hand
     assert hand is not None, "a watcher's model has no hand to show"
     g, n = model.game_id, model.n
-    notation = model.notation  # the table's notation, whatever the reader's language
+    # The game's notation, whatever the reader's language: a card reads the same way on the
+    # table, in the summaries and in this hand (PRODUCT.md); the hand's text gives the key.
+    notation = model.notation
     choosing = bool(hand.playable) and not joker_prompt  # a card to play, now
-    cards = [
-        button(
-            ids.PlayClick(g, n, card).custom_id,
-            tr(lang, "button.joker") if card.suit is None else card_label(card, notation),
-            style=_card_style(card, playable=card in hand.playable or not choosing),
-            disabled=not choosing or card not in hand.playable,
+    cards = []
+    for card in hand.cards:
+        emoji = style.button_emoji(card, notation)
+        cards.append(
+            button(
+                ids.PlayClick(g, n, card).custom_id,
+                _card_label(lang, card, notation, emoji is not None),
+                style=_card_style(card, playable=card in hand.playable or not choosing),
+                disabled=not choosing or card not in hand.playable,
+                emoji=emoji,
+            )
         )
-        for card in hand.cards
-    ]
     controls: list[Button] = []
     if hand.legal and model.phase == "exchange":
         for swap, choice in ((False, "keep"), (True, "swap")):

@@ -17,6 +17,7 @@ from bot import emojis
 from bot.app import NinesBot, build_bot
 from bot.card_faces import Face, face_key, faces
 from bot.emojis import MAX_EMOJIS, CardFaces, emoji_name, sync_card_faces
+from bot.i18n import card_label
 from bot.storage import Storage
 from engine import Card
 from fakecord import FakeDiscord
@@ -28,6 +29,7 @@ from testbed.people import play_to_the_end
 from tests.storage_backends import TEST_POOL_SIZE
 
 from .conftest import StartBot, bot_settings
+from .test_card_faces_shown import card_buttons, record_hands
 
 EMOJIS = "/applications/{application_id}/emojis"
 FACES = len(faces())
@@ -206,7 +208,10 @@ async def test_two_processes_on_one_sqlite_file_share_the_faces_created_once(
 
 
 async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
-    fake_discord: FakeDiscord, start_bot: StartBot, caplog: pytest.LogCaptureFixture
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ):
     fake = fake_discord
     fake.app_emojis.refuse_uploads = 50013  # Missing Permissions
@@ -226,9 +231,18 @@ async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
     await fake.click(alice, lobby.message, "+ 🤖 Easy")
     await fake.click(alice, lobby.message, "+ 🤖 Normal")
     await fake.click(alice, lobby.message, "Start")
+    hands = record_hands(monkeypatch)
     end = await play_to_the_end(fake, [alice], fake.channel)
     assert "Winner" in end.embeds[0]["description"]
     assert len([r for r in caplog.records if r.name == "bot.emojis"]) == 1
+    # Every card as today's text: no emoji on a button, its label the card with its suit.
+    buttons = [b for hand in hands for b in card_buttons(hand)]
+    assert buttons
+    for card, button in buttons:
+        assert "emoji" not in button and button["label"] == card_label(card, "en")
+    for message in fake.store.messages.get(fake.channel.id, []):
+        for content, embeds in message.history:
+            assert "<:" not in content + str(embeds)
 
 
 async def test_the_four_colour_deck_is_a_server_setting(

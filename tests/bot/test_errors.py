@@ -13,6 +13,7 @@ from engine import Exchange, Play
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
 from testbed.notebook import delivery
+from testbed.reading import words
 
 from .conftest import StartBot
 from .test_lobby import (
@@ -150,7 +151,7 @@ async def test_a_swap_shows_the_new_hand_privately_and_the_table_only_who(
     assert res.ack_type == 7 and res.message is not None and res.message.id == hand.id
     assert hand_cards(res.message) == spare, "the new hand, in place of the old"
     table = fake.store.message_by_id(delivery(session).table_message_id or 0)
-    public = str(table.embeds) + (table.content or "")
+    public = words(table)
     assert f"{user.name} swaps" in public
     # Nobody else sees the new (or old) hand: no public message lists it.
     for message in fake.visible(other, fake.channel):

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import card_label
+from bot.i18n import and_list, card_label
 from bot.session import GameSession
 from bot.table_model import build, tiebreak_of
 from cogs.nines import render
@@ -26,6 +26,7 @@ from fakecord import FakeDiscord
 from fakecord.models import Message, User
 from testbed.games import game_id_of
 from testbed.people import NotifiedPerson, end_message, open_hand, table_message
+from testbed.reading import as_read
 
 from .conftest import StartBot
 from .test_readable_table import session_for
@@ -36,7 +37,7 @@ def embed_text(embeds: list[dict[str, Any]]) -> str:
     for embed in embeds:
         parts += [str(embed.get("title", "")), str(embed.get("description", ""))]
         parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
-    return "\n".join(parts)
+    return as_read("\n".join(parts))
 
 
 def public(fake: FakeDiscord) -> list[Message]:
@@ -152,21 +153,22 @@ async def test_every_card_stands_beside_its_player_and_hands_close(
     places = [int(line.split(". ", 1)[0]) for line in ranking]
     assert places[0] == 1 and places == sorted(places) and len(places) == rules.units
     first = rules.unit_of(game.winners[0])  # the winners come first
-    winners_line = " & ".join(session.seats[s].name for s in rules.seats_of(first))
+    winners_line = and_list("en", [session.seats[s].name for s in rules.seats_of(first)])
     assert ranking[0].startswith(f"1. {winners_line} **"), ranking
     for unit in range(rules.units):
-        who = " & ".join(session.seats[s].name for s in rules.seats_of(unit))
+        who = and_list("en", [session.seats[s].name for s in rules.seats_of(unit)])
         assert any(who in line for line in ranking), who
     assert sum(s.count("```") for s in summaries[-1:]) == 0  # the last summary leaves the sheet
     assert text.count("```") == 2  # to the end message, once
 
     # Every person's private hand now says the game is over and offers no card.
-    winners = " & ".join(session.seats[s].name for s in game.winners)
+    winners = and_list("en", [session.seats[s].name for s in game.winners])
     for user in users:
         hands = [m for m in fake.visible(user, fake.channel) if m.ephemeral_for == user.id]
         assert hands
         newest = hands[-1]
-        assert "game over" in newest.content and f"Winner: {winners}" in newest.content
+        content = as_read(newest.content)
+        assert "game over" in content and f"Winner: {winners}" in content
         assert not [b for b in newest.buttons() if not b.disabled and ":play:" in b.custom_id]
 
     if ruleset == "partnership":  # two computers, one on each team: each its own change
@@ -197,7 +199,7 @@ async def test_stop_closes_every_private_hand(
     await fake.settle()
     for user in (alice, bob):
         hand = fake.store.message_by_id(hands[user.id].id)
-        assert "game over" in hand.content and "alice stopped the game." in hand.content
+        assert "game over" in hand.content and "alice stopped the game." in as_read(hand.content)
         assert "not rated" in hand.content
         assert hand.buttons() == []
 
@@ -209,13 +211,13 @@ def test_a_tie_break_round_says_so_and_why() -> None:
     rows = (SheetRow(1, None, 0, (1, 0, 0)), SheetRow(2, None, 1, (2, 2, -1)))
     tied = replace(table, hand_number=3, scores=(2, 2, -1), sheet=rows)
     text = tiebreak_shown(session, tied)
-    assert text is not None and "ann & bob are tied for the lead (+2)" in text
+    assert text is not None and "ann and bob are tied for the lead (+2)" in text
     assert "round 3" in text
     assert tiebreak_shown(session, replace(table, sheet=rows[:1])) is None
     nines = public_view(Game(Rules.from_settings("classic"), seed=1))
     nines_tied = replace(nines, hand_number=5, scores=(0, 0, 4), sheet=rows)
     classic = session_for(Game(Rules.from_settings("classic"), seed=1), ["ann", "bob", "cy"])
-    assert "ann & bob are tied for the lowest score (0)" in (
+    assert "ann and bob are tied for the lowest score (0)" in (
         tiebreak_shown(classic, nines_tied) or ""
     )
 
@@ -229,7 +231,8 @@ def tiebreak_shown(session: Any, table: PublicView) -> str | None:
         sheet=table.sheet,
         tiebreak=tiebreak_of(table),
     )
-    return render.tiebreak_text("en", model)
+    text = render.tiebreak_text("en", model)
+    return None if text is None else as_read(text)
 
 
 def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() -> None:
@@ -242,19 +245,19 @@ def test_tricks_no_table_edit_showed_are_listed_and_the_hand_shows_the_last() ->
         game.apply(game.turn, game.legal_actions(game.turn)[0])
     session = session_for(game, ["ann", "bob", "cy", "dee"])
     first, second = (beside_players(session, t, table=True) for t in game.tricks)
-    text = str(render.table_embed("en", build(session, None), shown_tricks=0).description)
+    text = as_read(str(render.table_embed("en", build(session, None), shown_tricks=0).description))
     assert "Trick 1, won by " in text and first in text
     assert "Last trick, won by " in text and second in text
     # Drawn once this hand already, after the first trick: only the last is listed.
-    text = str(render.table_embed("en", build(session, None), shown_tricks=1).description)
+    text = as_read(str(render.table_embed("en", build(session, None), shown_tricks=1).description))
     assert "Trick 1, won by " not in text and first not in text and second in text
     for seat in range(4):  # every seat's private hand
-        assert second in render.hand_content("en", build(session, seat))
+        assert second in as_read(render.hand_content("en", build(session, seat)))
     nein = Game(Rules.from_settings("nein-nine"), seed=5)
     while not nein.tricks:
         nein.apply(nein.turn, nein.legal_actions(nein.turn)[0])
     session = session_for(nein, ["ann", "bob", "cy"])
     last = beside_players(session, nein.tricks[0], table=True)
     assert not nein.trick  # no card of the next trick yet: the trick stands on the table
-    assert last in str(render.table_embed("en", build(session, None)).description)
-    assert last not in render.hand_content("en", build(session, 0))
+    assert last in as_read(str(render.table_embed("en", build(session, None)).description))
+    assert last not in as_read(render.hand_content("en", build(session, 0)))

@@ -9,6 +9,7 @@ from bot.i18n import card_label
 from engine import Card
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
+from testbed.reading import as_read
 
 from .conftest import StartBot
 
@@ -18,7 +19,7 @@ def embed_text(message: Message) -> str:
     for e in message.embeds:
         parts += [str(e.get("title", "")), str(e.get("description", ""))]
         parts += [f"{f['name']} {f['value']}" for f in e.get("fields", [])]
-    return "\n".join(parts)
+    return as_read("\n".join(parts))
 
 
 async def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> Message:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.app import NinesBot
+from bot.i18n import and_list
 from bot.session import GameSession
 from bot.sheet_codes import short_codes
 from bot.storage import GameResult, Seat, SeatResult, player_key
@@ -20,6 +21,7 @@ from fakecord import FakeDiscord
 from fakecord.models import Message, User
 from testbed.notebook import delivery
 from testbed.people import end_message
+from testbed.reading import as_read
 
 from .conftest import StartBot
 from .test_lobby import (
@@ -122,13 +124,15 @@ async def test_hand_summaries_end_message_and_rematch(
             for sheet in kept
         ]
         assert all(sheet.total == sum(sheet.scores) for sheet in kept)
-        assert all(f"`{c}` {s.name}" in text for c, s in zip(codes, session.seats, strict=True))
+        assert all(
+            f"`{c}` {s.name}" in as_read(text) for c, s in zip(codes, session.seats, strict=True)
+        )
 
     # The end: winners named, the final sheet, ratings, and Rematch.
     end = end_message(fake, alice, fake.channel)
     assert end is not None
-    text = end.embeds[0]["description"]
-    winners = " & ".join(session.seats[s].name for s in game.winners or ())  # names, not mentions
+    text = as_read(end.embeds[0]["description"])
+    winners = and_list("en", [session.seats[s].name for s in game.winners or ()])  # names
     assert f"Winner: {winners}" in text
     assert sheet_rows(text)[-1][-1] == str(game.sheet[-1].total)
     last = game.sheet[-1]  # the last hand's row, which its summary leaves to this message
@@ -214,7 +218,7 @@ async def test_leaderboard_and_stats_after_several_games(
     res = ok(await fake.slash(carol, fake.channel, "nines leaderboard"))
     assert res.message is not None
     embed = res.message.embeds[0]
-    lines = embed["description"].splitlines()
+    lines = as_read(embed["description"]).splitlines()
     assert len(lines) == 3
     for rank, (line, row) in enumerate(zip(lines, rows, strict=True), start=1):
         games = f"{row.games} game" + ("" if row.games == 1 else "s")  # "1 game", "2 games"
@@ -225,7 +229,7 @@ async def test_leaderboard_and_stats_after_several_games(
     assert [row.rating for row in rows] == sorted((row.rating for row in rows), reverse=True)
     robots = next(f for f in embed["fields"] if f["name"] == "Computer players")
     with_computer = sum(1 for s in played if any(seat.is_computer for seat in s.seats))
-    assert robots["value"].startswith("🤖 Easy bot")
+    assert as_read(robots["value"]).startswith("🤖 Easy bot")
     assert f"· {with_computer} games" in robots["value"]
     assert "🤖" not in embed["description"]
     assert embed["footer"]["text"] == "Page 1 of 1"
@@ -248,7 +252,7 @@ async def test_leaderboard_and_stats_after_several_games(
         swaps = 100 * mine["swaps"] / mine["exchanges"]
         assert f"Swapped for the spare hand: {swaps:.0f}% of the times they could" in text
         assert f"Rating: {round(row.rating):,}" in text
-        assert user.name in res.message.embeds[0]["title"]
+        assert user.name in as_read(res.message.embeds[0]["title"])
     eve = fake.add_user("eve")
     res = ok(await fake.slash(eve, fake.channel, "nines stats"))
     assert res.message is not None and "No rated games yet" in str(res.message.embeds[0])
@@ -293,12 +297,12 @@ async def test_leaderboard_pages(fake_discord: FakeDiscord, start_bot: StartBot)
     assert first["footer"]["text"] == "Page 1 of 2"
     res = ok(await fake.slash(people[0], fake.channel, "nines leaderboard", page=2))
     assert res.message is not None
-    second = res.message.embeds[0]["description"].splitlines()
+    second = as_read(res.message.embeds[0]["description"]).splitlines()
     assert [line.split(".")[0] for line in second] == ["11", "12"]
     assert res.message.embeds[0]["footer"]["text"] == "Page 2 of 2"
     shown = {
         re.search(r"\*\*(.+?)\*\*", line).group(1)  # type: ignore[union-attr]
-        for line in first["description"].splitlines() + second
+        for line in as_read(first["description"]).splitlines() + second
     }
     assert shown == {p.name for p in people}
     res = ok(await fake.slash(people[0], fake.channel, "nines leaderboard", page=9))
@@ -354,7 +358,7 @@ async def test_stop_by_host_or_moderator_only(fake_discord: FakeDiscord, start_b
     res = ok(await fake.slash(alice, fake.channel, "nines stop"))
     assert res.message is not None and not res.ephemeral
     # Named, not mentioned: no notification is meant (issue 29).
-    assert res.message.content == "alice stopped the game."
+    assert as_read(res.message.content) == "alice stopped the game."
     table = fake.store.message_by_id(table_id or 0)
     assert "Game ended" in str(table.embeds[0]) and "not rated" in str(table.embeds[0])
     assert not table.buttons()

@@ -22,6 +22,7 @@ from fakecord import FakeDiscord
 from fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from fakecord.models import Channel, Message, User
 from testbed.notebook import delivery
+from testbed.reading import as_read, words
 
 from .conftest import StartBot
 
@@ -314,7 +315,7 @@ async def test_join_leave_and_computers(fake_discord: FakeDiscord, start_bot: St
     assert session is not None
 
     ok(await fake.click(bob, lobby, "Join"))
-    assert "2. bob" in str(current(fake, lobby).embeds[0])  # a name: no mention in an embed
+    assert "2. bob" in words(current(fake, lobby))  # a name: no mention in an embed
     before = await snapshot(bot, session)
     refused(await fake.click(bob, lobby, "Join"), bob, "already seated")
     refused(await fake.click(alice, lobby, "Join"), alice, "already seated")
@@ -333,7 +334,7 @@ async def test_join_leave_and_computers(fake_discord: FakeDiscord, start_bot: St
     ok(await fake.click(carol, lobby, "Join"))
     ok(await fake.click(alice, lobby, "+ 🤖 Hard"))
     assert seats_of(session)[-1][1:] == (None, "hard")
-    assert "Hard bot" in str(current(fake, lobby).embeds[0])
+    assert "Hard bot" in words(current(fake, lobby))
     # Full: more people and computers are refused, and the buttons say so.
     assert all(button(current(fake, lobby), f"+ 🤖 {lv}").disabled for lv in ("Easy", "Hard"))
     before = await snapshot(bot, session)
@@ -357,7 +358,7 @@ async def test_the_lobby_shows_the_host_and_free_seats(
     lobby = await open_lobby(fake, alice, ruleset="partnership")
     embed = lobby.embeds[0]
     seats = next(f["value"] for f in embed["fields"] if f["name"] == "Seats")
-    assert seats.splitlines()[0] == "1. alice (host)"
+    assert as_read(seats).splitlines()[0] == "1. alice (host)"
     assert seats.count("— free —") == 3
     assert [b.label for b in lobby.buttons()][:4] == ["Join", "Leave", "Start", "Cancel"]
     closes = next(f["value"] for f in embed["fields"] if f["name"] == "The lobby closes")

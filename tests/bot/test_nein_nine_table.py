@@ -16,6 +16,7 @@ from engine import JOKER, Card, Play, Rules, public_view
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
 from testbed.people import enabled_moves, end_message, open_hand, table_message, whose_turn
+from testbed.reading import as_read
 
 from .conftest import StartBot
 
@@ -36,9 +37,15 @@ def card_of(custom_id: str) -> Card | None:
 
 
 def embed_text(message: Message) -> str:
-    return "\n".join(
-        str(e.get("title", "")) + "\n" + str(e.get("description", "")) + "\n" + str(e.get("fields"))
-        for e in message.embeds
+    return as_read(
+        "\n".join(
+            str(e.get("title", ""))
+            + "\n"
+            + str(e.get("description", ""))
+            + "\n"
+            + "\n".join(f"{f['name']}\n{f['value']}" for f in e.get("fields", []))
+            for e in message.embeds
+        )
     )
 
 
@@ -80,7 +87,7 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
     assert game is not None and game.rules == Rules.from_settings("nein-nine", {"rounds": 2})
 
     # G2: the draw for first dealer is shown in one line, and ends on the dealer's 9.
-    draw = fake.store.message_by_id(lobby.id).content or ""
+    draw = as_read(fake.store.message_by_id(lobby.id).content or "")
     dealer = session.seats[game.first_dealer].name
     assert draw.startswith("Draw for first dealer") and f"{dealer} deals first" in draw
     assert draw.split(f"{dealer} **9", 1)[0] != draw  # the dealer's card is a 9

@@ -20,6 +20,7 @@ from fakecord import FakeDiscord
 from fakecord.models import Message
 from testbed.games import open_game, text_of, wait_for
 from testbed.people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
+from testbed.reading import as_read
 
 from .conftest import StartBot
 from .test_failover import second_guild
@@ -272,7 +273,7 @@ async def test_stop_names_who_stopped_without_a_mention(
     await open_game(fake, alice, computers=("easy", "easy"), start=3)
     res = await fake.slash(alice, fake.channel, "nines stop")
     assert not res.errors and res.message is not None, res.errors
-    assert res.message.content == "alice stopped the game."
+    assert as_read(res.message.content) == "alice stopped the game."
     assert res.message.mentions == []
 
 

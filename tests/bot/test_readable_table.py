@@ -23,6 +23,7 @@ from engine import Card, Game, HandEnded, Rules, seat_view
 from engine.cli import random_game
 from fakecord import FakeDiscord
 from testbed.people import end_message, open_hand, play_to_the_end, table_message
+from testbed.reading import as_read
 
 from .conftest import StartBot
 
@@ -118,7 +119,7 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
     # The legend names everyone in full, their unique code after them (issue 38: in words).
     assert len({c.casefold() for c in codes}) == len(codes)
     for code, name in zip(codes, LONG_NAMES, strict=False):
-        assert f"{name} ({code})" in text
+        assert f"{name} ({code})" in as_read(text)
     # Every hand's summary and a table in the middle of the game fit too.
     replay = Game(rules, seed)
     during = session_for(replay, LONG_NAMES[: rules.players])
@@ -172,7 +173,7 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
         render.table_embed("en", build(session_for(game, ["ann", "bob", "cy"]), None)).description
         or ""
     )
-    assert "ann **0/4** (4 to go) · bob **0/4** (4 to go) · cy **0/4** (4 to go)" in text
+    assert "ann **0/4** (4 to go) · bob **0/4** (4 to go) · cy **0/4** (4 to go)" in as_read(text)
 
 
 def styles(buttons: ui.Buttons) -> dict[str, tuple[int, bool]]:
@@ -248,7 +249,7 @@ async def test_a_game_read_as_people_see_it(fake_discord: FakeDiscord, start_bot
     lines = block_of(text)
     assert_aligned(lines)
     assert lines[0].split()[3:6] == ["Ale", "Ala", "Élo"]
-    assert "Alexandre (Ale) · Alexandra (Ala) · Élodie Côté (Élo)" in text
+    assert "Alexandre (Ale) · Alexandra (Ala) · Élodie Côté (Élo)" in as_read(text)
     summaries = [
         m
         for m in fake.visible(people[0], fake.channel)
@@ -292,8 +293,8 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
         (
             "partnership",
             ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
-            "ann & 🤖 Bot Normal **0/6** (encore 6)\nbob & 🤖 Bot Normal 2 **0/6** (encore 6)",
-            "ann & 🤖 Bot Normal **9** · bob & 🤖 Bot Normal 2 **9**",
+            "ann et 🤖 Bot Normal **0/6** (encore 6)\nbob et 🤖 Bot Normal 2 **0/6** (encore 6)",
+            "ann et 🤖 Bot Normal **9** · bob et 🤖 Bot Normal 2 **9**",
         ),
         (
             "four-player",
@@ -303,7 +304,9 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
         ),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
-        text = render.table_embed("fr", build(session_for(game, names), None)).description or ""
+        text = as_read(
+            render.table_embed("fr", build(session_for(game, names), None)).description or ""
+        )
         assert "Plis remportés\xa0: ann " in text and tricks in text, text
         assert scores in text, text
     assert render.named_score(Rules.from_settings("nein-nine"), "ann", 3) == "ann **+3** ○○○"
@@ -342,12 +345,9 @@ def test_every_trick_of_the_hand_shows_the_winning_card() -> None:
     session = session_for(game, ["ann", "bob", "cy"])
     aces = tuple(Card.parse(c) for c in ("2H", "AH", "3H"))
     led_by_cy = TrickWon(number=1, leader=2, cards=aces, winner=0)  # cy 2♥, ann A♥, bob 3♥
-    assert render.all_tricks("en", build(session, None), [trick_of(led_by_cy, 3)]) == [
-        "1. cy 2♥ · **ann A♥** · bob 3♥"
-    ]
-    assert render.all_tricks("fr", build(session, None), [trick_of(led_by_cy, 3)]) == [
-        "1. cy 2♥ · **ann A♥** · bob 3♥"
-    ]
+    for lang in ("en", "fr"):
+        shown = render.all_tricks(lang, build(session, None), [trick_of(led_by_cy, 3)])
+        assert [as_read(line) for line in shown] == ["1. cy 2♥ · **ann A♥** · bob 3♥"]
 
 
 def test_a_score_below_zero_reads_with_the_minus_sign():

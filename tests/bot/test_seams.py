@@ -21,6 +21,7 @@ from fakecord import FakeDiscord
 from fakecord.models import Message, User
 from testbed.games import game_id_of, open_game, play_one, wait_for
 from testbed.people import end_message, table_message, whose_turn
+from testbed.reading import words
 
 from .test_restart import BotProcess
 
@@ -161,7 +162,7 @@ async def test_killed_in_the_lobby_the_lobby_shows_who_joined(
         await bot.start()
         await wait_for(
             fake,
-            lambda: ". bob" in str(fake.store.message(fake.channel.id, lobby.id).embeds),
+            lambda: ". bob" in words(fake.store.message(fake.channel.id, lobby.id)),
             what="bob in the restored lobby",
         )
         lobby = fake.store.message(fake.channel.id, lobby.id)
@@ -206,7 +207,7 @@ async def test_killed_opening_a_rematch_the_new_lobby_is_posted_once(
         await asyncio.sleep(0.3)
         await fake.settle()
         (lobby,) = lobbies()
-        seats = str(lobby.embeds)
+        seats = words(lobby)
         assert ". alice" in seats and ". bob" in seats  # seats by name
         start = await fake.click(bob, lobby, "Start")  # bob clicked Rematch: he hosts
         assert not start.errors

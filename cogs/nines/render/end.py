@@ -7,18 +7,20 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import number, tr
+from bot.i18n import and_list, number, tr
 from bot.storage import RatingChange
 from bot.table_model import TableModel
 
+from .cards import TEXT, CardStyle
 from .hand import last_play_lines
 from .sheet import sheet_block
 from .words import game_title, name, named_score, signed, unit_name
 
 
-def winners_text(model: TableModel) -> str:
-    """The winners' names (names: a mention in an embed may not render)."""
-    return " & ".join(name(model, s) for s in model.winners or ())
+def winners_text(model: TableModel, lang: str | None = None) -> str:
+    """The winners' names, listed as ``lang`` lists them (by default the game's language)
+    (names: a mention in an embed may not render)."""
+    return and_list(lang or model.notation, [name(model, s) for s in model.winners or ()])
 
 
 def end_embed(lang: str, model: TableModel, changes: Sequence[RatingChange]) -> discord.Embed:
@@ -29,12 +31,12 @@ def end_embed(lang: str, model: TableModel, changes: Sequence[RatingChange]) -> 
     rules = model.rules
     embed = discord.Embed(
         title=tr(lang, "end.title", game=game_title(lang, rules)),
-        description=tr(lang, "end.winners", who=winners_text(model))
+        description=tr(lang, "end.winners", who=winners_text(model, lang))
         + "\n"
         + sheet_block(lang, model, model.sheet),
         colour=discord.Colour.gold(),
     )
-    embed.add_field(name=tr(lang, "end.ranking"), value=ranking_text(model), inline=False)
+    embed.add_field(name=tr(lang, "end.ranking"), value=ranking_text(model, lang), inline=False)
     if changes:
         lines = [
             tr(
@@ -52,21 +54,23 @@ def end_embed(lang: str, model: TableModel, changes: Sequence[RatingChange]) -> 
     return embed
 
 
-def ranking_text(model: TableModel) -> str:
+def ranking_text(model: TableModel, lang: str | None = None) -> str:
     """Players (or teams) from first to last with their final scores (``model.ranking``:
     the winners first, then the better score first; tied scores share a place)."""
     assert model.ranking is not None, "only a finished game has a ranking"
     return "\n".join(
-        f"{row.place}. {named_score(model.rules, unit_name(model, row.unit), row.score)}"
+        f"{row.place}. {named_score(model.rules, unit_name(model, row.unit, lang), row.score)}"
         for row in model.ranking
     )
 
 
-def stopped_embed(lang: str, model: TableModel | None, how: str) -> discord.Embed:
+def stopped_embed(
+    lang: str, model: TableModel | None, how: str, style: CardStyle = TEXT
+) -> discord.Embed:
     """A game stopped, abandoned or left by everyone, where its table (or lobby) was: why
-    (``how``), its last cards, that it is not rated, and its sheet if a hand was scored.
-    ``model``: the public table (None if no card was dealt)."""
-    text = "\n".join([how, *last_play_lines(lang, model), tr(lang, "end.not_rated")])
+    (``how``), its last cards (faces in ``style``), that it is not rated, and its sheet if a
+    hand was scored. ``model``: the public table (None if no card was dealt)."""
+    text = "\n".join([how, *last_play_lines(lang, model, style), tr(lang, "end.not_rated")])
     if model is not None and model.sheet:
         text += "\n" + sheet_block(lang, model, model.sheet)
     return discord.Embed(

@@ -7,6 +7,7 @@ from bot.i18n import face_key, suit_name, tr
 from bot.table_model import TableModel
 from engine import MustFollowSuit, NinesError, Rules
 
+from .cards import TEXT, CardStyle
 from .words import (
     cards_text,
     completed_trick_text,
@@ -17,12 +18,29 @@ from .words import (
     trump_text,
 )
 
+CONTENT_CHARS = 2000  # Discord: a message's content
+
 
 def hand_content(
-    lang: str, model: TableModel, notice: str | None = None, *, joker_prompt: bool = False
+    lang: str,
+    model: TableModel,
+    notice: str | None = None,
+    *,
+    joker_prompt: bool = False,
+    style: CardStyle = TEXT,
 ) -> str:
     """The text over the viewer's cards: the hand's number and trump, their standing, the
-    trick in play and the last one, whose decision it is, and what they put down."""
+    trick in play and the last one, whose decision it is, and what they put down. Cards as
+    faces in ``style``, unless that would pass a message's 2,000 characters: then as text."""
+    content = _hand_content(lang, model, notice, joker_prompt, style)
+    if style and len(content) > CONTENT_CHARS:
+        content = _hand_content(lang, model, notice, joker_prompt, TEXT)
+    return content
+
+
+def _hand_content(
+    lang: str, model: TableModel, notice: str | None, joker_prompt: bool, style: CardStyle
+) -> str:
     hand = model.hand
     assert hand is not None, "a watcher's model has no hand to show"
     notation = model.notation
@@ -33,13 +51,13 @@ def hand_content(
     lines.append(tr(lang, f"hand.title_{model.kind.unit}", number=model.hand_number, trump=trump))
     if model.phase == "play":
         lines.append(standing_text(lang, model, hand.seat))
-    trick = trick_line(lang, model)
+    trick = trick_line(lang, model, style)
     if trick:
         lines.append(trick)
     # On a phone the table is off screen: the last trick is here too; not in Nein Nine, whose
     # completed trick stands on the public table only (G11 amended).
     if model.tricks and not model.kind.hidden_tricks:
-        lines.append(completed_trick_text(lang, model, model.tricks[-1]))
+        lines.append(completed_trick_text(lang, model, model.tricks[-1], style=style))
     my_turn = bool(hand.legal)
     if model.winners is not None:
         lines.append(tr(lang, "hand.over"))
@@ -51,7 +69,7 @@ def hand_content(
     elif model.turn is not None:
         lines.append(tr(lang, "hand.waiting", who=name(model, model.turn.seat)))
     if hand.put_down:
-        lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation)))
+        lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation, style)))
     if notation != lang:  # the table's letters, for a reader of the other language
         lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, model.kind.faces)))
     return "\n".join(lines)
@@ -67,25 +85,27 @@ def standing_text(lang: str, model: TableModel, seat: int) -> str:
     return tr(lang, key, tricks=tricks, score=score_shown(rules, model.scores[unit]))
 
 
-def closed_hand_content(lang: str, rules: Rules, model: TableModel | None, how: str) -> str:
+def closed_hand_content(
+    lang: str, rules: Rules, model: TableModel | None, how: str, style: CardStyle = TEXT
+) -> str:
     """A private hand once the game has ended: that it is over and how (``how``: the winners,
-    or who stopped it, or why it was abandoned), with its last trick; no card is offered.
-    ``model``: the public table (None if no card was dealt)."""
+    or who stopped it, or why it was abandoned), with its last trick (faces in ``style``); no
+    card is offered. ``model``: the public table (None if no card was dealt)."""
     lines = [f"**{tr(lang, 'end.title', game=game_title(lang, rules))}**", how]
-    return "\n".join(lines + last_play_lines(lang, model))
+    return "\n".join(lines + last_play_lines(lang, model, style))
 
 
-def last_play_lines(lang: str, model: TableModel | None) -> list[str]:
+def last_play_lines(lang: str, model: TableModel | None, style: CardStyle = TEXT) -> list[str]:
     """The trick in progress and the last completed one, where a game ended: its last cards
     stay in view beside their players."""
     if model is None:
         return []
     lines = []
-    trick = trick_line(lang, model)
+    trick = trick_line(lang, model, style)
     if trick:
         lines.append(trick)
     if model.tricks:
-        lines.append(completed_trick_text(lang, model, model.tricks[-1]))
+        lines.append(completed_trick_text(lang, model, model.tricks[-1], style=style))
     return lines
 
 

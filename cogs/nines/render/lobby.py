@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import card_label, tr
+from bot.names import in_text
 from bot.table_model import LobbyModel, TableModel
 
 from .phone import packed
@@ -22,7 +23,7 @@ def lobby_embed(lang: str, lobby: LobbyModel, *, note: str | None = None) -> dis
     for i in range(lobby.players):
         if i < len(lobby.seats):
             seat = lobby.seats[i]
-            who = seat.name  # a name: a mention in an embed may show as <@123…>
+            who = in_text(seat.name)  # a name: a mention in an embed may show as <@123…>
             if seat.host:
                 who += " " + tr(lang, "lobby.host")
             lines.append(f"{i + 1}. {who}")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import number, ordinal, tr
+from bot.names import distinct, in_text
 from bot.storage import StatsRow
 from engine import Rules
 
@@ -27,6 +28,10 @@ def leaderboard_embed(
     embed = discord.Embed(
         title=tr(lang, "leaderboard.title", game=tr(lang, f"game.{game}")), colour=COLOUR
     )
+    # Two players of one display name read apart (``Alex``, ``Alex (2)``) on the page.
+    shown = distinct(
+        [r.name for r in (*rows, *computers)], [False] * len(rows) + [True] * len(computers)
+    )
     if not rows:
         embed.description = tr(lang, "leaderboard.empty")
     else:
@@ -35,7 +40,7 @@ def leaderboard_embed(
                 lang,
                 "leaderboard.row",
                 rank=first_rank + i,
-                name=r.name,
+                name=in_text(shown[i]),
                 rating=number(lang, round(r.rating)),
                 games=tr(lang, "count.games", count=r.games),
                 wins=tr(lang, "count.wins", count=r.wins),
@@ -50,12 +55,12 @@ def leaderboard_embed(
                 tr(
                     lang,
                     "leaderboard.computer_row",
-                    name=r.name,
+                    name=in_text(shown[len(rows) + i]),
                     rating=number(lang, round(r.rating)),
                     games=tr(lang, "count.games", count=r.games),
                     wins=tr(lang, "count.wins", count=r.wins),
                 )
-                for r in computers
+                for i, r in enumerate(computers)
             ),
             inline=False,
         )
@@ -63,9 +68,19 @@ def leaderboard_embed(
     return embed
 
 
+STATS_NAME_LIMIT = 32  # columns of the member's name in the stats' title
+
+
 def stats_embed(lang: str, who: str, game: str, row: StatsRow | None) -> discord.Embed:
     embed = discord.Embed(
-        title=tr(lang, "stats.title", name=who, game=tr(lang, f"game.{game}")), colour=COLOUR
+        # An embed's title renders markdown (bold, italic, underline: as reported in
+        # github.com/skyra-project/discord-components/issues/400), unlike a footer or an
+        # author's name (github.com/Pycord-Development/pycord/issues/96, "a discord
+        # limitation"; bot/names.in_plain): the name is escaped as running text.
+        title=tr(
+            lang, "stats.title", name=in_text(who, STATS_NAME_LIMIT), game=tr(lang, f"game.{game}")
+        ),
+        colour=COLOUR,
     )
     if row is None or row.games == 0:
         embed.description = tr(lang, "stats.none")

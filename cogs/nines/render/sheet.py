@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from bot.chart import drawable, legend_name, score_chart
 from bot.i18n import tr, trump_word
+from bot.names import in_text
 from bot.sheet_codes import clip, display_width
 from bot.table_model import TableModel
 from engine import SheetRow, Suit, Trump
@@ -101,7 +102,7 @@ def sheet_block(
 
 def codes_legend(model: TableModel) -> list[str]:
     """Who each code is, ``Élodie Côté (Élo)``, on lines that fit a phone."""
-    return packed(f"{s.name} ({s.code})" for s in model.seats)
+    return packed(f"{in_text(s.name)} ({s.code})" for s in model.seats)
 
 
 def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import tr
+from bot.names import in_text
 from bot.table_model import TableModel, TrickModel
 from engine import HandEnded, sort_hand
 
+from .cards import TEXT, CardStyle
 from .phone import packed
 from .sheet import SUMMARY_ROWS, codes_legend, sheet_block
 from .table import scores_parts, tricks_parts
@@ -18,6 +20,10 @@ from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_text, u
 
 FIELD_CHARS = 1024  # Discord: an embed field's value
 TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
+#: Discord: an embed's title, description, field names and values, footer and author together.
+EMBED_CHARS = 6000
+#: Fields a hand's tricks may take with card faces (~46 characters each): Discord allows 25.
+FACE_FIELDS = 4
 
 
 def hand_summary(
@@ -27,12 +33,13 @@ def hand_summary(
     tricks: Sequence[TrickModel],
     *,
     sheet: bool = True,
+    style: CardStyle = TEXT,
 ) -> discord.Embed:
     """A hand's outcome: tricks against the quota and what they did to each score, every trick
     card by card (N13; Nein Nine's too, now that the round is over, G11), the spare, and the
     sheet so far. ``sheet=False``: the game's last hand, whose end message carries the sheet.
     ``model``: the public table now (a later hand's, after a restart); ``tricks``: the hand's
-    (``table_model.trick_of``)."""
+    (``table_model.trick_of``). Cards as faces in ``style`` where they fit (``all_tricks``)."""
     unit = model.kind.unit
     embed = discord.Embed(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
@@ -41,20 +48,23 @@ def hand_summary(
     if model.kind.has_quota:
         lines = packed(hand_changes(lang, model, result), first=first)
     else:
-        lines = packed(tricks_parts(model, result.tricks_won), first=first)
+        lines = packed(tricks_parts(model, result.tricks_won, lang), first=first)
         lines.extend(round_lines(lang, model, result))
     if result.instant_win:
         lines.append(instant_win_text(lang, model, result))
     if result.spare is not None:
-        lines.append(tr(lang, "summary.spare", cards=cards_text(sort_hand(result.spare), lang)))
-    for k, value in enumerate(all_tricks(lang, model, tricks) if tricks else ()):
-        # A second field goes on under an invisible name: the list reads as one.
-        title = tr(lang, "summary.all_tricks") if k == 0 else "\u200b"
-        embed.add_field(name=title, value=value, inline=False)
+        spare = cards_text(sort_hand(result.spare), model.notation, style)
+        lines.append(tr(lang, "summary.spare", cards=spare))
     if sheet:
         rows = [r for r in model.sheet if r.number <= result.number]
         lines.append(sheet_block(lang, model, rows, last=SUMMARY_ROWS))
     embed.description = "\n".join(lines)
+    heading = tr(lang, "summary.all_tricks")
+    # What the tricks' fields may take of the embed's 6,000 characters (a field name each).
+    room = EMBED_CHARS - len(embed.title or "") - len(embed.description) - len(heading)
+    for k, value in enumerate(all_tricks(lang, model, tricks, style, room) if tricks else ()):
+        # A second field goes on under an invisible name: the list reads as one.
+        embed.add_field(name=heading if k == 0 else "\u200b", value=value, inline=False)
     return embed
 
 
@@ -75,7 +85,7 @@ def hand_changes(lang: str, model: TableModel, result: HandEnded) -> list[str]:
         won = sum(result.tricks_won[s] for s in rules.seats_of(u))
         change = result.scores[u] - before[u]
         moved = tr(lang, "summary.unchanged") if result.instant_win and not change else None
-        text = named(unit_name(model, u), str(won)) + f"/{rules.quota}"
+        text = named(unit_name(model, u, lang), str(won)) + f"/{rules.quota}"
         parts.append(f"{text} {moved or f'({signed(change)})'}")
     return parts
 
@@ -88,7 +98,7 @@ def instant_win_text(lang: str, model: TableModel, result: HandEnded) -> str:
     return tr(
         lang,
         "summary.instant_win",
-        name=unit_name(model, unit),
+        name=unit_name(model, unit, lang),
         score=str(score) if score >= 0 else f"{MINUS}{-score}",
         number=sum(result.tricks_won),
     )
@@ -104,6 +114,7 @@ def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
         if n
     ]
     points = [named(name(model, s), signed(p)) for s, p in enumerate(result.points)]
+    scores = scores_parts(model, result.scores, lang)
     return [
         *(
             packed(taken, first=tr(lang, "summary.nines", nines=""))
@@ -111,24 +122,40 @@ def round_lines(lang: str, model: TableModel, result: HandEnded) -> list[str]:
             else [tr(lang, "summary.no_nines")]
         ),
         *packed(points, first=tr(lang, "summary.round_points", points="")),
-        *packed(scores_parts(model, result.scores), first=tr(lang, "table.scores", scores="")),
+        *packed(scores, first=tr(lang, "table.scores", scores="")),
     ]
 
 
-def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> list[str]:
+def all_tricks(
+    lang: str,
+    model: TableModel,
+    tricks: Sequence[TrickModel],
+    style: CardStyle = TEXT,
+    room: int = EMBED_CHARS,
+) -> list[str]:
     """Every trick of the hand, one a line, each card beside its player in play order (who
     led, who could not follow), the winner's name and card in bold (N13). Split into embed
     field values of at most 1,024 characters, two at most (13 tricks of four full names
-    take two); past that players are named by their sheet codes, spelled out at the end."""
-    names = [s.name for s in model.seats]
-    codes = [s.code for s in model.seats]
-    for who, tail in ((names, []), (codes, codes_legend(model))):
+    take two); past that players are named by their sheet codes, spelled out at the end.
+
+    With card faces (``style``), ~46 characters a card: up to FACE_FIELDS fields and
+    ``room`` characters in all (what the embed's 6,000 leave), names then codes; a hand too
+    long for that lists its cards as text, as above."""
+    names = [in_text(s.name) for s in model.seats]
+    codes = [in_text(s.code) for s in model.seats]  # letters and digits, bidi-isolated
+    legend = codes_legend(model)
+    # (names, lines after the tricks, card style, most fields), the first that fits wins.
+    tries = [(names, [], TEXT, TRICK_FIELDS), (codes, legend, TEXT, TRICK_FIELDS)]
+    if style:
+        tries = [(who, tail, style, FACE_FIELDS) for who, tail, _, _ in tries] + tries
+    fields = [""]
+    for who, tail, shown, most in tries:
         lines = [
             tr(
                 lang,
                 "summary.trick_played",
                 number=t.number,
-                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who),
+                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who, style=shown),
             )
             for t in tricks
         ] + tail
@@ -139,6 +166,6 @@ def all_tricks(lang: str, model: TableModel, tricks: Sequence[TrickModel]) -> li
                 fields[-1] = joined
             else:
                 fields.append(line[:FIELD_CHARS])
-        if len(fields) <= TRICK_FIELDS:
+        if len(fields) <= most and sum(len(f) + 1 for f in fields) <= room:
             break
     return fields

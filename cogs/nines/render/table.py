@@ -6,10 +6,11 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import card_label, tr, trump_name
+from bot.i18n import and_list, card_label, tr, trump_name
 from bot.table_model import TableModel
 from engine import Rules, TrumpSet
 
+from .cards import TEXT, CardStyle
 from .phone import packed, paragraph_lines
 from .words import (
     COLOUR,
@@ -23,6 +24,8 @@ from .words import (
     trump_text,
     unit_name,
 )
+
+DESCRIPTION_CHARS = 4096  # Discord: an embed's description
 
 
 def goal_text(lang: str, rules: Rules) -> str:
@@ -44,42 +47,42 @@ def tiebreak_text(lang: str, model: TableModel) -> str | None:
         lang,
         "table.tiebreak_nein_nine" if kind.higher_wins else "table.tiebreak_nines",
         number=model.hand_number,
-        names=" & ".join(unit_name(model, u) for u in model.tiebreak),
+        names=and_list(lang, [unit_name(model, u, lang) for u in model.tiebreak]),
         score=signed(best) if kind.signed_scores else str(best),
     )
     return "\n".join(paragraph_lines(text))
 
 
-def tricks_text(model: TableModel, tricks_won: Sequence[int]) -> str:
+def tricks_text(model: TableModel, tricks_won: Sequence[int], lang: str | None = None) -> str:
     """Tricks taken, against the quota in Nines (``alice 2/4``; a team's together)."""
-    return " · ".join(tricks_parts(model, tricks_won))
+    return " · ".join(tricks_parts(model, tricks_won, lang))
 
 
 def tricks_parts(
-    model: TableModel, tricks_won: Sequence[int], lang: str | None = None
+    model: TableModel, tricks_won: Sequence[int], lang: str | None = None, *, to_go: bool = False
 ) -> list[str]:
-    """``tricks_text``'s items; with ``lang``, the table's: in Nines each with the tricks its
-    player (or team) still needs for the quota (``SeatModel.quota_left``), ``alice 1/4 (3 to
-    go)``, none once it is met."""
+    """``tricks_text``'s items (partners named in ``lang``); with ``to_go``, the table's: in
+    Nines each with the tricks its player (or team) still needs for the quota
+    (``SeatModel.quota_left``), ``alice 1/4 (3 to go)``, none once it is met."""
     rules = model.rules
     parts = []
     for u in range(rules.units):
         won = sum(tricks_won[s] for s in rules.seats_of(u))
         quota = f"/{rules.quota}" if model.kind.has_quota else ""
-        text = named(unit_name(model, u), f"{won}{quota}")
+        text = named(unit_name(model, u, lang), f"{won}{quota}")
         left = model.unit_seats(u)[0].quota_left
-        if lang is not None and left:
+        if to_go and lang is not None and left:
             text += " " + tr(lang, "table.quota_left", count=left)
         parts.append(text)
     return parts
 
 
-def scores_text(model: TableModel, scores: Sequence[int]) -> str:
-    return " · ".join(scores_parts(model, scores))
+def scores_text(model: TableModel, scores: Sequence[int], lang: str | None = None) -> str:
+    return " · ".join(scores_parts(model, scores, lang))
 
 
-def scores_parts(model: TableModel, scores: Sequence[int]) -> list[str]:
-    return [named_score(model.rules, unit_name(model, u), v) for u, v in enumerate(scores)]
+def scores_parts(model: TableModel, scores: Sequence[int], lang: str | None = None) -> list[str]:
+    return [named_score(model.rules, unit_name(model, u, lang), v) for u, v in enumerate(scores)]
 
 
 def table_embed(
@@ -88,11 +91,27 @@ def table_embed(
     *,
     notes: Sequence[str] = (),
     shown_tricks: int | None = None,
+    style: CardStyle = TEXT,
 ) -> discord.Embed:
     """The hand in play. ``shown_tricks``: how many of this hand's completed tricks the table
     showed at its previous edit (None: not known, after a restart). Computers' cards come in
     one edit, so every trick completed since then is listed, not only the last: people are
-    never shown less of the play than a computer's seat view holds (R1)."""
+    never shown less of the play than a computer's seat view holds (R1). Cards as faces in
+    ``style``, unless they would take the description past Discord's 4,096 characters (a
+    whole hand's tricks at once, at ~46 characters a face): then as text."""
+    embed = _table_embed(lang, model, notes, shown_tricks, style)
+    if style and len(embed.description or "") > DESCRIPTION_CHARS:
+        embed = _table_embed(lang, model, notes, shown_tricks, TEXT)
+    return embed
+
+
+def _table_embed(
+    lang: str,
+    model: TableModel,
+    notes: Sequence[str],
+    shown_tricks: int | None,
+    style: CardStyle,
+) -> discord.Embed:
     rules = model.rules
     embed = discord.Embed(
         title=tr(
@@ -117,21 +136,23 @@ def table_embed(
         ]
         if parts:
             lines.append(tr(lang, "table.exchange", decisions=" · ".join(parts)))
-    trick = trick_line(lang, model)
+    trick = trick_line(lang, model, style)
     if trick:
         lines.append(trick)
     completed = model.tricks
     first_unseen = len(completed) - 1 if shown_tricks is None else max(0, shown_tricks)
     for passed in completed[first_unseen : len(completed) - 1]:
-        lines.append(completed_trick_text(lang, model, passed, "table.passed_trick"))
+        lines.append(completed_trick_text(lang, model, passed, "table.passed_trick", style))
     if completed:
-        lines.append(completed_trick_text(lang, model, completed[-1]))
+        lines.append(completed_trick_text(lang, model, completed[-1], style=style))
     tiebreak = tiebreak_text(lang, model)
     if tiebreak:
         lines.append(tiebreak)
     won = [s.tricks_won for s in model.seats]
-    lines += packed(tricks_parts(model, won, lang), first=tr(lang, "table.tricks", tricks=""))
-    lines += packed(scores_parts(model, model.scores), first=tr(lang, "table.scores", scores=""))
+    tricks = tricks_parts(model, won, lang, to_go=True)
+    lines += packed(tricks, first=tr(lang, "table.tricks", tricks=""))
+    scores = scores_parts(model, model.scores, lang)
+    lines += packed(scores, first=tr(lang, "table.scores", scores=""))
     turn = model.turn
     if turn is not None:
         text = tr(lang, "table.turn", who=name(model, turn.seat))

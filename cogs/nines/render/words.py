@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import card_label, tr, trump_name, trumps_label
+from bot.i18n import and_list, card_label, tr, trump_name, trumps_label
+from bot.names import in_text
 from bot.table_model import PlayedCard, TableModel, TrickModel
 from engine import Card, Rules, stones
 
+from .cards import TEXT, CardStyle
 from .phone import packed
 
 COLOUR = discord.Colour(0x2E7D32)  # card-table green
@@ -44,18 +46,22 @@ def rules_parts(lang: str, rules: Rules) -> list[str]:
     return parts
 
 
-def cards_text(cards: Sequence[Card], notation: str = "en") -> str:
-    """Cards in ``notation`` (a language: the game's, ``TableModel.notation``)."""
-    return " ".join(card_label(c, notation) for c in cards)
+def cards_text(cards: Sequence[Card], notation: str = "en", style: CardStyle = TEXT) -> str:
+    """Cards in ``notation`` (a language: the game's, ``TableModel.notation``), as faces in
+    ``style`` if it has them."""
+    return style.cards(cards, notation)
 
 
 def name(model: TableModel, seat: int) -> str:
-    return model.seats[seat].name
+    """A seat's name in running markdown (``bot/names.in_text``: escaped, bidi-isolated,
+    mentions inert), as every line of ours shows a name."""
+    return in_text(model.seats[seat].name)
 
 
-def unit_name(model: TableModel, unit: int) -> str:
-    """A player's name, or a team's two names."""
-    return " & ".join(s.name for s in model.unit_seats(unit))
+def unit_name(model: TableModel, unit: int, lang: str | None = None) -> str:
+    """A player's name, or a team's two names as ``lang`` lists them ("Ann and Bob"; by
+    default the game's language, a public message's)."""
+    return and_list(lang or model.notation, [in_text(s.name) for s in model.unit_seats(unit)])
 
 
 def signed(score: int) -> str:
@@ -118,11 +124,13 @@ def trick_text(
     *,
     winner: int | None = None,
     names: Sequence[str] | None = None,
+    style: CardStyle = TEXT,
 ) -> str:
     """Cards beside their players in play order, a Joker with its call: ``ann **2♥** · bob
     **A♥**``. With ``winner`` (a completed trick) only the winner's name and card are bold;
-    ``names`` replaces the seats' names (the sheet's short codes)."""
-    return " · ".join(trick_parts(lang, model, cards, winner=winner, names=names))
+    ``names`` replaces the seats' names (the sheet's short codes, already markdown); cards
+    as faces in ``style`` if it has them."""
+    return " · ".join(trick_parts(lang, model, cards, winner=winner, names=names, style=style))
 
 
 def trick_parts(
@@ -132,12 +140,13 @@ def trick_parts(
     *,
     winner: int | None = None,
     names: Sequence[str] | None = None,
+    style: CardStyle = TEXT,
 ) -> list[str]:
     """``trick_text``'s cards, each beside its player, one item each."""
     parts = []
     for played in cards:
         who = names[played.seat] if names is not None else name(model, played.seat)
-        label = card_label(played.card, model.notation)
+        label = style.text(played.card, model.notation)
         if winner is None:
             text = f"{who} **{label}**"
         elif played.seat == winner:
@@ -151,7 +160,11 @@ def trick_parts(
 
 
 def completed_trick_text(
-    lang: str, model: TableModel, trick: TrickModel, key: str = "table.last_trick"
+    lang: str,
+    model: TableModel,
+    trick: TrickModel,
+    key: str = "table.last_trick",
+    style: CardStyle = TEXT,
 ) -> str:
     """A completed trick on the table: who won it, with which card, then every card beside its
     player (N13; Nein Nine's last too, G11), on lines that fit a phone (``phone.py``)."""
@@ -161,14 +174,15 @@ def completed_trick_text(
         key,
         number=trick.number,
         winner=name(model, trick.winner),
-        card=card_label(trick.winning_card, model.notation),
+        card=style.text(trick.winning_card, model.notation),
     )
-    return "\n".join([head, *packed(trick_parts(lang, model, trick.cards))])
+    return "\n".join([head, *packed(trick_parts(lang, model, trick.cards, style=style))])
 
 
-def trick_line(lang: str, model: TableModel) -> str | None:
+def trick_line(lang: str, model: TableModel, style: CardStyle = TEXT) -> str | None:
     """The trick in play, if a card is on it (on two lines, if four long names need them)."""
     if model.trick is None:
         return None
     first = tr(lang, "table.trick", cards="")
-    return "\n".join(packed(trick_parts(lang, model, model.trick.cards), first=first))
+    parts = trick_parts(lang, model, model.trick.cards, style=style)
+    return "\n".join(packed(parts, first=first))
