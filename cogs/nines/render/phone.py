@@ -32,13 +32,26 @@ _MENTION = re.compile(r"<[@#][!&]?\d+>")
 _MARKERS = re.compile(r"\*\*|__|~~")
 
 
+#: A backslash before punctuation: markdown shows the punctuation alone.
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 def shown_length(line: str) -> int:
     """How many characters ``line`` takes on screen, roughly: markup counted as it shows."""
     line = _EMOJI.sub("xxx", line)
     line = _TIMESTAMP.sub("x" * 14, line)  # "in 59 minutes"
     line = _MENTION.sub("x" * 20, line)  # @ and a longish display name
-    # An emoji (🤖) or a wide character takes about two letters' room.
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in _MARKERS.sub("", line))
+    line = _ESCAPED.sub(r"\1", line)  # a name's markdown escapes (bot/names.py) show no backslash
+    # An emoji (🤖) or a wide character takes about two letters' room; a format character
+    # (the bidi isolates around a name, a zero-width space) none.
+    return sum(
+        0
+        if unicodedata.category(c) == "Cf"
+        else 2
+        if unicodedata.east_asian_width(c) in "WF"
+        else 1
+        for c in _MARKERS.sub("", line)
+    )
 
 
 def packed(parts: Iterable[str], *, first: str = "", sep: str = " · ") -> list[str]:
