@@ -8,7 +8,7 @@ import json
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from fakecord import FakeDiscord
 from fakecord.interactions import MESSAGE_COMPONENT, Interaction
@@ -16,6 +16,12 @@ from fakecord.models import Channel, Message, User
 
 from .people import enabled_moves, end_message, table_message, whose_turn
 from .reading import as_read
+
+#: How long a wait on a bot process may last before the test calls it stuck. Not a figure of
+#: speed: each such wait ends on what it waits for (an event of the double, the bot's own
+#: answer); a starved process (the suite's eight workers on two cores, each starting bots of
+#: its own) is slow, not stuck, and a deadline near the usual time failed it now and then.
+HANG_GUARD: Final = 120.0
 
 
 def text_of(message: Message | None) -> str:

@@ -22,7 +22,7 @@ from bot.storage import Storage
 from engine import Game, Rules, parse_action
 from fakecord import FakeDiscord
 from fakecord.models import User
-from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.games import HANG_GUARD, finish, open_game, play_one, text_of, wait_for
 from testbed.people import end_message, table_message
 
 from .conftest import StartBot
@@ -56,17 +56,22 @@ class BotProcess:
             self.proc = subprocess.Popen(  # noqa: ASYNC220 (returns at once)
                 [sys.executable, "-m", "bot"], cwd=ROOT, env=self.env, stdout=out, stderr=out
             )
-        deadline = time.monotonic() + 30
+        # Until the double sees it identify, however long a loaded machine takes to start a
+        # Python process; one that died says so at once.
+        deadline = time.monotonic() + HANG_GUARD
         while (
             self.fake.gateway.identifies == identifies or not self.fake.gateway.connected.is_set()
         ):
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
+            self.assert_running()
             assert time.monotonic() < deadline, "the bot did not connect"
             await asyncio.sleep(0.02)
         await wait_for(
             self.fake, lambda: self.fake.commands.find(self.fake.guild.id, "nines"), within=20
         )
         await self.fake.settle()
+
+    def assert_running(self) -> None:
+        assert self.proc is not None and self.proc.poll() is None, self.log.read_text()[-3000:]
 
     def kill(self) -> None:
         assert self.proc is not None and self.proc.poll() is None, "the bot died on its own"
