@@ -25,6 +25,7 @@ from bot.i18n import tr
 from bot.session import Change, GameSession
 
 from . import render, ui
+from .activity import open_table_button
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
 from .private_hands import PrivateHands
@@ -209,7 +210,9 @@ class DiscordPresenter:
         level = str(settings.get("difficulty") or "normal")
         lobby = table_model.build_lobby(session)
         embed = render.lobby_embed(lang, lobby, note=tr(lang, "note.restored"))
-        view = ui.lobby_view(lang, lobby, level)
+        view = ui.lobby_view(
+            lang, lobby, level, open_table=open_table_button(self.bot, lang, session.id)
+        )
         before = session.lobby_message_id
         if before is None:  # died before the lobby's id was stored: post it again
             channel = self.messages.channel(session, session.lobby_channel_id)

@@ -12,6 +12,7 @@ from bot.table_model import TableModel
 from engine import HandStarted, TrumpSet
 
 from . import render, ui
+from .activity import open_table_button
 from .delivery import Delivery
 from .messages import NO_MENTIONS, GameMessages, nonce
 
@@ -44,7 +45,9 @@ class TableMessage:
         return {
             "content": render.turn_content(lang, model),
             "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown),
-            "view": ui.table_view(lang, model),
+            "view": ui.table_view(
+                lang, model, open_table=open_table_button(self.messages.bot, lang, session.id)
+            ),
             # The table names whose turn it is but notifies nobody: the turn message does.
             "allowed_mentions": NO_MENTIONS,
         }
