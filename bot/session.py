@@ -92,6 +92,13 @@ class Presenter(Protocol):
         """Bring a restored lobby's message up to date."""
         ...
 
+    def lobby_changed(self, session: GameSession) -> None:
+        """The lobby's seats changed and are stored (a join, a leave, a computer added or
+        removed, a rematch's people seated). The click that did it updates the lobby message
+        itself; a view that a click does not answer (the Activity's sockets) is told here.
+        Called under the game's lock: it must not wait."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Deps:

@@ -129,6 +129,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         },
         "status": model.status,
         "viewer": model.viewer,
+        # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
+        # reader's language (ACTIVITY.md, Changes).
+        "notation": model.notation,
         "seats": [_seat(s, avatars or {}) for s in model.seats],
         "hand_number": model.hand_number,
         "phase": model.phase,

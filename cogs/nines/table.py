@@ -224,6 +224,10 @@ class DiscordPresenter:
             except discord.NotFound:
                 log.info("the lobby message of game %s is gone", session.id)
 
+    def lobby_changed(self, session: GameSession) -> None:
+        """Nothing to do: the click that changed the seats updates the lobby message
+        (cogs.nines.controller.lobby_click), in its own answer."""
+
     async def lobby_expired(self, session: GameSession) -> None:
         lang = session.language
         embed = render.expired_embed(lang)

@@ -353,6 +353,42 @@ async def test_a_chat_click_reaches_the_socket(activity: Activity):
     assert [who, move.custom_id.endswith("swap")] in frame["table"]["exchange"]  # type: ignore[union-attr]
 
 
+async def test_the_lobbys_seat_changes_reach_the_socket(activity: Activity):
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    opened = await fake.slash(alice, fake.channel, "nines start")
+    lobby = opened.message
+    assert lobby is not None
+    game = game_id_of(lobby)
+    table, ready = await activity.open(bob)  # a watcher, before sitting down
+    assert ready["op"] == "ready" and ready["table"]["status"] == "lobby"
+    assert ready["table"]["notation"] == "en"
+    seq = ready["seq"]
+
+    def names(frame: Json) -> list[str | None]:
+        return [s["user_id"] for s in frame["table"]["seats"]]
+
+    # Each seat change clicked in chat is one table frame, in order, with the seats as stored.
+    await fake.click(bob, lobby, "Join")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 1 and names(frame) == [str(alice.id), str(bob.id)]
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:cpu-normal")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 2 and names(frame) == [str(alice.id), str(bob.id), None]
+    assert frame["table"]["seats"][2]["computer"]
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:uncpu")
+    await fake.click(bob, lobby, "Leave")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 3 and len(names(frame)) == 2
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 4 and names(frame) == [str(alice.id)]
+    # A refused click (bob is not seated any more) changes nothing: no frame.
+    await fake.click(bob, lobby, "Leave")
+    await fake.click(bob, lobby, "Join")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 5 and names(frame) == [str(alice.id), str(bob.id)]
+
+
 async def test_refused_and_replayed_actions_store_nothing(activity: Activity):
     bot = activity.bot
     game, alice, bob = await two_people_and_a_computer(activity)
