@@ -1,0 +1,201 @@
+"""A person at the Activity's web table, browser-less, for the chaos harness (testbed/chaos.py):
+the socket a browser opens (``/api/token``, then a hello, ACTIVITY.md), on whichever bot
+process is up, opened again on another when its process dies, and each action sent with an
+idempotency key that is resent, unchanged, until an answer comes (the web client's own rule).
+
+What it keeps for the checks: every action sent (``SocketAct``), with every answer its key got,
+from whichever process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+from fakecord import FakeDiscord
+from fakecord.models import Channel, Guild, User
+
+Json = dict[str, Any]
+
+#: How long an action waits for its answer on one socket before the socket is given up and the
+#: key resent on another (a process killed mid-answer says nothing).
+ANSWER_WAIT = 6.0
+#: How long a resent key keeps being tried, across processes, before the action is given up.
+GIVE_UP_AFTER = 60.0
+
+
+@dataclass
+class SocketAct:
+    """One action sent from a web table, and every answer its key got."""
+
+    game: int
+    user: User
+    key: str
+    action: str
+    #: The table's move count when it was sent: the move is stored at this index or later
+    #: (the server plays it at the game's index then, ACTIVITY.md).
+    n: int
+    answers: list[str] = field(default_factory=list)  # "ack", or "error:<code>"
+    sends: int = 0
+
+    @property
+    def acked(self) -> bool:
+        return "ack" in self.answers
+
+
+class WebTable:
+    """One person's web table in one channel."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        user: User,
+        guild: Guild,
+        channel: Channel,
+        ports: Callable[[], list[int]],
+        rng: random.Random,
+    ) -> None:
+        self.fake, self.user, self.guild, self.channel = fake, user, guild, channel
+        #: The Activity's ports of the processes up now.
+        self.ports = ports
+        self.rng = rng
+        self.http: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+        self.table: Json | None = None
+        self.seq: int | None = None
+        self.acts: list[SocketAct] = []
+        self.instance = fake.activity_instance(channel, [user.id])
+
+    async def close(self) -> None:
+        await self._drop()
+        if self.http is not None:
+            await self.http.close()
+            self.http = None
+
+    async def _drop(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+            self.ws = None
+
+    async def connect(self) -> bool:
+        """Open the socket on a process that is up and read its ``ready``; False if none
+        answered (the caller tries again later)."""
+        await self._drop()
+        ports = self.ports()
+        if not ports:
+            return False
+        if self.http is None:
+            self.http = aiohttp.ClientSession()
+        base = f"http://127.0.0.1:{self.rng.choice(ports)}"
+        try:
+            code = self.fake.authorize(self.user)
+            async with self.http.post(base + "/api/token", json={"code": code}) as answer:
+                if answer.status != 200:
+                    return False
+                token = (await answer.json())["access_token"]
+            self.ws = await self.http.ws_connect(base + "/api/ws", heartbeat=None)
+            await self.ws.send_json(
+                {
+                    "op": "hello",
+                    "access_token": token,
+                    "instance_id": self.instance,
+                    "channel_id": str(self.channel.id),
+                    "guild_id": str(self.guild.id),
+                    "last_seq": self.seq,
+                    "locale": "en-US",
+                }
+            )
+            frame = await self._frame(ANSWER_WAIT)
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
+            await self._drop()
+            return False
+        if frame is None or frame["op"] != "ready":
+            await self._drop()
+            return False
+        return True
+
+    async def _frame(self, within: float) -> Json | None:
+        """The next frame (a table kept as the latest), None when the socket closed."""
+        assert self.ws is not None
+        message = await self.ws.receive(timeout=within)
+        if message.type is not aiohttp.WSMsgType.TEXT:
+            return None
+        frame: Json = json.loads(message.data)
+        if frame["op"] in ("ready", "table"):
+            self.table, self.seq = frame["table"], frame["seq"]
+        return frame
+
+    async def latest(self) -> Json | None:
+        """The newest table, the frames waiting read; reconnects when the socket is gone."""
+        if (self.ws is None or self.ws.closed) and not await self.connect():
+            return None
+        while True:
+            try:
+                frame = await self._frame(0.05)
+            except TimeoutError:
+                return self.table
+            except (aiohttp.ClientError, OSError):
+                frame = None
+            if frame is None:
+                await self._drop()
+                return None
+
+    async def act(self, game: int, table: Json) -> SocketAct:
+        """One of the legal actions, sent and resent under one key until answered."""
+        legal = table["hand"]["legal"]
+        act = SocketAct(game, self.user, uuid.uuid4().hex, self.rng.choice(legal), table["n"])
+        self.acts.append(act)
+        deadline = time.monotonic() + GIVE_UP_AFTER
+        while not act.answers and time.monotonic() < deadline:
+            if (self.ws is None or self.ws.closed) and not await self.connect():
+                await asyncio.sleep(0.5)
+                continue
+            assert self.ws is not None
+            try:
+                await self.ws.send_json({"op": "act", "key": act.key, "action": act.action})
+                act.sends += 1
+                until = time.monotonic() + ANSWER_WAIT
+                while not act.answers:
+                    frame = await self._frame(max(0.01, until - time.monotonic()))
+                    if frame is None:
+                        break  # closed: resent on the next socket
+                    if frame.get("key") == act.key and frame["op"] in ("ack", "error"):
+                        act.answers.append(
+                            "ack" if frame["op"] == "ack" else f"error:{frame['code']}"
+                        )
+            except (aiohttp.ClientError, OSError, TimeoutError, ConnectionResetError):
+                pass
+            if not act.answers:
+                await self._drop()
+        if act.answers and act.sends == 1 and self.rng.random() < 0.25:
+            # A client that lost the answer on its way resends: the first answer again.
+            await self.resend(act)
+        return act
+
+    async def resend(self, act: SocketAct) -> None:
+        """The same key again (as after a reconnection that lost the answer)."""
+        if self.ws is None or self.ws.closed:
+            return
+        try:
+            await self.ws.send_json({"op": "act", "key": act.key, "action": act.action})
+            act.sends += 1
+            until = time.monotonic() + ANSWER_WAIT
+            while True:
+                frame = await self._frame(max(0.01, until - time.monotonic()))
+                if frame is None:
+                    return
+                if frame.get("key") == act.key and frame["op"] in ("ack", "error"):
+                    act.answers.append("ack" if frame["op"] == "ack" else f"error:{frame['code']}")
+                    return
+        except (aiohttp.ClientError, OSError, TimeoutError):
+            return
