@@ -666,6 +666,10 @@ class Chaos:
         web = table.web
         assert web is not None
         latest = await web.latest()
+        if latest is not None and latest["game_id"] != game:
+            # The socket is at the channel's game before this one: a new hello finds this one.
+            await web.reopen()
+            latest = None
         hand = None if latest is None else latest["hand"]
         turn = None if latest is None else latest["turn"]
         if (

@@ -81,6 +81,12 @@ class WebTable:
             await self.http.close()
             self.http = None
 
+    async def reopen(self) -> None:
+        """Close the socket: the next look opens another, whose hello finds the channel's
+        game now (a socket stays at the game it opened on)."""
+        await self._drop()
+        self.table = self.seq = None
+
     async def _drop(self) -> None:
         if self.ws is not None:
             with contextlib.suppress(Exception):

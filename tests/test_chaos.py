@@ -53,3 +53,12 @@ async def test_failover_under_chaos_loses_nothing(postgres_url: str) -> None:
     chaos.clicks.append(dataclasses.replace(played, custom_id=f"{head}:{other}"))
     forged = await chaos.read_figures(figures.elapsed)
     assert len(forged.lost) == 1 and len(forged.doubled) == 1, forged.failures()
+
+    # And for the web table: an action acknowledged that no stored move matches reads as lost,
+    # a key answered both ways as such.
+    web = next(t.web for t in chaos.tables if t.web is not None and t.web.acts)
+    acked = next(a for a in web.acts if a.acked)
+    web.acts.append(dataclasses.replace(acked, key="forged", n=1_000_000))
+    web.acts.append(dataclasses.replace(acked, key="twice", answers=["ack", "error:stale"]))
+    forged = await chaos.read_figures(figures.elapsed)
+    assert len(forged.lost) == 2 and len(forged.key_answers) == 1, forged.failures()

@@ -164,6 +164,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
             ]
         ),
         "hand": _hand(model.hand),
+        # The game's count of moves stored (the index the next one takes): which of two tables
+        # is newer, whatever their frames' seq (a relayed socket's seq starts again).
+        "n": model.n,
     }
 
 
