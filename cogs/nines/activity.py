@@ -41,7 +41,7 @@ class OpenTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=T
             discord.ui.Button(
                 label=tr(lang, "activity.open"),
                 style=discord.ButtonStyle.primary,
-                custom_id=f"nines:1:table:{game_id}",
+                custom_id=custom_id(game_id),
             )
         )
         self.game_id = game_id
@@ -79,7 +79,12 @@ def open_table_button(client: discord.Client, lang: str, game_id: int) -> ui.But
     other buttons: ``ui.Buttons``), or None when no Activity is served."""
     if not served(client):
         return None
-    return ui.button(f"nines:1:table:{game_id}", tr(lang, "activity.open"), style=ui.B.primary)
+    return ui.button(custom_id(game_id), tr(lang, "activity.open"), style=ui.B.primary)
+
+
+def custom_id(game_id: int) -> str:
+    """The button's id (``TEMPLATE``): it names the game only to tell its buttons apart."""
+    return f"nines:1:table:{game_id}"
 
 
 def is_ours(custom_id: str) -> bool:
