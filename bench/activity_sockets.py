@@ -146,14 +146,17 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def main(games: int, seconds: float, pace: str) -> None:
+async def main(games: int, seconds: float, pace: str, validate_every: int) -> None:
     from bot.app import build_bot
     from bot.settings import Settings
     from fakecord import FakeDiscord
     from fakecord.wiring import discord_pointed_at, run_client, stop_client
     from testbed.games import open_game
 
-    fake = FakeDiscord()
+    # The double checks the bot's request bodies against Discord's OpenAPI spec (jsonschema):
+    # in this process, beside the bot, one in --validate-every, as bench/load.py does; every
+    # one would make the double most of the loop's work (a profile: 30 of 80 busy seconds).
+    fake = FakeDiscord(check_bodies_every=validate_every)
     await fake.start()
     fake.enable_activities()
     port = free_port()
@@ -243,6 +246,7 @@ async def main(games: int, seconds: float, pace: str) -> None:
         f"{games} games, {sockets} sockets, pace {pace}: {out['acted']} actions in "
         f"{elapsed:.0f} s; load average at the end {load} ({os.cpu_count()} cores)"
     )
+    print(f"spec-checked request bodies: 1 in {validate_every}; violations: {len(fake.violations)}")
     print(f"memory added in the bot's process with every socket open: {added / 1024:.0f} KB, "
           f"{added / sockets / 1024:.1f} KB a socket")  # fmt: skip
     print(
@@ -274,5 +278,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pace", choices=sorted(PAUSES), default="mixed")
+    parser.add_argument("--validate-every", type=int, default=50)
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.seconds, args.pace))
+    asyncio.run(main(args.games, args.seconds, args.pace, args.validate_every))
