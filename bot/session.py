@@ -94,9 +94,9 @@ class Presenter(Protocol):
 
     def lobby_changed(self, session: GameSession) -> None:
         """The lobby's seats changed and are stored (a join, a leave, a computer added or
-        removed, a rematch's people seated). The click that did it updates the lobby message
-        itself; a view that a click does not answer (the Activity's sockets) is told here.
-        Called under the game's lock: it must not wait."""
+        removed, a rematch's people seated), or its host cancelled it. The click that did it
+        updates the lobby message itself; a view that a click does not answer (the Activity's
+        sockets) is told here. Called under the game's lock: it must not wait."""
         ...
 
 

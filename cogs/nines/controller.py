@@ -170,6 +170,7 @@ class Controller(Opening):
                     if session.status != "lobby":
                         raise SessionError("error.not_lobby")
                     await session.abandon("cancelled")
+                    self.bot.presenter.lobby_changed(session)  # the web tables hear it too
                     await replies.update(
                         interaction,
                         embed=render.lobby_embed(

@@ -387,6 +387,10 @@ async def test_the_lobbys_seat_changes_reach_the_socket(activity: Activity):
     await fake.click(bob, lobby, "Join")
     frame = await table.next("table")
     assert frame["seq"] == seq + 5 and names(frame) == [str(alice.id), str(bob.id)]
+    # The host cancels: the web table hears that too.
+    await fake.click(alice, lobby, "Cancel")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 6 and frame["table"]["status"] == "abandoned"
 
 
 async def test_refused_and_replayed_actions_store_nothing(activity: Activity):
