@@ -186,6 +186,8 @@ class Figures:
     socket_acts: int = 0
     socket_acked: int = 0
     key_answers: list[str] = field(default_factory=list)
+    #: The web tables' refusals, by the protocol's error code.
+    socket_refusals: dict[str, int] = field(default_factory=dict)
 
     @property
     def max_unserved(self) -> float:
@@ -241,8 +243,8 @@ class Figures:
             f"games opened {self.games_opened}, ended {self.games_ended}, "
             f"counted {self.games_counted}, end messages "
             f"{sum(self.end_messages.values())}, stuck {len(self.stuck)}",
-            f"web-table actions {self.socket_acts} ({self.socket_acked} acknowledged), keys "
-            f"answered two ways {len(self.key_answers)}",
+            f"web-table actions {self.socket_acts} ({self.socket_acked} acknowledged, refused "
+            f"{self.socket_refusals}), keys answered two ways {len(self.key_answers)}",
             f"shard outages {len(self.outages)}, max unserved {self.max_unserved:.1f} s with "
             f"a process up ({self.max_unserved_raw:.1f} s in all), "
             f"two sessions on a shard {len(self.doubled_sessions)}",
@@ -623,9 +625,10 @@ class Chaos:
         progress = time.monotonic()
         while not self.end_messages(table, game):
             if time.monotonic() - progress > STUCK_AFTER:
+                web = "" if table.web is None else f"; the web table: {table.web.state()}"
                 table.stuck.append(
                     f"{table.guild.name} game {game}: no progress for {STUCK_AFTER:.0f} s; "
-                    f"the channel shows: {self._channel_tail(table)}"
+                    f"the channel shows: {self._channel_tail(table)}{web}"
                 )
                 return
             found = table_message(self.fake, table.users[0], table.channel)
@@ -841,6 +844,9 @@ class Chaos:
             socket_acts=len(sockets),
             socket_acked=sum(a.acked for a in sockets),
             key_answers=key_answers,
+            socket_refusals=dict(
+                Counter(a.answers[0] for a in sockets if a.answers and not a.acked)
+            ),
         )
 
     @staticmethod

@@ -31,6 +31,9 @@ Json = dict[str, Any]
 ANSWER_WAIT = 6.0
 #: How long a resent key keeps being tried, across processes, before the action is given up.
 GIVE_UP_AFTER = 60.0
+#: The client's heartbeat (ACTIVITY.md: a ping every 10 s; the server drops a socket silent
+#: for 30 s).
+PING_EVERY = 10.0
 
 
 @dataclass
@@ -73,6 +76,7 @@ class WebTable:
         self.table: Json | None = None
         self.seq: int | None = None
         self.acts: list[SocketAct] = []
+        self.pinged = 0.0
         self.instance = fake.activity_instance(channel, [user.id])
 
     async def close(self) -> None:
@@ -80,6 +84,19 @@ class WebTable:
         if self.http is not None:
             await self.http.close()
             self.http = None
+
+    def state(self) -> str:
+        """What the web table shows now, in short (for a stuck game's report)."""
+        t = self.table
+        if t is None:
+            return f"no table (socket {'open' if self.ws is not None else 'closed'})"
+        hand = t["hand"]
+        return (
+            f"game {t['game_id']} seq {self.seq} n {t['n']} status {t['status']} phase "
+            f"{t['phase']} turn {t['turn']} legal {None if hand is None else hand['legal']}, "
+            f"socket {'open' if self.ws is not None and not self.ws.closed else 'closed'}, "
+            f"last answers {[a.answers for a in self.acts[-3:]]}"
+        )
 
     async def reopen(self) -> None:
         """Close the socket: the next look opens another, whose hello finds the channel's
@@ -145,6 +162,11 @@ class WebTable:
         """The newest table, the frames waiting read; reconnects when the socket is gone."""
         if (self.ws is None or self.ws.closed) and not await self.connect():
             return None
+        if time.monotonic() - self.pinged > PING_EVERY:
+            assert self.ws is not None
+            with contextlib.suppress(aiohttp.ClientError, OSError, ConnectionResetError):
+                await self.ws.send_json({"op": "ping"})
+            self.pinged = time.monotonic()
         while True:
             try:
                 frame = await self._frame(0.05)
@@ -183,9 +205,13 @@ class WebTable:
                 pass
             if not act.answers:
                 await self._drop()
-        if act.answers and act.sends == 1 and self.rng.random() < 0.25:
+        if act.acked and act.sends == 1 and self.rng.random() < 0.25:
             # A client that lost the answer on its way resends: the first answer again.
             await self.resend(act)
+        elif act.answers and not act.acked:
+            # Refused: as a person would, the table is opened again (a fresh hello, the table
+            # whole) rather than the same choice tried on the same table.
+            await self.reopen()
         return act
 
     async def resend(self, act: SocketAct) -> None:

@@ -32,7 +32,7 @@ from engine import parse_action
 
 from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
-from ..storage import KeyAnswered
+from ..storage import FencedOut, KeyAnswered
 from .discord_api import ActivityApi, DiscordUnavailable, Person
 from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
@@ -485,7 +485,12 @@ class Hub:
 
     def _track(self, shown: asyncio.Future[None]) -> None:
         async def wait() -> None:
-            await shown
+            try:
+                await shown
+            except (GameLost, FencedOut):
+                # Another process took the game's shard over meanwhile and shows it (as a
+                # chat click's show: cogs.nines.ui.GameButton.answer).
+                log.info("activity: the game's shard has another holder; it shows the move")
 
         self.background(wait(), "activity-show")
 
