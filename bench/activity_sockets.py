@@ -9,8 +9,15 @@ person, through ``/api/token`` and a hello as a browser would, and plays: whoeve
 is acts after a pause (``--pace``: machine, none; mixed, 0.5 to 2 s; human, 3 to 7 s).
 Printed: the bot process's memory added per connected socket (tracemalloc, the double's
 records of each person included); for every action, how long until each of the game's two
-other sockets has the table that shows it (p50, p99, max); and the event loop's lag meanwhile
-(the bot and the double share it), to tell a slow push from a stalled process.
+other sockets has the table that shows it (p50, p99, max); the requests under Discord's global
+limit per action (what the chat side of each socket's action costs: the chat table follows
+every action, whoever made it), and every request by route; the load average (a shared
+machine slows every figure); and the event loop's lag meanwhile (the bot and the double share
+it), to tell a slow push from a stalled process.
+
+``bench/load.py`` is the chat's load run (people clicking in the double); this is the
+Activity's, with the same bot, kept apart because its clients run in a child process of their
+own so their JSON and sockets are not counted against the bot.
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ async def clients(
     waits: list[float] = []
     acted = 0
     rng = random.Random(1)
-    stop_at = time.monotonic() + seconds
+    stop_at = float("inf")  # set at "go": the sockets' opening is not play
 
     async def one(http: aiohttp.ClientSession, person: dict[str, Any], ready: asyncio.Event,
                   all_ready: asyncio.Event) -> None:  # fmt: skip
@@ -119,6 +126,7 @@ async def clients(
         print("ready", flush=True)
         # The parent measures memory with every socket open and idle, then says go.
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        stop_at = time.monotonic() + seconds
         all_ready.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     waits.sort()
@@ -138,14 +146,17 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def main(games: int, seconds: float, pace: str) -> None:
+async def main(games: int, seconds: float, pace: str, validate_every: int) -> None:
     from bot.app import build_bot
     from bot.settings import Settings
     from fakecord import FakeDiscord
     from fakecord.wiring import discord_pointed_at, run_client, stop_client
     from testbed.games import open_game
 
-    fake = FakeDiscord()
+    # The double checks the bot's request bodies against Discord's OpenAPI spec (jsonschema):
+    # in this process, beside the bot, one in --validate-every, as bench/load.py does; every
+    # one would make the double most of the loop's work (a profile: 30 of 80 busy seconds).
+    fake = FakeDiscord(check_bodies_every=validate_every)
     await fake.start()
     fake.enable_activities()
     port = free_port()
@@ -207,19 +218,35 @@ async def main(games: int, seconds: float, pace: str) -> None:
                 lags.append(time.monotonic() - started - 0.01)
 
         watcher = asyncio.create_task(watch_loop())
+        # Discord's budget meanwhile: what the double let through its global window (the
+        # interaction routes are not bound to it), and every request by route.
+        limits = fake.ratelimits
+        under_global, requests_before = limits.under_global, len(fake.requests)
+        started = time.monotonic()
         child.stdin.write(b"go\n")
         await child.stdin.drain()
         out = json.loads((await child.stdout.read()).decode().strip().splitlines()[-1])
         await child.wait()
+        await fake.settle()  # the chat tables of the last actions shown
+        elapsed = time.monotonic() - started
+        under_global = limits.under_global - under_global
+        by_route: dict[str, int] = {}
+        for r in fake.requests[requests_before:]:
+            key = f"{r.method} {r.route}"
+            by_route[key] = by_route.get(key, 0) + 1
         watcher.cancel()
         lags.sort()
         await stop_client(bot, task)
     await fake.stop()
     waits = out["waits"]
     sockets = len(spec)
+    acted = max(out["acted"], 1)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"{games} games, {sockets} sockets, pace {pace}: {out['acted']} actions in {seconds:.0f} s"
+        f"{games} games, {sockets} sockets, pace {pace}: {out['acted']} actions in "
+        f"{elapsed:.0f} s; load average at the end {load} ({os.cpu_count()} cores)"
     )
+    print(f"spec-checked request bodies: 1 in {validate_every}; violations: {len(fake.violations)}")
     print(f"memory added in the bot's process with every socket open: {added / 1024:.0f} KB, "
           f"{added / sockets / 1024:.1f} KB a socket")  # fmt: skip
     print(
@@ -227,6 +254,14 @@ async def main(games: int, seconds: float, pace: str) -> None:
         f"p50 {quantile(waits, 0.5) * 1000:.1f} ms, p99 {quantile(waits, 0.99) * 1000:.1f} ms, "
         f"max {(waits[-1] if waits else float('nan')) * 1000:.1f} ms ({len(waits)} deliveries)"
     )
+    print(
+        f"requests under Discord's global limit: {under_global} in all, "
+        f"{under_global / acted:.3f} per action from a socket (the chat tables' edits and "
+        "turn messages these actions caused; interaction routes are not bound to it)"
+    )
+    print("Discord requests per action from a socket, by route:")
+    for key, count in sorted(by_route.items(), key=lambda kv: -kv[1]):
+        print(f"   {count / acted:6.3f}  {key}")
     print(
         f"event loop lag: p50 {quantile(lags, 0.5) * 1000:.1f} ms, "
         f"p99 {quantile(lags, 0.99) * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms"
@@ -243,5 +278,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--pace", choices=sorted(PAUSES), default="mixed")
+    parser.add_argument("--validate-every", type=int, default=50)
     args = parser.parse_args()
-    asyncio.run(main(args.games, args.seconds, args.pace))
+    asyncio.run(main(args.games, args.seconds, args.pace, args.validate_every))

@@ -1,6 +1,6 @@
 """Chaos run of failover (issue 32): a long testbed/chaos.py run, its figures printed.
 
-    .venv/bin/python bench/chaos.py [--rounds 50] [--seed 1] [--processes 3]
+    .venv/bin/python bench/chaos.py [--rounds 50] [--seed 1] [--processes 3] [--web-tables]
 
 A throwaway PostgreSQL server (testbed/postgres.py), bot processes each preferring one shard of
 as many, people playing game after game in ``--tables`` servers per shard, and ``--rounds``
@@ -12,7 +12,9 @@ so a process may die again during a takeover, a handback or its IDENTIFY. The de
 
 Printed: the rounds (and what was going on at each), lost and doubled moves, stored moves
 nobody made, double (40060) and wrong answers, games opened/ended/counted and their end
-messages, each shard outage and the longest, and every failure of the issue's goals (0 lost
+messages, with ``--web-tables`` the web-table actions (one person of each server plays
+through the Activity's socket, on whichever process is up) and the keys answered two ways,
+each shard outage and the longest, and every failure of the issue's goals (0 lost
 or doubled moves, 0 wrong or double answers, every shard served again within 30 s). Exit
 status 1 if any. The bots' logs stay in the folder printed last.
 """
@@ -48,6 +50,7 @@ async def main(args: argparse.Namespace) -> int:
         sigkill_share=args.sigkill,
         tables_per_shard=args.tables,
         more_games=True,
+        web_tables=args.web_tables,
     )
     with running_server() as server:
         admin = await asyncpg.connect(server.url("postgres"))
@@ -82,4 +85,9 @@ if __name__ == "__main__":
     parser.add_argument("--gap", default="1,4", help="seconds between rounds: low,high")
     parser.add_argument("--down", default="0.5,5", help="seconds a process stays down")
     parser.add_argument("--sigkill", type=float, default=0.6, help="share of SIGKILLs")
+    parser.add_argument(
+        "--web-tables",
+        action="store_true",
+        help="the second person of each server plays at the Activity's web table",
+    )
     sys.exit(asyncio.run(main(parser.parse_args())))

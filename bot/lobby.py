@@ -2,7 +2,8 @@
 
 Every change is checked here, then stored (all the seats in one write), then kept; a refusal
 is a ``SessionError`` for the person who asked. The caller holds the session's lock and shows
-the lobby afterwards.
+the lobby afterwards (the chat's click answer); the presenter hears of each stored seat change
+(``Presenter.lobby_changed``) for the views no click answers.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Lobby:
             for i, s in enumerate(session.seats)
         ]
         await session.write(session.deps.storage.set_seats(session.id, seats, fence=session.fence))
+        session.deps.presenter.lobby_changed(session)
 
     async def join(self, user_id: int, name: str) -> None:
         self._require_open()

@@ -92,6 +92,13 @@ class Presenter(Protocol):
         """Bring a restored lobby's message up to date."""
         ...
 
+    def lobby_changed(self, session: GameSession) -> None:
+        """The lobby's seats changed and are stored (a join, a leave, a computer added or
+        removed, a rematch's people seated), or its host cancelled it. The click that did it
+        updates the lobby message itself; a view that a click does not answer (the Activity's
+        sockets) is told here. Called under the game's lock: it must not wait."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Deps:
@@ -241,10 +248,18 @@ class GameSession:
         return seat
 
     async def act(
-        self, user_id: int, n: int, action: Action, *, until: float | None = None
+        self,
+        user_id: int,
+        n: int,
+        action: Action,
+        *,
+        until: float | None = None,
+        key: str | None = None,
     ) -> Change:
         """A person's action, checked and applied, then the computers' turns that follow it (as
-        ``run_computers``), all stored in one write. Call under ``lock``."""
+        ``run_computers``), all stored in one write. Call under ``lock``. ``key``: the
+        action's idempotency key (the Activity's), stored with it; storage's KeyAnswered,
+        nothing applied, when it made a move already."""
         seat = self.check_turn(user_id, n)
         assert self.game is not None
         try:
@@ -252,7 +267,9 @@ class GameSession:
         except IllegalAction as error:
             raise SessionError("error.illegal", error=error) from None
         self.seats[seat].timeouts = 0
-        return await self._play([(seat, action, False)], until=until)
+        return await self._play(
+            [(seat, action, False)], until=until, key=None if key is None else (user_id, key)
+        )
 
     async def run_computers(self, *, until: float | None = None) -> Change:
         """Play every computer (or absent person's) turn and every forced card that plays
@@ -270,6 +287,7 @@ class GameSession:
         *,
         until: float | None = None,
         computers: bool = True,
+        key: tuple[int, str] | None = None,
     ) -> Change:
         """Apply checked ``(seat, action, by_computer)`` moves, then (``computers``) the
         computer turns that follow them, and store them all in one write with the deadline of
@@ -307,7 +325,7 @@ class GameSession:
         finally:
             # Stored even if a computer's decision failed: the moves before it stand.
             if batch:
-                await self._store(first, batch)
+                await self._store(first, batch, key)
         if game.over:
             failpoint("last_card_stored")
             change.extend(await self._finish())
@@ -315,7 +333,9 @@ class GameSession:
             await self.timer.arm()
         return change
 
-    async def _store(self, first: int, batch: list[tuple[int, str, bool]]) -> None:
+    async def _store(
+        self, first: int, batch: list[tuple[int, str, bool]], key: tuple[int, str] | None = None
+    ) -> None:
         game = self.game
         assert game is not None
         due = self.person_due()
@@ -323,7 +343,7 @@ class GameSession:
         try:
             await self.write(
                 self.deps.storage.append_actions(
-                    self.id, first, batch, turn_deadline=deadline, fence=self.fence
+                    self.id, first, batch, turn_deadline=deadline, fence=self.fence, key=key
                 )
             )
         except BaseException as error:

@@ -12,6 +12,10 @@ every move a person was answered for is stored once at the index its button carr
 stored move of a person came from nowhere, no interaction was answered twice (the double's
 40060) or wrongly (a live game called over or unknown, an apology), every game ends with
 exactly one end message and is counted once, and how long each shard went unserved.
+
+With ``Plan.web_tables``, the second person of each table plays at the Activity's web table
+instead (testbed/web_tables.py), on whichever process is up: each action acknowledged is
+stored once, none refused is stored, and a key resent is answered as the first time.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,13 +37,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import Storage
+from bot.storage import ActionRow, Storage
 from engine import Game, Rules, parse_action
 from fakecord import FakeDiscord, Interaction, UsageRefused
 from fakecord.models import Channel, Guild, Message, User
 from fakecord.server import BOT_DEFAULT
 from testbed.games import game_id_of, text_of
 from testbed.people import enabled_moves, table_message, whose_turn
+from testbed.web_tables import SocketAct, WebTable
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALE = json.loads((ROOT / "bot" / "locales" / "en.json").read_text(encoding="utf-8"))
@@ -78,6 +84,9 @@ class Plan:
     #: Keep opening new games while the rounds last (the long run); else one game per table.
     more_games: bool = False
     start_score: int = 3
+    #: The second person of each table plays at the Activity's web table (testbed/web_tables.py)
+    #: on whichever process is up, instead of clicking in chat.
+    web_tables: bool = False
     #: Seconds of play before the first round.
     warmup: float = 2.0
 
@@ -124,6 +133,8 @@ class Table:
     games: list[int] = field(default_factory=list)
     ended: dict[int, float] = field(default_factory=dict)  # game -> when its end was seen
     stuck: list[str] = field(default_factory=list)
+    #: The second person's web table (Plan.web_tables), else None: they click in chat.
+    web: WebTable | None = None
 
 
 @dataclass
@@ -171,6 +182,12 @@ class Figures:
     violations: list[str]
     replay_errors: list[str]
     elapsed: float
+    #: Actions sent from web tables, those acknowledged, and keys answered in two ways.
+    socket_acts: int = 0
+    socket_acked: int = 0
+    key_answers: list[str] = field(default_factory=list)
+    #: The web tables' refusals, by the protocol's error code.
+    socket_refusals: dict[str, int] = field(default_factory=dict)
 
     @property
     def max_unserved(self) -> float:
@@ -191,6 +208,7 @@ class Figures:
             *(f"stuck: {x}" for x in self.stuck),
             *(f"replay: {x}" for x in self.replay_errors),
             *(f"Discord would refuse: {x}" for x in self.violations),
+            *(f"key answered two ways: {x}" for x in self.key_answers),
         ]
         found += [f"game {g}: {n} end messages" for g, n in self.end_messages.items() if n != 1]
         if self.games_ended != self.games_opened:
@@ -225,6 +243,8 @@ class Figures:
             f"games opened {self.games_opened}, ended {self.games_ended}, "
             f"counted {self.games_counted}, end messages "
             f"{sum(self.end_messages.values())}, stuck {len(self.stuck)}",
+            f"web-table actions {self.socket_acts} ({self.socket_acked} acknowledged, refused "
+            f"{self.socket_refusals}), keys answered two ways {len(self.key_answers)}",
             f"shard outages {len(self.outages)}, max unserved {self.max_unserved:.1f} s with "
             f"a process up ({self.max_unserved_raw:.1f} s in all), "
             f"two sessions on a shard {len(self.doubled_sessions)}",
@@ -236,6 +256,12 @@ def thinking(inter: Interaction) -> bool:
     """The answer is still Discord's "thinking" placeholder (a deferred answer)."""
     response = inter.response
     return response is not None and response.loading and not response.deleted
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 class Node:
@@ -322,7 +348,12 @@ class Chaos:
                     channel = fake.add_channel(guild, "general")
                 users = [fake.add_user(f"p{number}{c}", guild=guild) for c in "ab"]
                 seed = self.rng.randrange(1 << 30)
-                self.tables.append(Table(guild, channel, users, random.Random(seed)))
+                table = Table(guild, channel, users, random.Random(seed))
+                if self.plan.web_tables:
+                    table.web = WebTable(
+                        fake, users[1], guild, channel, self.activity_ports, random.Random(seed)
+                    )
+                self.tables.append(table)
 
     def _nodes(self) -> None:
         base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE"))}
@@ -339,7 +370,14 @@ class Chaos:
                 "SHARD_COUNT": str(self.plan.shards),
                 "SHARD_IDS": str(index),
             }
+            if self.plan.web_tables:
+                env["ACTIVITY_PORT"] = str(free_port())
+                env["DISCORD_CLIENT_SECRET"] = self.fake.client_secret
             self.nodes.append(Node(index, env, self.workdir / f"bot{index}.log"))
+
+    def activity_ports(self) -> list[int]:
+        """The Activity's ports of the processes up now (any of them serves any socket)."""
+        return [int(n.env["ACTIVITY_PORT"]) for n in self.nodes if n.up]
 
     def served(self, shard: int) -> bool:
         session = self.fake.gateway.by_shard.get(shard)
@@ -356,6 +394,8 @@ class Chaos:
     async def run(self) -> Figures:
         started = time.monotonic()
         await self.fake.start()
+        if self.plan.web_tables:
+            self.fake.enable_activities()
         try:
             self._world()
             self._nodes()
@@ -388,6 +428,9 @@ class Chaos:
                     await monitor
                 self._close_outages()
         finally:
+            for table in self.tables:
+                if table.web is not None:
+                    await table.web.close()
             for node in self.nodes:
                 node.stop()
             await self.fake.stop()
@@ -582,9 +625,10 @@ class Chaos:
         progress = time.monotonic()
         while not self.end_messages(table, game):
             if time.monotonic() - progress > STUCK_AFTER:
+                web = "" if table.web is None else f"; the web table: {table.web.state()}"
                 table.stuck.append(
                     f"{table.guild.name} game {game}: no progress for {STUCK_AFTER:.0f} s; "
-                    f"the channel shows: {self._channel_tail(table)}"
+                    f"the channel shows: {self._channel_tail(table)}{web}"
                 )
                 return
             found = table_message(self.fake, table.users[0], table.channel)
@@ -593,6 +637,10 @@ class Chaos:
             user = whose_turn(self.fake, table.users, table.channel) if found else None
             if found is None or user is None:
                 await asyncio.sleep(0.1)
+                continue
+            if table.web is not None and user is table.users[1]:
+                if await self._web_move(table, game):
+                    progress = time.monotonic()
                 continue
             opened, outcome = await self.press(
                 functools.partial(self.fake.click, user, found, "My hand", wait=False)
@@ -615,6 +663,29 @@ class Chaos:
                     click = await self._move(table, game, user, answer, table.rng.choice(calls))
                 progress = time.monotonic()
         table.ended[game] = time.monotonic()
+
+    async def _web_move(self, table: Table, game: int) -> bool:
+        """The web-table person's action when their table says it is theirs; True if acked."""
+        web = table.web
+        assert web is not None
+        latest = await web.latest()
+        if latest is not None and latest["game_id"] != game:
+            # The socket is at the channel's game before this one: a new hello finds this one.
+            await web.reopen()
+            latest = None
+        hand = None if latest is None else latest["hand"]
+        turn = None if latest is None else latest["turn"]
+        if (
+            latest is None
+            or latest["game_id"] != game
+            or turn is None
+            or hand is None
+            or turn["seat"] != hand["seat"]
+            or not hand["legal"]
+        ):
+            await asyncio.sleep(0.1)
+            return False
+        return (await web.act(game, latest)).acked
 
     async def _move(
         self, table: Table, game: int, user: User, hand: Message, custom_id: str
@@ -667,6 +738,12 @@ class Chaos:
             for (g, n), k in by_index.items()
             if k > 1
         ]
+        sockets = [a for t in self.tables if t.web is not None for a in t.web.acts]
+        key_answers = [
+            f"{a.user.name} game {a.game} {a.action}: {a.answers}"
+            for a in sockets
+            if len(set(a.answers)) > 1
+        ]
         storage = await Storage.open(self.database_url)
         try:
             for table in self.tables:
@@ -714,6 +791,8 @@ class Chaos:
                         for c in self.clicks
                         if c.game == game and c.move is not None and c.inter is not None
                     }
+                    web = [a for a in sockets if a.game == game]
+                    clicked |= self._web_moves(web, actions, seat_of, lost)
                     for action in actions:
                         if action.seat >= len(table.users) or action.n in forced:
                             continue  # the computer's seat, or a card that played itself
@@ -762,7 +841,47 @@ class Chaos:
             violations=[str(v) for v in self.fake.violations],
             replay_errors=replay_errors,
             elapsed=elapsed,
+            socket_acts=len(sockets),
+            socket_acked=sum(a.acked for a in sockets),
+            key_answers=key_answers,
+            socket_refusals=dict(
+                Counter(a.answers[0] for a in sockets if a.answers and not a.acked)
+            ),
         )
+
+    @staticmethod
+    def _web_moves(
+        acts: list[SocketAct],
+        actions: list[ActionRow],
+        seat_of: dict[int, int],
+        lost: list[str],
+    ) -> set[tuple[int, int, str | None]]:
+        """The stored moves the web-table actions explain, as ``(n, seat, action)``; an
+        acknowledged action none stores is lost. The server plays an action at the game's index
+        when it arrives (not before the table it was sent from: ``SocketAct.n``), so each is
+        matched to the first stored move of that seat and text from there not matched yet. A
+        refused one explains nothing: a stored move it made shows as a move nobody made. One
+        with no answer may have been stored (the process died before answering)."""
+        explained: set[tuple[int, int, str | None]] = set()
+        for act in acts:
+            if act.answers and not act.acked:
+                continue
+            seat = seat_of[act.user.id]
+            match = next(
+                (
+                    a
+                    for a in actions
+                    if a.n >= act.n
+                    and (a.seat, a.action) == (seat, act.action)
+                    and (a.n, a.seat, a.action) not in explained
+                ),
+                None,
+            )
+            if match is not None:
+                explained.add((match.n, match.seat, match.action))
+            elif act.acked:
+                lost.append(f"game {act.game}: web-table {act.action} at {act.n} or later")
+        return explained
 
     @staticmethod
     def _true_of(click: Click, ended_at: float | None) -> bool:

@@ -23,6 +23,7 @@ TABLE = {
     "game_id", "kind", "rules", "status", "viewer", "seats", "hand_number", "phase", "dealer",
     "trump", "spits", "exchange_order", "exchange", "turn", "trick", "tricks", "scores",
     "start_scores", "sheet", "last_result", "tiebreak", "winners", "ranking", "hand",
+    "notation", "n",  # ACTIVITY.md, Changes (activity2)
 }  # fmt: skip
 KIND = {
     "name", "unit", "higher_wins", "faces", "has_quota", "total_column", "signed_scores",
@@ -67,6 +68,7 @@ def test_every_field_of_the_contract_and_no_other(ruleset: str, moves: int) -> N
     table = table_json(table_for(live, 0), {ALICE: "https://cdn.example/a.png"})
     json.dumps(table)  # all of it is JSON
     assert set(table) == TABLE
+    assert table["notation"] == "en" and table["n"] == moves
     assert set(table["kind"]) == KIND and table["kind"]["name"] == live.rules.game
     assert {"ruleset", "players", "quota", "teams"} <= set(table["rules"])
     assert all(set(seat) == SEAT for seat in table["seats"])

@@ -211,7 +211,7 @@ def test_session_error_keys_exist() -> None:
     """``SessionError("error.x")`` and friends carry keys the controller translates."""
     pattern = re.compile(r"SessionError\(\s*\"([a-z_.]+)\"")
     keys = {k for path in CODE for k in pattern.findall(path.read_text("utf-8"))}
-    keys.discard("error.illegal")  # carries the engine's refusal; render.error_text words it
+    keys.discard("error.illegal")  # carries the engine's refusal; bot/refusals.py words it
     assert keys
     for language in LANGUAGES:
         assert sorted(keys - set(catalogue(language))) == []
@@ -314,7 +314,7 @@ def test_language_of_discord_locales() -> None:
 
 def test_every_engine_refusal_is_worded_in_both_languages() -> None:
     """The engine's refusals are English; the reader gets them in their own language."""
-    from cogs.nines.render import error_text
+    from bot.refusals import engine_refusal as error_text
     from engine import Game, Play, Rules
     from engine.errors import (
         GameIsOver,

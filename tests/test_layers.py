@@ -168,6 +168,9 @@ class RecordingPresenter:
     async def refresh_lobby(self, session: GameSession) -> None:
         self.calls.append(("refresh_lobby", session.id))
 
+    def lobby_changed(self, session: GameSession) -> None:
+        self.calls.append(("lobby_changed", session.id))
+
 
 async def test_the_bot_runs_games_through_any_presenter_plugged_in(tmp_path: Path) -> None:
     # No extension loaded: the sessions restore and resume a lobby through the protocol alone.

@@ -33,6 +33,10 @@ class FanOut:
         self.hub.changed(session)
         await self.chat.refresh_lobby(session)
 
+    def lobby_changed(self, session: GameSession) -> None:
+        self.hub.changed(session)
+        self.chat.lobby_changed(session)
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for what FanOut lacks: the chat presenter's own methods (remember_hand,
         # hand_shown, announced...), which the chat's controller calls on ``bot.presenter``.

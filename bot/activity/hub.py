@@ -9,7 +9,9 @@ it on each socket; each socket's writer sends in order, so a slow client holds u
 An action (``act``) goes through the session's public methods exactly as a chat click does
 (``GameSession.act`` under the lock, the computers after, then ``presenter.show``), so the
 chat table, the chat hands and the turn pings follow as after a click. Each carries a key: a
-key already answered gets its first answer again, and is never applied twice.
+key already answered gets its first answer again, and is never applied twice: remembered here,
+and stored with its move (``action_keys``, in the move's own write), so a key resent to the
+process that took the game over after a crash is answered as the first time.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from engine import parse_action
 
 from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
+from ..storage import FencedOut, KeyAnswered
 from .discord_api import ActivityApi, DiscordUnavailable, Person
 from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
@@ -449,8 +452,20 @@ class Hub:
                         session.n,
                         action,
                         until=time.monotonic() + ANSWER_WITHIN,
+                        key=act.key,
                     )
+                except KeyAnswered:
+                    # Its move was stored by an earlier holder of the game (before a
+                    # takeover): the first answer again, nothing applied.
+                    client.send(ack)
+                    return ack
                 except SessionError as error:
+                    # The move may have been made under this key before a takeover (the key
+                    # stored with it): refused now only because it was played then.
+                    stored = self.bot.storage.key_answered
+                    if await stored(session.id, client.user_id, act.key):
+                        client.send(ack)
+                        return ack
                     code, words = session_refusal(lang, error)
                     return error_frame(act.key, code, words)
                 client.send(ack)  # stored: acknowledged before the computers finish
@@ -470,7 +485,12 @@ class Hub:
 
     def _track(self, shown: asyncio.Future[None]) -> None:
         async def wait() -> None:
-            await shown
+            try:
+                await shown
+            except (GameLost, FencedOut):
+                # Another process took the game's shard over meanwhile and shows it (as a
+                # chat click's show: cogs.nines.ui.GameButton.answer).
+                log.info("activity: the game's shard has another holder; it shows the move")
 
         self.background(wait(), "activity-show")
 

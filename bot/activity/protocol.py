@@ -129,6 +129,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         },
         "status": model.status,
         "viewer": model.viewer,
+        # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
+        # reader's language (ACTIVITY.md, Changes).
+        "notation": model.notation,
         "seats": [_seat(s, avatars or {}) for s in model.seats],
         "hand_number": model.hand_number,
         "phase": model.phase,
@@ -161,6 +164,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
             ]
         ),
         "hand": _hand(model.hand),
+        # The game's count of moves stored (the index the next one takes): which of two tables
+        # is newer, whatever their frames' seq (a relayed socket's seq starts again).
+        "n": model.n,
     }
 
 

@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine import (
-    GameIsOver,
-    IllegalAction,
-    JokerNeedsCall,
-    MustFollowSuit,
-    NotInHand,
-    NotYourTurn,
-    WrongPhase,
-)
-
-from ..i18n import suit_name, tr
+from ..i18n import tr
+from ..refusals import session_refusal as session_words
 from ..session import SessionError
 
 #: A session's refusal (its i18n key) as the protocol's error code (ACTIVITY.md).
@@ -28,36 +19,9 @@ SESSION_CODES: Final = {
 }
 
 
-def engine_refusal(lang: str, error: Exception) -> str:
-    """An engine refusal in the reader's language. The same words as the chat's
-    (``cogs/nines/render.error_text``, which bot/ may not import: at merge, one of the two
-    should call the other from bot/)."""
-    if isinstance(error, MustFollowSuit):
-        return tr(lang, "error.follow_suit", suit=suit_name(lang, error.suit))
-    if isinstance(error, NotYourTurn):
-        return tr(lang, "error.not_your_turn")
-    if isinstance(error, GameIsOver):
-        return tr(lang, "error.game_over")
-    if isinstance(error, JokerNeedsCall):
-        return tr(lang, "error.joker_call")
-    if isinstance(error, NotInHand):
-        return tr(lang, "error.not_in_hand")
-    if isinstance(error, WrongPhase):
-        over = "exchange is over" in str(error)
-        return tr(lang, "error.exchange_over" if over else "error.exchange_first")
-    if isinstance(error, IllegalAction) and "win" in str(error):
-        return tr(lang, "error.call_only_joker")
-    return tr(lang, "error.illegal_generic", detail=str(error))
-
-
 def session_refusal(lang: str, error: SessionError) -> tuple[str, str]:
-    """(code, message) for a session's refusal of an action."""
-    code = SESSION_CODES.get(error.key, "illegal")
-    if error.key == "error.illegal":
-        refused = error.params.get("error")
-        if isinstance(refused, Exception):
-            return code, engine_refusal(lang, refused)
-    return code, tr(lang, error.key, **error.params)
+    """(code, message) for a session's refusal of an action: the chat's words."""
+    return SESSION_CODES.get(error.key, "illegal"), session_words(lang, error)
 
 
 def refusal(lang: str, code: str) -> str:

@@ -13,11 +13,12 @@ from .values import (
     Fence,
     FencedOut,
     GameNotFound,
+    KeyAnswered,
     from_row,
 )
 
-#: A move's write on PostgreSQL (migration 0010: 0007's with the writer's fence).
-APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#: A move's write on PostgreSQL (migration 0012: 0007's with the writer's fence and the key).
+APPEND_ACTIONS = "SELECT * FROM append_actions(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 class ActionQueries(Queries):
@@ -50,12 +51,15 @@ class ActionQueries(Queries):
         *,
         turn_deadline: float | None = None,
         fence: Fence | None = None,
+        key: tuple[int, str] | None = None,
     ) -> int:
         """Store ``(seat, action, by_computer)`` moves as indices ``first_n``, ``first_n + 1``...
 
         All or nothing, e.g. a person's card and the computer cards that follow it. Same rules
         as append_action; returns the next index. ``fence``: the writer's lease of the game's
-        shard; FencedOut, nothing stored, once a newer holder has it (fencing.py).
+        shard; FencedOut, nothing stored, once a newer holder has it (fencing.py). ``key``:
+        ``(user id, idempotency key)`` of the person whose move comes first (the Activity's),
+        stored with it; KeyAnswered, nothing stored, when that key made a move already.
         """
         if not actions:
             raise ValueError("no actions to append")
@@ -71,6 +75,8 @@ class ActionQueries(Queries):
                 raise GameNotFound(game_id)
             if found["status"] == "fenced" and fence is not None:
                 raise FencedOut(game_id, fence)
+            if found["status"] == "answered" and key is not None:
+                raise KeyAnswered(game_id, key[1])
             if found["status"] in ENDED_STATUSES:
                 raise ActionConflict(game_id, first_n, None)
             stored = int(found["stored"])
@@ -98,6 +104,14 @@ class ActionQueries(Queries):
                 )
             except IntegrityViolation as error:  # the schema's own guard; unreachable here
                 raise ActionConflict(game_id, first_n, stored) from error
+            if key is not None:
+                try:
+                    await tx.execute(
+                        "INSERT INTO action_keys (game_id, user_id, key, n) VALUES (?, ?, ?, ?)",
+                        (game_id, key[0], key[1], first_n),
+                    )
+                except IntegrityViolation:  # the key's primary key: it moved already
+                    raise KeyAnswered(game_id, key[1]) from None  # the transaction rolls back
             await tx.execute(
                 "UPDATE games SET updated_at = ?, turn_deadline = ? WHERE id = ?",
                 (now, turn_deadline, game_id),
@@ -120,12 +134,25 @@ class ActionQueries(Queries):
                         turn_deadline,
                         None if fence is None else fence.shard_id,
                         None if fence is None else fence.epoch,
+                        None if key is None else key[0],
+                        None if key is None else key[1],
                     ),
                 )
             )
             return first_n + len(actions)
 
         return await self._game_write(append, call)
+
+    async def key_answered(self, game_id: int, user_id: int, key: str) -> bool:
+        """Whether the person's idempotency key made a move of the game (append_actions)."""
+
+        async def read(tx: Tx) -> Row | None:
+            return await tx.fetchone(
+                "SELECT 1 AS found FROM action_keys WHERE game_id = ? AND user_id = ? AND key = ?",
+                (game_id, user_id, key),
+            )
+
+        return await self._driver.read(read) is not None
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The game's action log in order."""

@@ -72,7 +72,7 @@ class GameQueries(Queries):
             return
 
         async def call(tx: Tx) -> None:
-            await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None, None, None))
+            await tx.fetchone(APPEND_ACTIONS, (0, 0, [], [], [], 0.0, None, None, None, None, None))
             await tx.fetchone(SET_SEATS, (0, *seat_columns([]), None, None))
             await tx.fetchone(START_GAME, (0, 0.0, None, [], None, None))
 

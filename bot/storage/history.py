@@ -150,6 +150,11 @@ class HistoryQueries(Queries):
                 f" WHERE player_key = ? AND game_id IN ({ended_games})",
                 (FORMER_PLAYER_NAME, FORMER_PLAYER_KEY, key, guild_id),
             ),
+            # The Activity's keys of their moves in the guild's ended games (bot/activity/hub.py).
+            (
+                f"DELETE FROM action_keys WHERE user_id = ? AND game_id IN ({ended_games})",
+                (user_id, guild_id),
+            ),
             # The person's own preferences (every server's: they are kept per person).
             ("DELETE FROM player_prefs WHERE user_id = ?", (user_id,)),
             (

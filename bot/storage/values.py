@@ -69,6 +69,16 @@ class ActionConflict(StorageError):
         self.expected = expected
 
 
+class KeyAnswered(StorageError):
+    """A move's write refused, nothing written: the person's idempotency key made a move of
+    this game already (the Activity's resend after a reconnection or a takeover)."""
+
+    def __init__(self, game_id: int, key: str) -> None:
+        super().__init__(f"game {game_id}: key {key!r} was answered already")
+        self.game_id = game_id
+        self.key = key
+
+
 class GameStateError(StorageError):
     """The call does not fit the game's status (e.g. changing seats once it has started)."""
 

@@ -19,6 +19,8 @@ import discord
 from bot import discord_internals
 from bot.i18n import language_of, tr
 
+from . import ui
+
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
@@ -39,7 +41,7 @@ class OpenTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=T
             discord.ui.Button(
                 label=tr(lang, "activity.open"),
                 style=discord.ButtonStyle.primary,
-                custom_id=f"nines:1:table:{game_id}",
+                custom_id=custom_id(game_id),
             )
         )
         self.game_id = game_id
@@ -72,9 +74,17 @@ class OpenTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=T
             discord_internals.release_interaction(interaction)
 
 
-def open_table_button(client: discord.Client, lang: str, game_id: int) -> OpenTableButton | None:
-    """The button for a game's lobby or table message, or None when no Activity is served."""
-    return OpenTableButton(game_id, lang) if served(client) else None
+def open_table_button(client: discord.Client, lang: str, game_id: int) -> ui.Button | None:
+    """The button for a game's lobby or table message (as Discord's JSON, like the messages'
+    other buttons: ``ui.Buttons``), or None when no Activity is served."""
+    if not served(client):
+        return None
+    return ui.button(custom_id(game_id), tr(lang, "activity.open"), style=ui.B.primary)
+
+
+def custom_id(game_id: int) -> str:
+    """The button's id (``TEMPLATE``): it names the game only to tell its buttons apart."""
+    return f"nines:1:table:{game_id}"
 
 
 def is_ours(custom_id: str) -> bool:

@@ -21,6 +21,7 @@ from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Exchange, Play
 
 from . import ids, render, replies, ui
+from .activity import open_table_button
 from .lobbies import Lobbies, member_name
 from .opening import Opening
 from .render.cards import CardStyle
@@ -173,6 +174,7 @@ class Controller(Opening):
                     if session.status != "lobby":
                         raise SessionError("error.not_lobby")
                     await session.abandon("cancelled")
+                    self.bot.presenter.lobby_changed(session)  # the web tables hear it too
                     await replies.update(
                         interaction,
                         embed=render.lobby_embed(
@@ -207,7 +209,12 @@ class Controller(Opening):
                 await replies.update(
                     interaction,
                     embed=render.lobby_embed(lang, lobby),
-                    view=ui.lobby_view(lang, lobby, level),
+                    view=ui.lobby_view(
+                        lang,
+                        lobby,
+                        level,
+                        open_table=open_table_button(self.bot, lang, lobby.game_id),
+                    ),
                 )
         if shown is not None:
             await shown

@@ -16,6 +16,7 @@ from bot.storage import ChannelBusy
 from engine import Rules
 
 from . import render, replies, ui
+from .activity import open_table_button
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -120,7 +121,12 @@ class Lobbies:
             }
         callback = await interaction.response.send_message(
             embed=render.lobby_embed(plang, table_model.build_lobby(session)),
-            view=ui.lobby_view(plang, table_model.build_lobby(session), level),
+            view=ui.lobby_view(
+                plang,
+                table_model.build_lobby(session),
+                level,
+                open_table=open_table_button(self.bot, plang, session.id),
+            ),
             **call,
         )
         message_id = getattr(callback, "message_id", None)
@@ -158,5 +164,10 @@ class Lobbies:
         with contextlib.suppress(discord.HTTPException):
             await interaction.edit_original_response(
                 embed=render.lobby_embed(session.language, table_model.build_lobby(session)),
-                view=ui.lobby_view(session.language, table_model.build_lobby(session), level),
+                view=ui.lobby_view(
+                    session.language,
+                    table_model.build_lobby(session),
+                    level,
+                    open_table=open_table_button(self.bot, session.language, session.id),
+                ),
             )

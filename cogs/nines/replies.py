@@ -17,10 +17,10 @@ import discord
 from discord import app_commands
 
 from bot.i18n import language_of, tr
+from bot.refusals import session_refusal
 from bot.session import SessionError
 from bot.storage import SettingValue
 
-from . import render
 from .setting_values import SettingsInvalid
 
 log = logging.getLogger(__name__)
@@ -65,11 +65,7 @@ async def apologise(interaction: Interaction) -> None:
 
 def error_text(interaction: Interaction, error: SessionError) -> str:
     """A session's refusal in the reader's words."""
-    words = lang(interaction)
-    illegal = error.params.get("error")
-    if error.key == "error.illegal" and isinstance(illegal, Exception):
-        return render.error_text(words, illegal)
-    return tr(words, error.key, **error.params)
+    return session_refusal(lang(interaction), error)
 
 
 async def refuse(interaction: Interaction, error: SessionError) -> None:

@@ -25,6 +25,7 @@ from bot.i18n import tr
 from bot.session import Change, GameSession
 
 from . import render, ui
+from .activity import open_table_button
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
 from .private_hands import PrivateHands
@@ -214,7 +215,9 @@ class DiscordPresenter:
         level = str(settings.get("difficulty") or "normal")
         lobby = table_model.build_lobby(session)
         embed = render.lobby_embed(lang, lobby, note=tr(lang, "note.restored"))
-        view = ui.lobby_view(lang, lobby, level)
+        view = ui.lobby_view(
+            lang, lobby, level, open_table=open_table_button(self.bot, lang, session.id)
+        )
         before = session.lobby_message_id
         if before is None:  # died before the lobby's id was stored: post it again
             channel = self.messages.channel(session, session.lobby_channel_id)
@@ -225,6 +228,10 @@ class DiscordPresenter:
                 await self.messages.patch(session.lobby_channel_id, before, embed=embed, view=view)
             except discord.NotFound:
                 log.info("the lobby message of game %s is gone", session.id)
+
+    def lobby_changed(self, session: GameSession) -> None:
+        """Nothing to do: the click that changed the seats updates the lobby message
+        (cogs.nines.controller.lobby_click), in its own answer."""
 
     async def lobby_expired(self, session: GameSession) -> None:
         lang = session.language

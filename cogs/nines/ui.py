@@ -191,7 +191,11 @@ class Buttons(discord_internals.PrebuiltView):
 # -- views -------------------------------------------------------------------------------------
 
 
-def lobby_view(lang: str, lobby: LobbyModel, default_level: str = "normal") -> Buttons:
+def lobby_view(
+    lang: str, lobby: LobbyModel, default_level: str = "normal", *, open_table: Button | None = None
+) -> Buttons:
+    """``open_table``: the Activity's button (cogs.nines.activity.open_table_button), on a row
+    of its own, when the bot serves it."""
     g = lobby.game_id
     full = lobby.full
     return Buttons(
@@ -225,14 +229,18 @@ def lobby_view(lang: str, lobby: LobbyModel, default_level: str = "normal") -> B
                 disabled=not any(s.computer for s in lobby.seats),
             ),
         ],
+        [open_table] if open_table is not None else [],  # an empty row is not sent
     )
 
 
-def table_view(lang: str, model: TableModel) -> Buttons:
+def table_view(lang: str, model: TableModel, *, open_table: Button | None = None) -> Buttons:
+    """``open_table``: the Activity's button, after the others, when the bot serves it."""
     g = model.game_id
     row = [button(ids.HandClick(g).custom_id, tr(lang, "button.my_hand"), style=B.primary)]
     if any(s.away for s in model.seats):
         row.append(button(ids.BackClick(g).custom_id, tr(lang, "button.back")))
+    if open_table is not None:
+        row.append(open_table)
     return Buttons(row)
 
 

@@ -23,8 +23,8 @@ from bot.app import NinesBot
 from bot.i18n import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
-from fakecord.models import Channel, User
-from testbed.games import open_game, raw_click, text_of, wait_for
+from fakecord.models import Channel, Message, User
+from testbed.games import game_id_of, open_game, raw_click, text_of, wait_for
 from testbed.people import end_message, open_hand, table_message
 
 from .conftest import StartBot
@@ -178,27 +178,57 @@ async def test_the_page_and_the_token_are_served_and_the_entry_point_kept(activi
     assert ("launch", 4) in synced and ("nines", 1) in synced
 
 
+def table_buttons(message: Message) -> list[str]:
+    """The custom ids of the message's "Open the table" buttons."""
+    return [b.custom_id or "" for b in message.buttons() if ":table:" in (b.custom_id or "")]
+
+
 async def test_the_open_the_table_button_launches_the_activity(activity: Activity):
     fake = activity.fake
-    game, alice, _bob = await two_people_and_a_computer(activity)
-    table = table_message(fake, alice, fake.channel)
-    assert table is not None
-    carol = fake.add_user("carol")
-    click = await raw_click(fake, carol, table, f"nines:1:table:{game}")
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    opened = await fake.slash(alice, fake.channel, "nines start")
+    lobby = opened.message
+    assert lobby is not None
+    game = game_id_of(lobby)
+    # On the lobby message, on a row of its own: anyone in the channel may open the table.
+    assert table_buttons(lobby) == [f"nines:1:table:{game}"]
+    assert [c["custom_id"] for c in lobby.components[-1]["components"]] == table_buttons(lobby)
+    click = await fake.click(carol, lobby, "Open the table")
     assert click.ack_type == 12 and not click.errors
     instance = fake.activities.instances[click.activity_instance_id or ""]
     assert instance.channel.id == fake.channel.id and carol.id in instance.users
+    # Still there once the lobby changes (a join edits the message), and on the table.
+    await fake.click(bob, lobby, "Join")
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:cpu-normal")
+    assert table_buttons(fake.store.message_by_id(lobby.id)) == [f"nines:1:table:{game}"]
+    await fake.click(alice, lobby, "Start")
+    table = await wait_for(fake, lambda: table_message(fake, alice, fake.channel))
+    assert table_buttons(table) == [f"nines:1:table:{game}"]
+    click = await fake.click(bob, table, "Open the table")
+    assert click.ack_type == 12 and not click.errors
+    instance = fake.activities.instances[click.activity_instance_id or ""]
+    assert instance.channel.id == fake.channel.id and bob.id in instance.users
 
 
-async def test_without_the_activity_the_button_says_so(
+async def test_without_the_activity_the_messages_are_as_before(
     fake_discord: FakeDiscord, start_bot: StartBot
 ):
     fake = fake_discord
     await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    game = await open_game(fake, alice, people=(bob,), computers=("normal",))
-    table = table_message(fake, alice, fake.channel)
-    assert table is not None
+    opened = await fake.slash(alice, fake.channel, "nines start")
+    lobby = opened.message
+    assert lobby is not None
+    game = game_id_of(lobby)
+    rows = [[b["custom_id"] for b in row["components"]] for row in lobby.components]
+    verbs = [["join", "leave", "start", "cancel"], ["cpu-easy", "cpu-normal", "cpu-hard", "uncpu"]]
+    assert rows == [[f"nines:1:lobby:{game}:{verb}" for verb in row] for row in verbs]
+    await fake.click(bob, lobby, "Join")
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:cpu-normal")
+    await fake.click(alice, lobby, "Start")
+    table = await wait_for(fake, lambda: table_message(fake, alice, fake.channel))
+    assert [b.custom_id for b in table.buttons()] == [f"nines:1:hand:{game}"]
+    # An old message's button (from before the Activity was turned off) says so.
     click = await raw_click(fake, bob, table, f"nines:1:table:{game}")
     assert click.ack_type == 4 and click.ephemeral
     assert "not set up" in text_of(click.message)
@@ -321,6 +351,46 @@ async def test_a_chat_click_reaches_the_socket(activity: Activity):
     frame = await table.table_where(lambda t: t["exchange"] != ready["table"]["exchange"])
     assert frame["seq"] == ready["seq"] + 1  # one change, one frame
     assert [who, move.custom_id.endswith("swap")] in frame["table"]["exchange"]  # type: ignore[union-attr]
+
+
+async def test_the_lobbys_seat_changes_reach_the_socket(activity: Activity):
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    opened = await fake.slash(alice, fake.channel, "nines start")
+    lobby = opened.message
+    assert lobby is not None
+    game = game_id_of(lobby)
+    table, ready = await activity.open(bob)  # a watcher, before sitting down
+    assert ready["op"] == "ready" and ready["table"]["status"] == "lobby"
+    assert ready["table"]["notation"] == "en"
+    seq = ready["seq"]
+
+    def names(frame: Json) -> list[str | None]:
+        return [s["user_id"] for s in frame["table"]["seats"]]
+
+    # Each seat change clicked in chat is one table frame, in order, with the seats as stored.
+    await fake.click(bob, lobby, "Join")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 1 and names(frame) == [str(alice.id), str(bob.id)]
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:cpu-normal")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 2 and names(frame) == [str(alice.id), str(bob.id), None]
+    assert frame["table"]["seats"][2]["computer"]
+    await fake.click(alice, lobby, f"nines:1:lobby:{game}:uncpu")
+    await fake.click(bob, lobby, "Leave")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 3 and len(names(frame)) == 2
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 4 and names(frame) == [str(alice.id)]
+    # A refused click (bob is not seated any more) changes nothing: no frame.
+    await fake.click(bob, lobby, "Leave")
+    await fake.click(bob, lobby, "Join")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 5 and names(frame) == [str(alice.id), str(bob.id)]
+    # The host cancels: the web table hears that too.
+    await fake.click(alice, lobby, "Cancel")
+    frame = await table.next("table")
+    assert frame["seq"] == seq + 6 and frame["table"]["status"] == "abandoned"
 
 
 async def test_refused_and_replayed_actions_store_nothing(activity: Activity):

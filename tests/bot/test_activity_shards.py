@@ -16,7 +16,7 @@ from testbed.games import open_game, text_of, wait_for
 from testbed.people import table_message
 from tests.storage_backends import Backend
 
-from .test_activity import Activity, play_from_sockets_until_a_card, turn_seat
+from .test_activity import Activity, Json, Table, play_from_sockets_until_a_card, turn_seat
 from .test_failover import second_guild, sharded
 from .test_network_faults import free_port
 
@@ -127,3 +127,70 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
         for process in processes:
             process.stop()
         await fake.stop()
+
+
+@pytest.mark.slow(60)
+async def test_a_key_resent_to_the_process_taking_over_gets_its_first_answer(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """Keys are stored with the moves they made (migration 0012): the process running the game
+    is killed after a person's moves; each key resent to the process that took the game over
+    is acknowledged as the first time, and no move is made twice."""
+    fake = FakeDiscord(shards=2)
+    await fake.start()
+    fake.enable_activities()
+    backend = Backend("postgresql", postgres_url)
+    database = tmp_path / "data" / "nines.sqlite3"
+    ports = (free_port(), free_port())
+    processes = [sharded(fake, backend, database, shard) for shard in (0, 1)]
+    for process, port in zip(processes, ports, strict=True):
+        process.env.update(ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
+    guild, channel = second_guild(fake)  # on shard 1: the second process runs its games
+    carol, dave = fake.add_user("carol", guild=guild), fake.add_user("dave", guild=guild)
+    storage = await backend.open()
+    try:
+        with discord_pointed_at(fake):
+            for process in processes:
+                await process.start()
+            game = await open_game(
+                fake, carol, people=(dave,), computers=("easy",), start=3, channel=channel
+            )
+            async with aiohttp.ClientSession() as http:
+                edge = Activity(fake, None, ports[0], http)  # type: ignore[arg-type]
+                where = {"channel": channel, "guild_id": str(guild.id)}
+                sockets = {
+                    0: await edge.open(carol, **where),  # type: ignore[arg-type]
+                    1: await edge.open(dave, **where),  # type: ignore[arg-type]
+                }
+                seat, card, _ = await play_from_sockets_until_a_card(edge, sockets)
+                people = [a for a in await storage.actions(game) if not a.by_computer]
+                keys = [(s, f"k-{s}-{a.action}") for s in (0, 1) for a in people if a.seat == s]
+                assert (seat, f"k-{seat}-{card}") in keys
+                processes[1].kill()
+                # The first process takes the shard over and the game with it; the sockets
+                # it relayed get their table from it.
+                for table, _ in sockets.values():
+                    frame = await table.next(within=LEASE_SECONDS + 30)
+                    assert frame["op"] in ("ready", "table"), frame
+                for s, key in keys:
+                    table, _ = sockets[s]
+                    await table.send(op="act", key=key, action=key.split("-", 2)[2])
+                    answer = await answered(table, key)
+                    assert answer == {"op": "ack", "key": key}, answer
+                # Each of the people's moves is stored once, whoever answered its resend.
+                after = [a for a in await storage.actions(game) if not a.by_computer]
+                assert after[: len(people)] == people
+                assert len(after) == len(people)
+    finally:
+        await storage.close()
+        for process in processes:
+            process.stop()
+        await fake.stop()
+
+
+async def answered(table: Table, key: str) -> Json:
+    """The answer (ack or error) to ``key``, the table frames before it skipped."""
+    while True:
+        frame = await table.next(within=15)
+        if frame["op"] in ("ack", "error") and frame.get("key") == key:
+            return frame

@@ -9,7 +9,7 @@ language. No renderer reads a session or a game. Buttons are built in ``ui.py``.
 from __future__ import annotations
 
 from .end import end_embed, ranking_text, stopped_embed, winners_text
-from .hand import closed_hand_content, error_text, hand_content, last_play_lines, standing_text
+from .hand import closed_hand_content, hand_content, last_play_lines, standing_text
 from .lobby import draw_line, expired_embed, lobby_embed
 from .records import leaderboard_embed, rules_embed, stats_embed
 from .sheet import CHART_FILE, SUMMARY_ROWS, score_chart_png, sheet_block, trump_letter
@@ -38,7 +38,6 @@ __all__ = [
     "closed_hand_content",
     "draw_line",
     "end_embed",
-    "error_text",
     "expired_embed",
     "game_title",
     "goal_text",

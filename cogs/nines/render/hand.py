@@ -1,11 +1,11 @@
 """A person's private hand: its text (the buttons are ``ui.hand_view``'s), the hand once the
-game ended, and an engine refusal in the reader's words."""
+game ended."""
 
 from __future__ import annotations
 
-from bot.i18n import face_key, suit_name, tr
+from bot.i18n import face_key, tr
 from bot.table_model import TableModel
-from engine import MustFollowSuit, NinesError, Rules
+from engine import Rules
 
 from .cards import TEXT, CardStyle
 from .words import (
@@ -107,25 +107,3 @@ def last_play_lines(lang: str, model: TableModel | None, style: CardStyle = TEXT
     if model.tricks:
         lines.append(completed_trick_text(lang, model, model.tricks[-1], style=style))
     return lines
-
-
-def error_text(lang: str, error: Exception) -> str:
-    """An engine refusal in the reader's language."""
-    if isinstance(error, MustFollowSuit):
-        return tr(lang, "error.follow_suit", suit=suit_name(lang, error.suit))
-    key = {
-        "NotYourTurn": "error.not_your_turn",
-        "GameIsOver": "error.game_over",
-        "JokerNeedsCall": "error.joker_call",
-        "NotInHand": "error.not_in_hand",
-    }.get(type(error).__name__)
-    if key:
-        return tr(lang, key)
-    if type(error).__name__ == "WrongPhase":
-        over = "exchange is over" in str(error)
-        return tr(lang, "error.exchange_over" if over else "error.exchange_first")
-    if type(error).__name__ == "IllegalAction" and "win" in str(error):
-        return tr(lang, "error.call_only_joker")
-    if isinstance(error, NinesError):
-        return tr(lang, "error.illegal_generic", detail=str(error))
-    return tr(lang, "error.unexpected")
