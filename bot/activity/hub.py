@@ -109,6 +109,8 @@ class Room:
     clients: set[Viewer] = field(default_factory=set)
     #: Avatar URLs of the people who opened this table, for the seats' pictures.
     avatars: dict[int, str] = field(default_factory=dict)
+    #: The game ended here (its last table pushed): its sockets stay to show the end.
+    ended: bool = False
 
 
 @dataclass(slots=True)
@@ -177,6 +179,7 @@ class Hub:
                     frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
                 client.send(frames[viewer])
         if session.closed:
+            room.ended = session.status in ("finished", "abandoned")
             self._forget_ended()  # its last table is sent: what only it needed can go
 
     # -- one socket ---------------------------------------------------------------------------
@@ -375,6 +378,20 @@ class Hub:
         if room is not None:
             room.clients.discard(viewer)
         self._forget_ended()
+
+    def release_lost(self) -> None:
+        """Close the sockets opened here on games this process ran and no longer runs, unended
+        (its shard handed back or taken over): nothing would reach them any more. Their
+        clients reconnect, and the hello finds the game where it runs now (relayed if need
+        be). Called now and then (bot/activity/relay.py's refresher)."""
+        for game_id, room in list(self.rooms.items()):
+            if room.ended or self.bot.sessions.get(game_id) is not None:
+                continue
+            for client in list(room.clients):
+                if isinstance(client, Client) and not client.remote:
+                    log.info("activity: game %s runs elsewhere now; closing its socket", game_id)
+                    client.stop()
+                    room.clients.discard(client)
 
     def _forget_ended(self) -> None:
         """Drop the rooms nobody watches of games that ended, with their answered keys (no

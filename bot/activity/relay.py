@@ -9,7 +9,9 @@ holds the game's shard (the *holder*), so the person plays as if the game were l
   to its room and answers with the ``ready`` frame, then every frame of that person (tables,
   acks, errors) on the edge's channel. ``act`` and ``leave`` go to the holder's channel.
 - Every JOIN_EVERY seconds the edge broadcasts its people again (``refresh``): after a
-  shard's takeover the new holder learns who watches its games from them.
+  shard's takeover the new holder learns who watches its games from them. A process that
+  ran a game and lost it (a handback, a takeover) closes the sockets it served it to
+  (``Hub.release_lost``): they reconnect and reach the game where it runs now.
 
 Frames travel zlib-compressed and base64-encoded (a NOTIFY payload is under 8000 bytes:
 https://www.postgresql.org/docs/current/sql-notify.html). Nothing is stored: a frame lost in a
@@ -179,6 +181,7 @@ class Relay:
     async def _refresh(self) -> None:
         while True:
             await asyncio.sleep(JOIN_EVERY)
+            self.hub.release_lost()
             for clients in list(self.edge_clients.values()):
                 first = next(iter(clients), None)
                 if first is not None:
