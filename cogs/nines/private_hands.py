@@ -90,6 +90,13 @@ class PrivateHands:
             delivery.hand_links.pop(user_id, None)
             delivery.hand_shows.pop(user_id, None)
 
+    async def refresh_all(self, session: GameSession) -> None:
+        """Every seated person's newest private hand brought up to date (a hand ended: its
+        result shows in each), those already current left alone."""
+        for seat, info in enumerate(session.seats):
+            if info.user_id is not None:
+                await self.refresh_hand(session, seat)
+
     async def close_hands(
         self, session: GameSession, delivery: Delivery, how: Callable[[str], str]
     ) -> None:
