@@ -86,8 +86,11 @@ async def main(args: argparse.Namespace) -> None:
         print(shown(fake.store.message_by_id(res.message.id)))
 
 
-async def play(fake: Any, alice: Any, bob: Any, ruleset: str, game_id_of: Any, person: Any) -> None:
-    """One quick game (start 3, or one round) played by the two people and a computer."""
+async def play(
+    fake: Any, alice: Any, bob: Any, ruleset: str, game_id_of: Any, person: Any
+) -> list[Any]:
+    """One quick game (start 3, or one round) played by the two people and a computer, to its
+    end; returns the two people (``testbed.people.NotifiedPerson``)."""
     options = {"start": 3} if "start" in RULESETS[ruleset].settings else {"rounds": 1}
     res = await fake.slash(alice, fake.channel, "nines start", ruleset=ruleset, **options)
     game = game_id_of(res.message)
@@ -102,11 +105,16 @@ async def play(fake: Any, alice: Any, bob: Any, ruleset: str, game_id_of: Any, p
         await fake.settle()
         if ends(fake) > before:
             break
-        due = [p for p in people if p.notifications()]
+        # Whoever was notified acts; with no notification, whoever's own click was answered
+        # with their turn again (they took the trick and lead: no ping comes then, by design).
+        due = [p for p in people if p.notifications()] or [p for p in people if p.answered_turn]
         if due:
             await due[0].act(rng)
         else:
             await asyncio.sleep(0.05)
+    else:
+        raise AssertionError(f"the {ruleset} game did not end")
+    return people
 
 
 if __name__ == "__main__":

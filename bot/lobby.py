@@ -111,6 +111,9 @@ class Lobby:
         # and nobody holds one at the deal (if it did, arming stops the timer).
         seat = session.person_due()
         deadline = None if seat is None else session.deps.clock() + session.turn_seconds
+        # How each person sorts their hand: read before the start is stored, so a failed
+        # read leaves the lobby as it was.
+        trumps_first = await session.deps.storage.trumps_first_users(session.people)
         try:
             autoplay = await session.write(
                 session.deps.storage.start_game(
@@ -122,6 +125,7 @@ class Lobby:
             raise
         for info in session.seats:
             info.autoplay = info.user_id in autoplay
+            info.trumps_first = info.user_id in trumps_first
         session.timer.stored((session.n, seat), deadline)
         change = Change(events=list(session.game.opening))
         await session.timer.arm()

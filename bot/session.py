@@ -206,8 +206,10 @@ class GameSession:
     async def load_preferences(self) -> None:
         """The seated people's own preferences, as stored (kept per person, every server's)."""
         autoplay = await self.deps.storage.autoplay_users(self.people)
+        trumps_first = await self.deps.storage.trumps_first_users(self.people)
         for seat in self.seats:
             seat.autoplay = seat.user_id in autoplay
+            seat.trumps_first = seat.user_id in trumps_first
 
     # -- play ------------------------------------------------------------------------------------
 
@@ -685,6 +687,22 @@ class Sessions:
                     except GameLost:
                         continue  # logged; its shard's holder runs it
         return changes
+
+    async def trumps_first_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, int]]:
+        """A person changed how their hand is sorted (stored by the caller): their seats in
+        the games this process runs follow it at once. Each game and seat, to redraw."""
+        seats = []
+        for session in self.all():
+            seat = session.seat_of(user_id)
+            if seat is None:
+                continue
+            async with session.lock:
+                if session.closed:
+                    continue
+                session.seats[seat].trumps_first = on
+                if session.status == "live":
+                    seats.append((session, seat))
+        return seats
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
         """Stop running the games of the guilds ``serves`` no longer covers (their shard went

@@ -21,6 +21,7 @@ class SeatInfo:
     away: bool = False  # a person whose seat the computer plays after repeated time-outs
     timeouts: int = 0
     autoplay: bool = False  # the person's preference: their forced cards play themselves
+    trumps_first: bool = False  # the person's preference: their hand shows trumps first
 
     @property
     def is_computer(self) -> bool:

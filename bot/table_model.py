@@ -306,14 +306,18 @@ def _ranking(kind: GameType, rules: Rules, table: PublicView) -> tuple[RankRow, 
     )
 
 
-def _hand(view: SeatView) -> HandModel:
+def _hand(view: SeatView, trumps_first: bool) -> HandModel:
+    """The seat's cards in display order: suit order, or the trump suit first for a person
+    who sorts so (``SeatInfo.trumps_first``; none yet in a Nein Nine round before its first
+    8, nor in a no-trump hand)."""
     plays = frozenset(a.card for a in view.legal if isinstance(a, Play))
+    first = view.table.trump if trumps_first else None
     return HandModel(
         seat=view.seat,
-        cards=tuple(sort_hand(view.hand)),
+        cards=tuple(sort_hand(view.hand, first)),
         legal=view.legal,
         playable=plays,
-        put_down=tuple(sort_hand(view.put_down[-1])) if view.put_down else None,
+        put_down=tuple(sort_hand(view.put_down[-1], first)) if view.put_down else None,
     )
 
 
@@ -401,7 +405,7 @@ def build(source: TableSource, viewer: int | None) -> TableModel:
         tiebreak=tiebreak_of(table),
         winners=table.winners,
         ranking=_ranking(kind, rules, table),
-        hand=None if view is None else _hand(view),
+        hand=None if view is None else _hand(view, source.seats[view.seat].trumps_first),
         n=len(game.log),
         notation=source.language,
         first_dealer=table.first_dealer,

@@ -142,11 +142,29 @@ def shuffled(rng: random.Random, cards: Sequence[Card]) -> list[Card]:
     return sorted(cards, key=lambda _card: rand())
 
 
-def sort_hand(cards: list[Card] | tuple[Card, ...]) -> list[Card]:
-    """A hand in display order: suits alternating in colour, high to low within a suit."""
+def suit_order(trumps_first: Suit | None = None) -> tuple[Suit, ...]:
+    """The suits as a hand shows them: alternating in colour; with ``trumps_first`` (the trump
+    suit, for a person who sorts that way) that suit first, the others still alternating.
+
+    >>> [s.value for s in suit_order()], [s.value for s in suit_order(Suit.DIAMONDS)]
+    (['S', 'H', 'C', 'D'], ['D', 'S', 'H', 'C'])
+    """
+    if trumps_first is None:
+        return DISPLAY_SUIT_ORDER
+    red = (Suit.HEARTS, Suit.DIAMONDS)
+    others = [s for s in DISPLAY_SUIT_ORDER if s != trumps_first]
+    unlike = [s for s in others if (s in red) != (trumps_first in red)]
+    like = [s for s in others if (s in red) == (trumps_first in red)]
+    return (trumps_first, unlike[0], *like, unlike[1])
+
+
+def sort_hand(cards: list[Card] | tuple[Card, ...], trumps_first: Suit | None = None) -> list[Card]:
+    """A hand in display order: suits alternating in colour (``suit_order``, the trump suit
+    first if given), high to low within a suit, Nein Nine's Joker last."""
+    order = suit_order(trumps_first)
     return sorted(
         cards,
-        key=lambda c: (4, 0) if c.suit is None else (DISPLAY_SUIT_ORDER.index(c.suit), -c.rank),
+        key=lambda c: (4, 0) if c.suit is None else (order.index(c.suit), -c.rank),
     )
 
 

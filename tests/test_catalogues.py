@@ -97,6 +97,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "value.{}": ("left", "dealer", "play-on", "joint", "on", "off"),
     "difficulty.{}": ("easy", "normal", "hard"),
     "computer.name.{}": ("easy", "normal", "hard"),
+    "computer.names.{}": ("easy", "normal", "hard"),
     "table.joker_{}": ("win", "lose"),
     "button.joker_{}": ("win", "lose"),
     "button.{}": ("keep", "swap"),

@@ -29,3 +29,33 @@ class PreferenceQueries(Queries):
             return {int(row["user_id"]) for row in rows}
 
         return await self._driver.read(read)
+
+    async def set_trumps_first(self, user_id: int, on: bool) -> None:
+        """Whether the person's hand shows the trump suit's cards first (else suit order)."""
+        now = self._now()
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO player_prefs (user_id, trumps_first, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE"
+                " SET trumps_first = excluded.trumps_first, updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
+
+        await self._driver.write(write)
+
+    async def trumps_first_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of these people sort their hand trumps first (off for anyone never asked)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" * len(wanted))
+
+        async def read(tx: Tx) -> set[int]:
+            rows = await tx.fetchall(
+                f"SELECT user_id FROM player_prefs WHERE trumps_first = 1 AND user_id IN ({marks})",
+                wanted,
+            )
+            return {int(row["user_id"]) for row in rows}
+
+        return await self._driver.read(read)

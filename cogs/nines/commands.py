@@ -23,7 +23,15 @@ from engine.gametype import game_type
 from . import render, replies, ui
 from .controller import Controller
 from .lobbies import Lobbies
-from .options import GAMES, ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
+from .options import (
+    GAMES,
+    ON_OFF,
+    RULE_HELP,
+    RULE_NAMES,
+    SORT_ORDERS,
+    RuleValues,
+    with_rule_options,
+)
 from .setting_values import RULE_KEYS
 
 if TYPE_CHECKING:
@@ -261,6 +269,36 @@ class NinesCog(commands.Cog, name="Nines"):
         if choice is not None:
             for session, change in await self.sessions.autoplay_changed(user_id, on):
                 await self.bot.presenter.show(session, change)
+
+    # -- /nines sort --------------------------------------------------------------------------
+
+    @nines.command(
+        name=_("sort", key="cmd.sort"),
+        description=_(
+            "How your hand is sorted: by suit, or trumps first (every server; by suit by default)",
+            key="cmd.sort.desc",
+        ),
+    )
+    @app_commands.rename(order=_("order", key="opt.sort.name"))
+    @app_commands.describe(
+        order=_("Trumps first: the trump suit's cards at the left of your hand", key="opt.sort")
+    )
+    @app_commands.choices(order=SORT_ORDERS)
+    async def sort_command(self, interaction: Interaction, order: str | None = None) -> None:
+        """The person's own preference, like autoplay (user id alone, every server); without
+        a choice, what it is now. Their hands in play are redrawn at once: the table model
+        orders the cards (``HandModel.cards``), so chat and the web table agree."""
+        lang = language_of(interaction.locale)
+        user_id = interaction.user.id
+        if order is None:
+            first = user_id in await self.bot.storage.trumps_first_users([user_id])
+        else:
+            first = order == "trumps"
+            await self.bot.storage.set_trumps_first(user_id, first)
+        await replies.private(interaction, tr(lang, "sort.trumps" if first else "sort.suits"))
+        if order is not None:
+            for session, seat in await self.sessions.trumps_first_changed(user_id, first):
+                await self.bot.presenter.hands.redraw(session, seat)
 
     # -- /nines forget-me ----------------------------------------------------------------------
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
 from bot import table_model
 from bot.i18n import tr
+from bot.names import distinct
 from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Exchange, Play
 
@@ -38,15 +40,26 @@ Interaction = discord.Interaction[Any]
 ANSWER_WITHIN: Final = 1.2
 
 
-def computer_name(lang: str, difficulty: str, seats: list[SeatInfo]) -> str:
-    """A new computer seat's name, "🤖 Normal bot" / "🤖 Robot normal" (a second of the same
-    level numbered). Stored with the seat: a game keeps the names it was started with, and
-    ratings key on the level (``cpu:<level>``), never on this name."""
-    base = tr(lang, f"computer.name.{difficulty}")
-    taken = {s.name for s in seats}
-    if base not in taken:
-        return base
-    return next(f"{base} {i}" for i in range(2, 10) if f"{base} {i}" not in taken)
+#: What marks a computer's name as a computer's, before its own short name.
+ROBOT: Final = "🤖"
+
+
+def computer_name(lang: str, difficulty: str, seats: Sequence[SeatInfo]) -> str:
+    """A new computer seat's name: "🤖 " and the first of its level's names in the game's
+    language (``computer.names.<level>``: "🤖 Max", "🤖 Gaston") that no seat has, compared as
+    ``names.distinct`` compares names. Short, one word and no number, so a card shown beside
+    it ("🤖 Max 2♥") cannot be read as part of it (issue 38); different first letters, so the
+    score sheet's short codes differ too. Stored with the seat: a game keeps the names it was
+    started with, and ratings key on the level (``cpu:<level>``), never on this name."""
+    names = [s.name for s in seats]
+    computers = [s.is_computer for s in seats]
+    for given in tr(lang, f"computer.names.{difficulty}").split(", "):
+        candidate = f"{ROBOT} {given}"
+        if distinct([*names, candidate], [*computers, True])[-1] == candidate:
+            return candidate
+    # Every name of the level taken (people may call themselves anything): the level's own
+    # name, which ``distinct`` tells apart where it is shown.
+    return tr(lang, f"computer.name.{difficulty}")
 
 
 class Controller(Opening):

@@ -59,6 +59,12 @@ ON_OFF = [
     app_commands.Choice(name=_("Off", key="choice.off"), value="off"),
 ]
 
+#: How a person's hand is sorted (``/nines sort``): suit order alone, or the trump suit first.
+SORT_ORDERS = [
+    app_commands.Choice(name=_("By suit", key="choice.by_suit"), value="suits"),
+    app_commands.Choice(name=_("Trumps first", key="choice.trumps_first"), value="trumps"),
+]
+
 #: Localised names of the rules options (both commands).
 RULE_NAMES: Final = {
     key: _(key, key=f"opt.{key}.name")

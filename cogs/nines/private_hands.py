@@ -91,6 +91,22 @@ class PrivateHands:
             delivery.hand_links.pop(user_id, None)
             delivery.hand_shows.pop(user_id, None)
 
+    async def redraw(self, session: GameSession, seat: int) -> None:
+        """The seat's newest private hand drawn again though the game did not move (the
+        person changed how it is sorted)."""
+        user_id = session.seats[seat].user_id
+        assert user_id is not None
+        async with session.table_lock:
+            self.messages.delivery(session).hand_shows.pop(user_id, None)
+            await self.refresh_hand(session, seat)
+
+    async def refresh_all(self, session: GameSession) -> None:
+        """Every seated person's newest private hand brought up to date (a hand ended: its
+        result shows in each), those already current left alone."""
+        for seat, info in enumerate(session.seats):
+            if info.user_id is not None:
+                await self.refresh_hand(session, seat)
+
     async def close_hands(
         self, session: GameSession, delivery: Delivery, how: Callable[[str], str]
     ) -> None:

@@ -23,6 +23,7 @@ from bot import table_model
 from bot.failpoints import failpoint
 from bot.i18n import tr
 from bot.session import Change, GameSession
+from engine import HandEnded
 
 from . import render, ui
 from .activity import open_table_button
@@ -120,6 +121,9 @@ class DiscordPresenter:
             await self.game_over(session)
             return
         await self.turns.turn(session, change.answered)
+        if any(isinstance(event, HandEnded) for event in change.events):
+            # Every person's hand shows the hand's result, not only the next player's.
+            await self.hands.refresh_all(session)
 
     # -- the end -------------------------------------------------------------------------------
 
@@ -139,6 +143,19 @@ class DiscordPresenter:
         embed = render.end_embed(lang, model, changes)
         view = ui.end_view(lang, model)
         once = nonce(session, "e")
+        # The end reaches everyone seated (PRODUCT.md): the ranking with each person's mention
+        # in the end message's own content. Discord notifies a user mentioned in a message
+        # when it is created and allowed_mentions lets the mention through
+        # (https://discord.com/developers/docs/resources/message#allowed-mentions-object);
+        # one message, so one notification each, and the end's nonce makes a post repeated
+        # after a restart return that message instead of creating (and notifying) again.
+        people = [discord.Object(s.user_id) for s in model.seats if s.user_id is not None]
+        notice = {
+            "content": render.end_notice(lang, model),
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=people
+            ),
+        }
         try:
             # ~40 ms of drawing: in a thread, so clicks in other games are not held up.
             png = await asyncio.get_running_loop().run_in_executor(
@@ -148,7 +165,7 @@ class DiscordPresenter:
             log.exception("could not draw the score chart of game %s", session.id)
             png = None
         if png is None:
-            await self.messages.post(session, embed=embed, view=view, nonce=once)
+            await self.messages.post(session, embed=embed, view=view, nonce=once, **notice)
         else:
             embed.set_image(url=f"attachment://{render.CHART_FILE}")
             try:
@@ -158,10 +175,13 @@ class DiscordPresenter:
                     view=view,
                     file=discord.File(io.BytesIO(png), filename=render.CHART_FILE),
                     nonce=once,
+                    **notice,
                 )
             except ChannelLost:  # perhaps only the picture is refused (Attach Files)
                 embed.set_image(url=None)
-                await self.messages.post(session, embed=embed, view=view, nonce=nonce(session, "E"))
+                await self.messages.post(
+                    session, embed=embed, view=view, nonce=nonce(session, "E"), **notice
+                )
         failpoint("end_posted")
         delivery = await self.announced(session)
         winners = render.winners_text(model)

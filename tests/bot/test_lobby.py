@@ -334,7 +334,7 @@ async def test_join_leave_and_computers(fake_discord: FakeDiscord, start_bot: St
     ok(await fake.click(carol, lobby, "Join"))
     ok(await fake.click(alice, lobby, "+ 🤖 Hard"))
     assert seats_of(session)[-1][1:] == (None, "hard")
-    assert "Hard bot" in words(current(fake, lobby))
+    assert "🤖 Ada · Hard" in words(current(fake, lobby))
     # Full: more people and computers are refused, and the buttons say so.
     assert all(button(current(fake, lobby), f"+ 🤖 {lv}").disabled for lv in ("Easy", "Hard"))
     before = await snapshot(bot, session)

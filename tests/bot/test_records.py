@@ -266,14 +266,14 @@ async def test_two_people_called_alike_read_apart_in_the_history_and_the_record(
 
     text = text_of(await fake.slash(first, fake.channel, "nines history"))
     assert "\u2068Alex\u2069 **" in text and "\u2068alex (2)\u2069 **" in text
-    assert "\u2068🤖 Easy bot\u2069 **" in text
+    assert "\u2068🤖 Pip\u2069 **" in text
 
     res = await fake.slash(second, fake.channel, "nines record", number=row.game_id)
     assert res.message is not None
     (attachment,) = res.message.attachments
     record = json.loads(attachment.data)
     check_record(record)
-    assert record["players"] == ["Alex", "alex (2)", "🤖 Easy bot"]
+    assert record["players"] == ["Alex", "alex (2)", "🤖 Pip"]
     # what the seats stored stays the raw display name: cleaning happens where it is shown
     seats = await bot.storage.seats(row.game_id)
     assert [s.name for s in sorted(seats, key=lambda s: s.seat)][:2] == ["Alex", "alex\u200b"]

@@ -59,6 +59,12 @@ def check_channel(fake: FakeDiscord, user: User, *, over: bool) -> None:
     )
     created = {m.id for m in fake.store.messages.get(fake.channel.id, [])}
     assert len(created) == len(set(created))
+    if over:  # the end notified each seated person once (issue 38), restart or not
+        every = fake.store.messages.get(fake.channel.id, [])
+        told = [m for m in every if (m.content or "").startswith("🏁")]
+        assert len(told) == 1, [m.content for m in told]
+        mentioned = {int(i) for i in re.findall(r"<@(\d+)>", told[0].content or "")}
+        assert user.id in mentioned and {u.id for u in told[0].mentions} == mentioned
     assert posts  # the messages a game owes were posted with nonces
 
 

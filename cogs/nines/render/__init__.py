@@ -8,7 +8,7 @@ language. No renderer reads a session or a game. Buttons are built in ``ui.py``.
 
 from __future__ import annotations
 
-from .end import end_embed, ranking_text, stopped_embed, winners_text
+from .end import end_embed, end_notice, ranking_text, stopped_embed, winners_text
 from .hand import closed_hand_content, hand_content, last_play_lines, standing_text
 from .lobby import draw_line, expired_embed, lobby_embed
 from .records import leaderboard_embed, rules_embed, stats_embed
@@ -38,6 +38,7 @@ __all__ = [
     "closed_hand_content",
     "draw_line",
     "end_embed",
+    "end_notice",
     "expired_embed",
     "game_title",
     "goal_text",

@@ -64,6 +64,22 @@ def ranking_text(model: TableModel, lang: str | None = None) -> str:
     )
 
 
+def end_notice(lang: str, model: TableModel) -> str:
+    """The end's notification: the final ranking with each seated person's mention (a
+    computer by its name), ``🏁 Game over: 1. <@1> · 2. 🤖 Max · 3. <@2>``. Mentions here
+    only: this is message content, where a mention notifies (an embed's would not)."""
+    assert model.ranking is not None, "only a finished game has a ranking"
+
+    def who(seat: int) -> str:
+        user_id = model.seats[seat].user_id
+        return name(model, seat) if user_id is None else f"<@{user_id}>"
+
+    ranking = " · ".join(
+        f"{row.place}. " + and_list(lang, [who(s) for s in row.seats]) for row in model.ranking
+    )
+    return tr(lang, "end.notice", ranking=ranking)
+
+
 def stopped_embed(
     lang: str, model: TableModel | None, how: str, style: CardStyle = TEXT
 ) -> discord.Embed:

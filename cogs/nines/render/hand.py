@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from bot.i18n import face_key, tr
 from bot.table_model import TableModel
-from engine import Rules
+from engine import HandEnded, Rules
 
 from .cards import TEXT, CardStyle
+from .summary import hand_changes
 from .words import (
     cards_text,
     completed_trick_text,
     game_title,
     name,
+    named,
     score_shown,
+    signed,
     trick_line,
     trump_text,
 )
@@ -51,6 +54,10 @@ def _hand_content(
     lines.append(tr(lang, f"hand.title_{model.kind.unit}", number=model.hand_number, trump=trump))
     if model.phase == "play":
         lines.append(standing_text(lang, model, hand.seat))
+    if model.last_result is not None and not model.tricks and model.winners is None:
+        # The hand just ended: its result, until the new hand's first trick is taken (the
+        # person who played its last card reads the new hand first, issue 38).
+        lines.append(last_result_text(lang, model, model.last_result))
     trick = trick_line(lang, model, style)
     if trick:
         lines.append(trick)
@@ -70,6 +77,7 @@ def _hand_content(
         lines.append(tr(lang, "hand.waiting", who=name(model, model.turn.seat)))
     if hand.put_down:
         lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation, style)))
+        lines.append(took_text(lang, model, hand.seat))
     if notation != lang:  # the table's letters, for a reader of the other language
         lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, model.kind.faces)))
     return "\n".join(lines)
@@ -83,6 +91,28 @@ def standing_text(lang: str, model: TableModel, seat: int) -> str:
     tricks = f"{won}/{rules.quota}" if model.kind.has_quota else str(won)
     key = "hand.standing_team" if rules.teams else "hand.standing"
     return tr(lang, key, tricks=tricks, score=score_shown(rules, model.scores[unit]))
+
+
+def last_result_text(lang: str, model: TableModel, result: HandEnded) -> str:
+    """A hand's result in one line: Nines' tricks against the quota and each score's change
+    (as the hand's summary says it), Nein Nine's points of the round."""
+    title = tr(lang, f"summary.title_{model.kind.unit}", number=result.number)
+    if model.kind.has_quota:
+        outcome = " · ".join(hand_changes(lang, model, result))
+    else:
+        outcome = " · ".join(named(name(model, s), signed(p)) for s, p in enumerate(result.points))
+    return tr(lang, "hand.last_result", title=title, result=outcome)
+
+
+def took_text(lang: str, model: TableModel, seat: int) -> str:
+    """What a seat that swapped took (N4): the spare as dealt, or, when someone swapped before
+    it, the hand that player put down (which was the spare by then). The exchange is public:
+    the table says who swapped, in order."""
+    swappers = [s for s, swapped in model.exchange if swapped]
+    before = swappers[: swappers.index(seat)] if seat in swappers else []
+    if not before:
+        return tr(lang, "hand.took_spare")
+    return tr(lang, "hand.took_hand", who=name(model, before[-1]))
 
 
 def closed_hand_content(

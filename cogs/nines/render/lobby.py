@@ -26,6 +26,8 @@ def lobby_embed(lang: str, lobby: LobbyModel, *, note: str | None = None) -> dis
             who = in_text(seat.name)  # a name: a mention in an embed may show as <@123…>
             if seat.host:
                 who += " " + tr(lang, "lobby.host")
+            if seat.level is not None:  # a computer's name says it is one, not how it plays
+                who += " · " + tr(lang, f"difficulty.{seat.level}")
             lines.append(f"{i + 1}. {who}")
         else:
             lines.append(f"{i + 1}. {tr(lang, 'lobby.empty_seat')}")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import number, ordinal, tr
+from bot.i18n import catalogue, number, ordinal, tr
 from bot.names import distinct, in_text
 from bot.storage import StatsRow
 from engine import Rules
@@ -55,7 +55,7 @@ def leaderboard_embed(
                 tr(
                     lang,
                     "leaderboard.computer_row",
-                    name=in_text(shown[len(rows) + i]),
+                    name=in_text(computer_row_name(lang, r)),
                     rating=number(lang, round(r.rating)),
                     games=tr(lang, "count.games", count=r.games),
                     wins=tr(lang, "count.wins", count=r.wins),
@@ -66,6 +66,14 @@ def leaderboard_embed(
         )
     embed.set_footer(text=tr(lang, "leaderboard.page", page=page, pages=max(1, pages)))
     return embed
+
+
+def computer_row_name(lang: str, row: StatsRow) -> str:
+    """A computer level's row: the level's name ("🤖 Easy bot"), for its games were played by
+    computers of that level under many names ("🤖 Pip", "🤖 Bobo"); a level this version does
+    not know keeps the name it was stored with."""
+    key = f"computer.name.{row.player_key.removeprefix('cpu:')}"
+    return tr(lang, key) if key in catalogue(lang) else row.name
 
 
 STATS_NAME_LIMIT = 32  # columns of the member's name in the stats' title
