@@ -8,6 +8,7 @@ import random
 from bot.i18n import tr
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
+from testbed.reading import as_read
 
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
@@ -49,7 +50,7 @@ def whose_turn(fake: FakeDiscord, users: list[User], channel: Channel) -> User |
     table = table_message(fake, users[0], channel)
     if table is None:
         return None
-    text = "\n".join(str(e.get("description", "")) for e in table.embeds)
+    text = as_read("\n".join(str(e.get("description", "")) for e in table.embeds))
     head, away = tr("en", "table.turn", who=""), tr("en", "table.away")
     for line in text.splitlines():
         if line.startswith(head) and away not in line:

@@ -12,6 +12,7 @@ from cogs.nines.controller import ROBOT, computer_name
 from cogs.nines.render.lobby import lobby_embed
 from cogs.nines.render.records import computer_row_name
 from engine import Card, Suit
+from testbed.reading import as_read
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -90,7 +91,7 @@ def test_the_lobby_says_each_computers_level_and_the_leaderboard_names_the_level
         lobby_deadline=0.0,
     )
     embed = lobby_embed("fr", build_lobby(source))  # type: ignore[arg-type]
-    assert "2. 🤖 Pascal · Difficile" in str(embed.fields[0].value)
+    assert "2. 🤖 Pascal · Difficile" in as_read(str(embed.fields[0].value))
     row = SimpleNamespace(player_key="cpu:hard", name="🤖 Pascal")
     assert computer_row_name("fr", row) == "🤖 Robot difficile"  # type: ignore[arg-type]
     assert computer_row_name("en", SimpleNamespace(player_key="cpu:x", name="B")) == "B"  # type: ignore[arg-type]

@@ -12,6 +12,7 @@ import pytest
 from bot.table_model import build
 from cogs.nines.render import hand_content
 from engine import Exchange, Game, Rules
+from testbed.reading import as_read
 from tests.test_table_model import session_for
 
 
@@ -39,7 +40,7 @@ def test_a_swap_says_whose_hand_it_took(lang: str, spare: str, taken: str) -> No
     game.apply(third, Exchange(swap=True))  # takes what ``first`` put down
     mine = build(session, third)
     text = hand_content(lang, mine)
-    assert taken.format(mine.seats[first].name) in text and spare not in text
+    assert taken.format(mine.seats[first].name) in as_read(text) and spare not in text
     # The first swapper still reads that it took the spare; a seat that kept reads neither.
     assert spare in hand_content(lang, build(session, first))
     kept = hand_content(lang, build(session, second))
