@@ -9,6 +9,8 @@ from bot.i18n import tr
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
 
+from .reading import as_read
+
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
     """The newest table: a public message with the game in an embed and a "My hand" button
@@ -49,7 +51,8 @@ def whose_turn(fake: FakeDiscord, users: list[User], channel: Channel) -> User |
     table = table_message(fake, users[0], channel)
     if table is None:
         return None
-    text = "\n".join(str(e.get("description", "")) for e in table.embeds)
+    # Read as people do: the name stands between bidi isolates, its markdown escaped.
+    text = as_read("\n".join(str(e.get("description", "")) for e in table.embeds))
     head, away = tr("en", "table.turn", who=""), tr("en", "table.away")
     for line in text.splitlines():
         if line.startswith(head) and away not in line:
