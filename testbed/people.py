@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 from bot.i18n import tr
+from bot.names import FSI, PDI, distinct
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
 from testbed.reading import as_read
+
+from .reading import as_read
+
+#: A name as every line shows one (bot/names.py ``in_text``): between bidi isolates.
+_NAME = re.compile(f"{FSI}.*?{PDI}", re.S)
 
 
 def table_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | None:
@@ -46,18 +53,22 @@ def end_message(fake: FakeDiscord, user: User, channel: Channel) -> Message | No
 def whose_turn(fake: FakeDiscord, users: list[User], channel: Channel) -> User | None:
     """The person whose decision the table names ("To play: alice"), unless a computer plays
     for them; None on a computer's turn. The table says it in words only: the turn message
-    alone mentions them (issue 38, item 3)."""
+    alone mentions them (issue 38, item 3).
+
+    ``users`` in seat order: the table tells two people of the same name apart as
+    ``names.distinct`` does ("Alex", "Alex (2)"; computers never rename a person), and the
+    name is the one isolated stretch after "To play: ", read as people read it."""
     table = table_message(fake, users[0], channel)
     if table is None:
         return None
     text = as_read("\n".join(str(e.get("description", "")) for e in table.embeds))
     head, away = tr("en", "table.turn", who=""), tr("en", "table.away")
+    shown = distinct([u.global_name or u.name for u in users], [False] * len(users))
     for line in text.splitlines():
-        if line.startswith(head) and away not in line:
-            who = line[len(head) :]
-            for user in users:
-                name = user.global_name or user.name
-                if who == name or who.startswith(name + " "):
+        who = _NAME.match(line[len(head) :]) if line.startswith(head) else None
+        if who is not None and away not in line:
+            for user, name in zip(users, shown, strict=True):
+                if as_read(who.group(0)) == name:
                     return user
     return None
 

@@ -2,8 +2,9 @@
 
 Every name a message shows goes through ``bot/names.py``: isolated with FSI ... PDI (invisible:
 they only keep a right-to-left name from reordering the line) and its markdown escaped with
-backslashes (Discord shows ``\\*`` as ``*``, Message Formatting: "escape markdown"). A person
-reads neither; ``as_read`` drops both, so a test can look for ``Alex **3**`` as it shows.
+backslashes (Discord shows ``\\*`` as ``*``, Message Formatting: "escape markdown"), its ``@``
+and ``<`` made inert by a zero-width space after them. A person reads none of these;
+``as_read`` drops them, so a test can look for ``Alex **3**`` as it shows.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from bot.names import FSI, PDI
+from bot.names import FSI, PDI, ZWSP
 
 _ESCAPED: Final = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
 
 
 def as_read(text: str) -> str:
-    """``text`` without bidi isolates and with markdown escapes resolved (``\\*`` -> ``*``)."""
-    return _ESCAPED.sub(r"\1", text.replace(FSI, "").replace(PDI, ""))
+    """``text`` without bidi isolates or zero-width spaces, and with markdown escapes
+    resolved (``\\*`` -> ``*``)."""
+    return _ESCAPED.sub(r"\1", text.replace(FSI, "").replace(PDI, "").replace(ZWSP, ""))
 
 
 def words(message: Any) -> str:

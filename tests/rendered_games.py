@@ -162,10 +162,25 @@ def play(
         embed = render.table_embed(
             lang, public, notes=notes, shown_tricks=shown_tricks, style=style
         )
-        table = embed_shown("table", embed, render.turn_content(lang, public))
+        # The table has no content (issue 38, third pass): it names whose turn it is in its
+        # embed, and the turn message alone mentions the person (cogs/nines/turn_pings.py).
+        table = embed_shown("table", embed)
         table.buttons = buttons_of(ui.table_view(lang, public))
         table.allowed = discord.AllowedMentions.none()
         yield table
+        due = public.turn
+        user_id = None if due is None else session.seats[due.seat].user_id
+        if user_id is not None:
+            ping = render.turn_ping(lang, user_id)
+            yield Shown(
+                "ping",
+                True,
+                [ping],
+                content=ping,
+                allowed=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(user_id)]
+                ),
+            )
         shown_tricks = len(public.tricks)
         for reader_seat in range(rules.players):
             model = build(session, reader_seat)

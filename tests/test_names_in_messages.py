@@ -13,9 +13,10 @@ stopped game, the leaderboard and the stats), card faces on, and every message i
   a backtick, brackets, a backslash), nothing starts a quote, header or list, no ``://``
   starts a link, and every ``@`` and ``<`` is followed by a zero-width space; and no name with
   any of those characters shows outside such an isolated, escaped stretch;
-- it pings nobody outside the table: no ``@everyone`` or ``@here`` can be parsed from it, the
-  only ``<@id>`` is the seated person whose turn it is, in the table's content (never in an
-  embed), and that message's allowed mentions let nobody through (the turn ping does);
+- it pings nobody it should not: no ``@everyone`` or ``@here`` can be parsed from it, the
+  only ``<@id>`` is the seated person whose turn it is, in the turn message's content (never
+  in an embed; the table has no content, issue 38), and that message's allowed mentions let
+  that person alone through;
 - it tells every seat apart: the names the table shows are those ``names.distinct`` gives,
   different from each other (case and width folded), and the sheet's codes too.
 """
@@ -91,8 +92,11 @@ def check_message(shown: Shown, names: list[str], people: dict[int, int]) -> Non
         for mention in MENTION.finditer(text):
             assert mention.group(1) is not None, (shown.kind, text)  # no @everyone, no @here
             assert int(mention.group(1)) in people.values(), (shown.kind, text)
-            assert shown.kind == "table" and text == shown.content, (shown.kind, text)
-            assert shown.allowed is not None and not shown.allowed.users
+            assert shown.kind == "ping" and text == shown.content, (shown.kind, text)
+            assert shown.allowed is not None and shown.allowed.users is not True
+            allowed = shown.allowed.users or []
+            assert [u.id for u in allowed] == [int(mention.group(1))], (shown.kind, text)
+            assert not shown.allowed.roles
     assert shown.allowed is None or not shown.allowed.everyone
 
 
@@ -102,7 +106,12 @@ def check_apart(shown: Shown, names: list[str], computers: list[bool]) -> None:
     assert len({fold(n) for n in expected}) == len(expected)
     assert shown.embed is not None
     description = shown.embed.description or ""
-    scores = next(line for line in description.split("\n") if line.startswith("Scores"))
+    # The scores are packed on as many lines as fit a phone (issue 38, third pass): from the
+    # "Scores" line up to whose turn it is ("To play"), the description's last line.
+    lines = description.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Scores"))
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("To play")), None)
+    scores = "\n".join(lines[start:end])
     shown_names = {seen(span) for span in SPAN.findall(scores)}
     assert shown_names == {seen(n) for n in expected}, (scores, expected)
 
@@ -120,9 +129,12 @@ def run(ruleset: str, names: list[str], lang: str) -> None:
         if shown.kind == "end":
             assert shown.embed is not None
             legend = (shown.embed.description or "").split("```")[-1]
-            codes = short_codes(lang, distinct(names, computers))
+            # A computer's code is its level's (N1: the first normal one; issue 38, third pass).
+            levels = ["normal" if c else None for c in computers]
+            codes = short_codes(lang, distinct(names, computers), levels)
             assert len({c.casefold() for c in codes}) == players
-            assert all(f"`{c}` {FSI}" in legend for c in codes), (codes, legend)
+            # The legend spells each code out as "Name (code)" (issue 38, third pass).
+            assert all(f"{PDI} ({c})" in legend for c in codes), (codes, legend)
     assert lang != "en" or tables_seen
 
 

@@ -24,6 +24,7 @@ import pytest
 from bot.app import NinesBot
 from bot.card_faces import face_key, faces, rank_text
 from bot.emojis import emoji_name
+from bot.i18n import tr
 from cogs.nines import ids
 from engine import Card
 from fakecord import FakeDiscord
@@ -31,6 +32,7 @@ from fakecord.models import Message, User
 from testbed import people
 from testbed.games import game_id_of
 from testbed.people import play_to_the_end
+from testbed.reading import words
 from tests.test_names import assert_inert
 
 from .conftest import StartBot
@@ -128,8 +130,10 @@ async def play_by_ids(
 ) -> list[Message]:
     """``user`` plays whenever the table names them, by the buttons' ids (the people of
     testbed.people read English labels), until the end message (its Rematch button).
-    Returns every hand they opened."""
+    The table names whose turn it is in words, in the game's language (French here), and
+    carries no mention (issue 38, item 3). Returns every hand they opened."""
     hand_id, rematch_id = ids.HAND.format(game=game), ids.REMATCH.format(game=game)
+    due = tr("fr", "table.turn", who=user.global_name or user.name)
     opened: list[Message] = []
     for _ in range(3000):
         await fake.settle()
@@ -139,7 +143,8 @@ async def play_by_ids(
         tables = [
             m for m in public if m.embeds and any(b.custom_id == hand_id for b in m.buttons())
         ]
-        if not tables or f"<@{user.id}>" not in (tables[-1].content or ""):
+        table = words(tables[-1]).splitlines() if tables else []
+        if not any(line == due or line.startswith(due + " ") for line in table):
             await asyncio.sleep(0.05)
             continue
         res = await fake.click(user, tables[-1], hand_id)

@@ -34,6 +34,7 @@ from engine.cli import random_game
 from fakecord import FakeDiscord
 from testbed.games import open_game
 from testbed.people import play_to_the_end
+from testbed.reading import as_read
 
 from .conftest import StartBot
 
@@ -199,7 +200,8 @@ def test_an_instant_win_says_who_stopped_the_hand_and_what_the_total_did() -> No
     assert sum(result.tricks_won) == 11 and result.number == 2
     winner = next(u for u in range(3) if result.scores[u] <= 0)
     tricks = [trick_of(t, 3) for t in game.hands_log[1].tricks]
-    text = render.hand_summary("en", model, result, tricks).description or ""
+    # Read as people do: the names stand between bidi isolates (bot/names.py).
+    text = as_read(render.hand_summary("en", model, result, tricks).description or "")
     name = model.seats[winner].name
     assert f"Instant win: {name} reached 0 at trick 11.\nThe hand stopped there" in text
     # The others' scores did not move: said so, not a "(0)" against tricks short of quota.
@@ -267,7 +269,7 @@ def test_the_sheet_says_its_columns_in_words_and_names_a_computer_by_its_level()
         model = build(session_for(game, "en", seats), None)
         codes.append([s.code for s in model.seats][2:])
         text = render.sheet_block("en", model, model.sheet)
-        legend = text.split("```")[-1].strip().splitlines()
+        legend = as_read(text.split("```")[-1]).strip().splitlines()
         assert legend[0].endswith("🤖 Normal bot (N1) · 🤖 Hard bot (H1)")
         assert legend[1].startswith("Tr is the hand's trump: ")
         assert legend[2:] == [
@@ -303,11 +305,11 @@ def test_a_redraw_for_first_dealer_is_said_to_be_one(lang: str) -> None:
     assert " / " not in render.draw_line(lang, model)
     assert lines[0].startswith(tr(lang, "start.draw"))
     (at,) = [k for k, line in enumerate(lines) if line.startswith(tr(lang, "start.redraw"))]
-    redraw = " ".join(lines[at:-1])
+    redraw = as_read(" ".join(lines[at:-1]))
     for seat, card in chosen.rounds[1]:
         assert f"{model.seats[seat].name} **{card_label(card, lang)}**" in redraw
     dealer = model.seats[model.first_dealer].name
-    assert lines[-1] == tr(lang, "start.first_dealer", dealer=dealer)
+    assert as_read(lines[-1]) == tr(lang, "start.first_dealer", dealer=dealer)
 
 
 # -- item 6: the first 8's note ----------------------------------------------------------------
@@ -338,7 +340,7 @@ def test_the_table_says_how_many_tricks_each_still_needs() -> None:
     while len(game.tricks) < 5:
         game.apply(game.turn, rng.choice(game.legal_actions(game.turn)))
     model = build(session, None)
-    text = render.table_embed("en", model).description or ""
+    text = as_read(render.table_embed("en", model).description or "")
     for seat in model.seats:
         left = seat.quota_left
         assert left is not None
