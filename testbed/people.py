@@ -10,7 +10,6 @@ from bot.i18n import tr
 from bot.names import FSI, PDI, distinct
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
-from testbed.reading import as_read
 
 from .reading import as_read
 
@@ -61,7 +60,7 @@ def whose_turn(fake: FakeDiscord, users: list[User], channel: Channel) -> User |
     table = table_message(fake, users[0], channel)
     if table is None:
         return None
-    text = as_read("\n".join(str(e.get("description", "")) for e in table.embeds))
+    text = "\n".join(str(e.get("description", "")) for e in table.embeds)
     head, away = tr("en", "table.turn", who=""), tr("en", "table.away")
     shown = distinct([u.global_name or u.name for u in users], [False] * len(users))
     for line in text.splitlines():
