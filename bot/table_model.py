@@ -321,8 +321,17 @@ def _hand(view: SeatView, trumps_first: bool) -> HandModel:
     )
 
 
-def build(source: TableSource, viewer: int | None) -> TableModel:
+def build(
+    source: TableSource, viewer: int | None, *, shown_tricks: int | None = None
+) -> TableModel:
     """What ``viewer`` (a seat; None: a watcher, the public table) may see of the game now.
+
+    ``shown_tricks``: how many of this hand's completed tricks the medium drawing this model
+    showed the last time it drew the game (None: not known, as after a restart). It matters
+    in Nein Nine only, where a completed trick stands until the next trick's first card: one
+    completed and followed by that card in the same step (computers play on at once) was
+    never drawn, so it is drawn this once, beside that card, and never after (G11 amended;
+    R1: everyone saw it played).
 
     From the engine's views only: ``seat_view`` for a seat (its hand and legal actions),
     ``public_view`` for everyone else, so the model can hold no more than the engine lets
@@ -378,7 +387,12 @@ def build(source: TableSource, viewer: int | None) -> TableModel:
     # trick, until the next trick's first card; every medium reads this, so none shows more.
     completed: Sequence[TrickWon] = game.tricks if view is None else view.played
     if kind.hidden_tricks and not game.over:
-        completed = completed[-1:] if not table.trick else ()
+        if not table.trick:
+            completed = completed[-1:]
+        elif shown_tricks is not None:
+            completed = completed[shown_tricks:]  # completed since the last drawing: once
+        else:
+            completed = ()
     chosen = game.opening[0]
     draw = chosen.rounds if isinstance(chosen, DealerChosen) else ()
     return TableModel(

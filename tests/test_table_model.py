@@ -299,3 +299,21 @@ def test_a_game_not_dealt_has_only_a_lobby_model() -> None:
 def test_sheet_codes_docstring_examples() -> None:
     result = doctest.testmod(bot.sheet_codes)
     assert result.attempted >= 3 and result.failed == 0
+
+
+def test_a_nein_nine_trick_followed_at_once_by_the_next_lead_is_drawn_that_once() -> None:
+    """G11 amended with R1: a trick completed and followed by the next trick's first card in
+    one step (computers play on at once) stands beside that card in the drawing that brings
+    both, and in no later one; a medium that does not know what it drew shows none."""
+    game = Game(rules_of("nein-nine"), 4)
+    while not game.tricks:
+        game.apply(game.turn, game.legal_actions(game.turn)[0])
+    game.apply(game.turn, game.legal_actions(game.turn)[0])  # the next trick's first card
+    assert len(game.tricks) == 1 and game.trick
+    session = session_for(game, NAMES[:3])
+    first = build(session, None, shown_tricks=0)  # drawn last before the trick was complete
+    assert [t.number for t in first.tricks] == [1]
+    assert build(session, None, shown_tricks=1).tricks == ()  # drawn once already
+    assert build(session, None).tricks == ()  # not known what was drawn: G11 alone
+    for seat in range(3):  # the same public table for a seat's medium
+        assert [t.number for t in build(session, seat, shown_tricks=0).tricks] == [1]

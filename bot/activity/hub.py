@@ -111,6 +111,9 @@ class Room:
     avatars: dict[int, str] = field(default_factory=dict)
     #: The game ended here (its last table pushed): its sockets stay to show the end.
     ended: bool = False
+    #: (hand number, completed tricks) as the last push drew them: a Nein Nine trick completed
+    #: and followed by the next lead in one step is drawn once (table_model.build).
+    drawn: tuple[int, int] | None = None
 
 
 @dataclass(slots=True)
@@ -172,12 +175,19 @@ class Hub:
         async with session.lock:
             room.seq += 1
             frames: dict[int | None, str] = {}
+            game = session.game
+            shown = None
+            if game is not None and room.drawn is not None:
+                shown = room.drawn[1] if room.drawn[0] == game.hand_number else 0
             for client in list(room.clients):
                 viewer = session.seat_of(client.user_id)
                 if viewer not in frames:
-                    table = table_json(table_for(session, viewer), room.avatars)
+                    model = table_for(session, viewer, shown_tricks=shown)
+                    table = table_json(model, room.avatars)
                     frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
                 client.send(frames[viewer])
+            if game is not None:
+                room.drawn = (game.hand_number, len(game.tricks))
         if session.closed:
             room.ended = session.status in ("finished", "abandoned")
             self._forget_ended()  # its last table is sent: what only it needed can go

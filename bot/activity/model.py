@@ -8,10 +8,13 @@ from ..session import GameSession
 from ..table_model import SeatModel, TableModel, build, build_lobby
 
 
-def table_for(session: GameSession, viewer: int | None) -> TableModel:
-    """What ``viewer`` (a seat, or None for a watcher) may see of the game now."""
+def table_for(
+    session: GameSession, viewer: int | None, *, shown_tricks: int | None = None
+) -> TableModel:
+    """What ``viewer`` (a seat, or None for a watcher) may see of the game now;
+    ``shown_tricks`` as ``build`` takes it (what this table showed of the hand last time)."""
     if session.game is not None:
-        return build(session, viewer)
+        return build(session, viewer, shown_tricks=shown_tricks)
     lobby = build_lobby(session)
     return TableModel(
         game_id=lobby.game_id,

@@ -35,6 +35,13 @@ class TableMessage:
     def __init__(self, messages: GameMessages) -> None:
         self.messages = messages
 
+    @staticmethod
+    def shown_tricks(delivery: Delivery, hand_number: int) -> int | None:
+        """How many of the hand's completed tricks the table showed at its last edit; None
+        when not drawn since this process started (the last trick only, as after a restart)."""
+        drawn = delivery.tricks_shown
+        return None if drawn is None else drawn[1] if drawn[0] == hand_number else 0
+
     def table_message(
         self,
         session: GameSession,
@@ -44,10 +51,7 @@ class TableMessage:
         style: CardStyle = TEXT,
     ) -> dict[str, Any]:
         lang = session.language
-        drawn = delivery.tricks_shown
-        # Not drawn since this process started: the last trick only (as after a restart).
-        number = model.hand_number
-        shown = None if drawn is None else drawn[1] if drawn[0] == number else 0
+        shown = self.shown_tricks(delivery, model.hand_number)
         return {
             # No content: the table names whose turn it is in its embed, and the turn message
             # (turn_pings.py) alone mentions them; an edit clears what an older table said.
@@ -116,11 +120,12 @@ class TableMessage:
             if changed:
                 await messages.save(session, delivery)
             return True
-        model = table_model.build(session, None)
+        shown = self.shown_tricks(delivery, game.hand_number)
+        model = table_model.build(session, None, shown_tricks=shown)
         notes = self.notes(session, model, change)
         message = self.table_message(session, model, delivery, notes, style)
         # As drawn now: other clicks may play on while the edit is on its way.
-        drawn = (model.hand_number, len(model.tricks))
+        drawn = (model.hand_number, sum(s.tricks_won for s in model.seats))
         before = delivery.table_message_id
         if delivery.table_hand != model.hand_number or before is None:
             once = nonce(session, f"t{model.hand_number}")

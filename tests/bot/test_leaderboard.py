@@ -94,7 +94,12 @@ async def test_hand_summaries_end_message_and_rematch(
     game = session.game
     assert game is not None
     # Each player's column is headed by a short code, unique, spelled out under the sheet.
-    codes = short_codes("en", [s.name for s in session.seats])
+    # A computer's column by its level (N1), people's by their names.
+    codes = short_codes(
+        "en",
+        [s.name for s in session.seats],
+        [(s.difficulty or "normal") if s.is_computer else None for s in session.seats],
+    )
 
     # One summary per hand, spare revealed, and the sheet so far (N12): a head row, the start
     # row, then one row per hand (the latest ones) with its number, trump, dealer, every score
@@ -125,7 +130,7 @@ async def test_hand_summaries_end_message_and_rematch(
         ]
         assert all(sheet.total == sum(sheet.scores) for sheet in kept)
         assert all(
-            f"`{c}` {s.name}" in as_read(text) for c, s in zip(codes, session.seats, strict=True)
+            f"{s.name} ({c})" in as_read(text) for c, s in zip(codes, session.seats, strict=True)
         )
 
     # The end: winners named, the final sheet, ratings, and Rematch.

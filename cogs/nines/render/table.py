@@ -140,9 +140,11 @@ def _table_embed(
     if trick:
         lines.append(trick)
     completed = model.tricks
-    first_unseen = len(completed) - 1 if shown_tricks is None else max(0, shown_tricks)
-    for passed in completed[first_unseen : len(completed) - 1]:
-        lines.append(completed_trick_text(lang, model, passed, "table.passed_trick", style))
+    # Tricks completed since the table's last edit (by number: in Nein Nine the model holds
+    # only the tricks it may show), each listed once; the last stands as the last trick.
+    for passed in completed[:-1]:
+        if shown_tricks is not None and passed.number > shown_tricks:
+            lines.append(completed_trick_text(lang, model, passed, "table.passed_trick", style))
     if completed:
         lines.append(completed_trick_text(lang, model, completed[-1], style=style))
     tiebreak = tiebreak_text(lang, model)
