@@ -11,7 +11,7 @@ from engine import Card, Suit, sort_hand
 from engine.cards import suit_order
 from fakecord import FakeDiscord
 from fakecord.models import Message
-from testbed.games import open_game, wait_for
+from testbed.games import HANG_GUARD, open_game, wait_for
 from testbed.people import open_hand
 
 from .conftest import StartBot
@@ -54,7 +54,8 @@ async def test_trumps_first_is_a_preference_off_by_default_that_redraws_the_hand
         return now if now != cards else None
 
     # The hand in play is redrawn in place, without a click: diamonds first.
-    now = await wait_for(fake, redrawn, what="the hand redrawn trumps first")
+    # A hang guard, not a deadline: eight test workers on two cores delay the redraw.
+    now = await wait_for(fake, redrawn, within=HANG_GUARD, what="the hand redrawn trumps first")
     assert now == sort_hand(cards, Suit.DIAMONDS) and now[0].suit == Suit.DIAMONDS
     assert sorted(now, key=lambda c: c.index) == sorted(cards, key=lambda c: c.index)
     assert suit_order(Suit.DIAMONDS) == (Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS, Suit.CLUBS)
