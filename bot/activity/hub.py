@@ -116,6 +116,25 @@ class Room:
     drawn: tuple[int, int] | None = None
 
 
+def push_tables(session: GameSession, room: Room) -> None:
+    """The game's table, as each of the room's clients may see it, under a new seq: one frame
+    per viewer (a seat, or the watchers'), built once."""
+    room.seq += 1
+    frames: dict[int | None, str] = {}
+    game = session.game
+    shown = None
+    if game is not None and room.drawn is not None:
+        shown = room.drawn[1] if room.drawn[0] == game.hand_number else 0
+    for client in list(room.clients):
+        viewer = session.seat_of(client.user_id)
+        if viewer not in frames:
+            table = table_json(table_for(session, viewer, shown_tricks=shown), room.avatars)
+            frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
+        client.send(frames[viewer])
+    if game is not None:
+        room.drawn = (game.hand_number, len(game.tricks))
+
+
 @dataclass(slots=True)
 class Answered:
     """The answers given to one person's keys in one game, oldest first."""
@@ -173,21 +192,7 @@ class Hub:
         # Under the game's lock: no move is half made (applied, not yet stored) meanwhile.
         # Never called by a holder of the lock: it runs in its own task.
         async with session.lock:
-            room.seq += 1
-            frames: dict[int | None, str] = {}
-            game = session.game
-            shown = None
-            if game is not None and room.drawn is not None:
-                shown = room.drawn[1] if room.drawn[0] == game.hand_number else 0
-            for client in list(room.clients):
-                viewer = session.seat_of(client.user_id)
-                if viewer not in frames:
-                    model = table_for(session, viewer, shown_tricks=shown)
-                    table = table_json(model, room.avatars)
-                    frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
-                client.send(frames[viewer])
-            if game is not None:
-                room.drawn = (game.hand_number, len(game.tricks))
+            push_tables(session, room)
         if session.closed:
             room.ended = session.status in ("finished", "abandoned")
             self._forget_ended()  # its last table is sent: what only it needed can go
