@@ -232,7 +232,17 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
   if (t.status === "finished") return endHtml(t, w);
   const last = t.tricks.length > 0 ? t.tricks[t.tricks.length - 1] : undefined;
   if (t.trick !== null) {
-    return trickHtml(t, t.trick, w, pos, false) + (last ? lastTrickHtml(t, last, w) : "");
+    // A hand's last cards may be followed at once by the next hand's lead (computers play
+    // on): a line says the previous hand is over beside the new trick until its first trick
+    // is taken, as the chat hand keeps its result, so its end is never skipped.
+    const unread = !last && t.last_result && s.closedResult !== t.last_result.number;
+    return (
+      trickHtml(t, t.trick, w, pos, false) +
+      (last ? lastTrickHtml(t, last, w) : "") +
+      (unread && t.last_result
+        ? `<p class="result brief">${esc(w.hand_over(t.kind.unit, t.last_result.number))}</p>`
+        : "")
+    );
   }
   if (last) return trickHtml(t, last, w, pos, true);
   if (t.last_result && s.closedResult !== t.last_result.number) {
