@@ -180,10 +180,15 @@ class TrumpsOption(RuleOption):
     with autocomplete stays free text; Discord sends what was typed when no suggestion is
     picked)."""
 
-    async def autocomplete(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], value: str, /
-    ) -> list[app_commands.Choice[str]]:
-        return trump_suggestions(language_of(interaction.locale), value)
+    async def autocomplete(
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[int | float | str]]:
+        lang = language_of(interaction.locale)
+        found: list[app_commands.Choice[int | float | str]] = [
+            app_commands.Choice(name=c.name, value=c.value)
+            for c in trump_suggestions(lang, str(value))
+        ]
+        return found
 
 
 #: The rule options, in the order both commands show them.

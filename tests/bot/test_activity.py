@@ -82,7 +82,9 @@ class Activity:
     """The Activity as people's browsers reach it: the bot's port, Discord's SDK faked by the
     double (``authorize`` codes, instances)."""
 
-    def __init__(self, fake: FakeDiscord, bot: NinesBot, port: int, http: aiohttp.ClientSession):
+    def __init__(
+        self, fake: FakeDiscord, bot: NinesBot | None, port: int, http: aiohttp.ClientSession
+    ):
         self.fake, self.bot, self.port, self.http = fake, bot, port, http
 
     @property

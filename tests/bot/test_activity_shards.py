@@ -5,6 +5,7 @@ PostgreSQL's LISTEN/NOTIFY (bot/activity/relay.py), and the person plays as if i
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -44,12 +45,12 @@ async def test_a_socket_on_another_process_plays_through_the_relay(
                 fake, carol, people=(dave,), computers=("easy",), start=3, channel=channel
             )
             async with aiohttp.ClientSession() as http:
-                edge = Activity(fake, None, ports[0], http)  # type: ignore[arg-type]
-                holder = Activity(fake, None, ports[1], http)  # type: ignore[arg-type]
-                where = {"channel": channel, "guild_id": str(guild.id)}
+                edge = Activity(fake, None, ports[0], http)
+                holder = Activity(fake, None, ports[1], http)
+                where: dict[str, Any] = {"channel": channel, "guild_id": str(guild.id)}
                 # Carol's socket reaches the first process; Dave's the one running the game.
-                carols = await edge.open(carol, **where)  # type: ignore[arg-type]
-                daves = await holder.open(dave, **where)  # type: ignore[arg-type]
+                carols = await edge.open(carol, **where)
+                daves = await holder.open(dave, **where)
                 for (_, ready), seat in ((carols, 0), (daves, 1)):
                     assert ready["op"] == "ready", ready
                     assert ready["you"]["seat"] == seat and ready["table"]["game_id"] == game
@@ -101,9 +102,9 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
                 fake, carol, people=(dave,), computers=("easy",), start=3, channel=channel
             )
             async with aiohttp.ClientSession() as http:
-                edge = Activity(fake, None, ports[0], http)  # type: ignore[arg-type]
-                where = {"channel": channel, "guild_id": str(guild.id)}
-                carols = await edge.open(carol, **where)  # type: ignore[arg-type]
+                edge = Activity(fake, None, ports[0], http)
+                where: dict[str, Any] = {"channel": channel, "guild_id": str(guild.id)}
+                carols = await edge.open(carol, **where)
                 assert carols[1]["op"] == "ready"
                 processes[1].kill()
                 # Taken over within the lease (15 s) and a renewal; the socket hears the
@@ -111,7 +112,7 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
                 table, _ = carols
                 frame = await table.next(within=LEASE_SECONDS + 30)
                 assert frame["op"] in ("ready", "table"), frame
-                daves = await edge.open(dave, **where)  # type: ignore[arg-type]
+                daves = await edge.open(dave, **where)
                 assert daves[1]["op"] == "ready" and daves[1]["you"]["seat"] == 1
                 latest = frame["table"]
                 sockets = {0: (table, {"seq": 0, "table": latest}), 1: daves}
@@ -156,11 +157,11 @@ async def test_a_key_resent_to_the_process_taking_over_gets_its_first_answer(
                 fake, carol, people=(dave,), computers=("easy",), start=3, channel=channel
             )
             async with aiohttp.ClientSession() as http:
-                edge = Activity(fake, None, ports[0], http)  # type: ignore[arg-type]
-                where = {"channel": channel, "guild_id": str(guild.id)}
+                edge = Activity(fake, None, ports[0], http)
+                where: dict[str, Any] = {"channel": channel, "guild_id": str(guild.id)}
                 sockets = {
-                    0: await edge.open(carol, **where),  # type: ignore[arg-type]
-                    1: await edge.open(dave, **where),  # type: ignore[arg-type]
+                    0: await edge.open(carol, **where),
+                    1: await edge.open(dave, **where),
                 }
                 seat, card, _ = await play_from_sockets_until_a_card(edge, sockets)
                 people = [a for a in await storage.actions(game) if not a.by_computer]
