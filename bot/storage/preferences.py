@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal
 
 from .driver import Queries, Tx
 
@@ -16,36 +17,22 @@ class PreferenceQueries(Queries):
 
     async def autoplay_users(self, user_ids: Iterable[int]) -> set[int]:
         """Which of these people have autoplay on (off for anyone never asked)."""
-        wanted = sorted(set(user_ids))
-        if not wanted:
-            return set()
-        marks = ", ".join("?" * len(wanted))
-
-        async def read(tx: Tx) -> set[int]:
-            rows = await tx.fetchall(
-                f"SELECT user_id FROM player_prefs WHERE autoplay = 1 AND user_id IN ({marks})",
-                wanted,
-            )
-            return {int(row["user_id"]) for row in rows}
-
-        return await self._driver.read(read)
+        return await self._users_with("autoplay", user_ids)
 
     async def set_trumps_first(self, user_id: int, on: bool) -> None:
         """Whether the person's hand shows the trump suit's cards first (else suit order)."""
-        now = self._now()
-
-        async def write(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO player_prefs (user_id, trumps_first, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE"
-                " SET trumps_first = excluded.trumps_first, updated_at = excluded.updated_at",
-                (user_id, int(on), now),
-            )
-
-        await self._driver.write(write)
+        await self._put(
+            "player_prefs", "user_id", user_id, trumps_first=int(on), updated_at=self._now()
+        )
 
     async def trumps_first_users(self, user_ids: Iterable[int]) -> set[int]:
         """Which of these people sort their hand trumps first (off for anyone never asked)."""
+        return await self._users_with("trumps_first", user_ids)
+
+    async def _users_with(
+        self, switch: Literal["autoplay", "trumps_first"], user_ids: Iterable[int]
+    ) -> set[int]:
+        """Which of these people have the on/off preference ``switch`` on."""
         wanted = sorted(set(user_ids))
         if not wanted:
             return set()
@@ -53,7 +40,7 @@ class PreferenceQueries(Queries):
 
         async def read(tx: Tx) -> set[int]:
             rows = await tx.fetchall(
-                f"SELECT user_id FROM player_prefs WHERE trumps_first = 1 AND user_id IN ({marks})",
+                f"SELECT user_id FROM player_prefs WHERE {switch} = 1 AND user_id IN ({marks})",
                 wanted,
             )
             return {int(row["user_id"]) for row in rows}
