@@ -6,8 +6,10 @@ People here read only what Discord shows them (testbed/people.py, NotifiedPerson
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,7 @@ from bot.storage import Storage
 from engine import Game, Rules, parse_action
 from fakecord import FakeDiscord
 from fakecord.models import Message
-from testbed.games import open_game, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, text_of, wait_for
 from testbed.people import NotifiedPerson, enabled_moves, end_message, turn_messages, whose_turn
 from testbed.reading import as_read
 
@@ -259,7 +261,12 @@ async def test_a_forced_card_due_at_a_restart_plays_itself_after_it(
     )
     seat, action = actions[before]
     assert seat == 0 and card.endswith(":" + str(action))
+    # A move is applied in memory, then stored: read the storage once the write is done.
     stored = await second.storage.actions(game_id)
+    waited = time.monotonic() + HANG_GUARD
+    while len(stored) <= before and time.monotonic() < waited:
+        await asyncio.sleep(0.05)
+        stored = await second.storage.actions(game_id)
     assert len(stored) > before and (stored[before].seat, stored[before].by_computer) == (0, False)
 
 
