@@ -85,8 +85,7 @@ class AppEmojis:
 
 
 def _emojis(api: RestApi, call: Call) -> AppEmojis:
-    if call.int_param("application_id") != api.fake.app_id:
-        raise DiscordError(50001, detail="not this bot's application")
+    api.app(call)
     emojis: AppEmojis = api.fake.app_emojis
     return emojis
 

@@ -212,7 +212,7 @@ class People:
             timestamp=self.store.iso_now(),
         )
         self.store.add_message(msg)
-        await self.rest._announce("MESSAGE_CREATE", msg)
+        await self.rest.announce("MESSAGE_CREATE", msg)
         return msg
 
     async def settle(self, within: float = 10.0) -> None:

@@ -27,7 +27,8 @@ from .models import Channel, Guild, Member, Message, Role, User
 from .people import People
 from .permissions import Perm
 from .ratelimit import FOLLOWUP, RateLimits, under_global_limit
-from .rest import BEARER_ROUTES, NO_AUTH_ROUTES, ROUTES, Call, RestApi
+from .rest import BEARER_ROUTES, NO_AUTH_ROUTES, Call, RestApi
+from .routes import ROUTES
 from .store import Store
 
 API_PREFIX = "/api/v10"
@@ -328,7 +329,7 @@ class FakeDiscord(People):
     async def delete_message(self, message: Message) -> None:
         """Someone (a moderator) deletes a message."""
         message.deleted = True
-        await self.rest._announce("MESSAGE_DELETE", message)
+        await self.rest.announce("MESSAGE_DELETE", message)
 
     def _later(self, event: str, data: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, data))
