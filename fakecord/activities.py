@@ -21,7 +21,7 @@ from .commands import PRIMARY_ENTRY_POINT
 from .models import Channel, User
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord
+    from .world import World
 
 #: How long an authorization code can be exchanged (Discord's codes are short-lived).
 CODE_SECONDS = 10 * 60.0
@@ -71,7 +71,7 @@ class ActivityInstance:
 class Activities:
     """The double's Activities state; tests reach it through FakeDiscord's helpers."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: World) -> None:
         self.fake = fake
         self.enabled = False
         self.client_secret = secrets.token_urlsafe(24)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .commands import build_command_data
@@ -19,36 +18,16 @@ from .interactions import (
 )
 from .models import Channel, Message, User
 from .permissions import Perm
+from .world import World
 
 if TYPE_CHECKING:
-    from .clock import FakeClock
-    from .commands import CommandRegistry
-    from .gateway import Gateway
     from .models import Guild
-    from .rest import RestApi
-    from .store import Store
 
 QUIET_SECONDS = 0.03  # the bot counts as idle after this long without a request
 
 
-class People:
-    """Mixed into FakeDiscord: the test-facing actions of people in the guild."""
-
-    clock: FakeClock
-    store: Store
-    commands: CommandRegistry
-    gateway: Gateway
-    rest: RestApi
-    bot: User
-    app_id: int
-    interactions: dict[int, Interaction]
-    interactions_by_token: dict[str, Interaction]
-    _in_flight: int
-    _last_activity: float
-    _hold_until: float
-    _pending: set[Interaction]
-    _thinking: set[Interaction]
-    busy_probes: list[Callable[[], bool]]
+class People(World):
+    """The test-facing actions of people in the guild (FakeDiscord's, by inheritance)."""
 
     async def slash(
         self, user: User, channel: Channel, command: str, *, wait: bool = True, **options: Any
@@ -250,12 +229,6 @@ class People:
                     f"pending={self._pending} thinking={self._thinking} "
                     f"reconnecting={self.gateway.reconnecting}"
                 )
-
-    def notify_acknowledged(self, inter: Interaction) -> None:
-        self._pending.discard(inter)
-        if inter.response is not None and inter.response.loading:
-            self._thinking.add(inter)
-        inter.answered.set()
 
     # internals -------------------------------------------------------------------------------
     def _message_in_reach(self, user: User, message: Message | int) -> tuple[Message, Channel]:

@@ -16,7 +16,7 @@ from .models import Channel, Message
 from .permissions import Perm
 
 if TYPE_CHECKING:
-    from .server import FakeDiscord
+    from .world import World
 
 
 @dataclass
@@ -65,7 +65,7 @@ GUILD_MESSAGES, MESSAGE_CONTENT = 1 << 9, 1 << 15
 
 
 class RestApi:
-    def __init__(self, fake: FakeDiscord) -> None:
+    def __init__(self, fake: World) -> None:
         self.fake = fake
         self.store = fake.store
 

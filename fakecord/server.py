@@ -1,53 +1,33 @@
-"""FakeDiscord: the double's HTTP server, gateway and state, set up by a test."""
+"""FakeDiscord: the double served on loopback. Its lifecycle, stalls, and the pipeline a request
+goes through: authentication, rate limits, the spec's check of the body, the route, the record.
+Its state and the calls that set up a test's world are fakecord/world.py's; what people do,
+fakecord/people.py's."""
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import fnmatch
 import json
-import secrets
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from aiohttp import web
 
 from . import app_emojis, spec
-from .activities import Activities
 from .clock import FakeClock
-from .commands import CommandRegistry
 from .errors import DiscordError
-from .gateway import GUILD_MEMBERS, Gateway, Session
-from .interactions import ErrorRecord, Interaction
+from .interactions import ErrorRecord
 from .messages import Upload
-from .models import Channel, Guild, Member, Message, Role, User
+from .models import Message
 from .people import People
-from .permissions import Perm
-from .ratelimit import FOLLOWUP, RateLimits, under_global_limit
-from .rest import BEARER_ROUTES, NO_AUTH_ROUTES, Call, RestApi
+from .ratelimit import FOLLOWUP, under_global_limit
+from .rest import BEARER_ROUTES, NO_AUTH_ROUTES, Call
 from .routes import ROUTES
-from .store import Store
+from .world import API_PREFIX
+from .world import BOT_DEFAULT as BOT_DEFAULT  # tests and testbed/chaos.py import it from here
 
-API_PREFIX = "/api/v10"
 JSON_HEADERS = {"Content-Type": "application/json", "Via": "1.1 google"}
-# What the bot's role gets unless a test says otherwise: enough to play a game in any channel.
-BOT_DEFAULT = (
-    Perm.VIEW_CHANNEL
-    | Perm.SEND_MESSAGES
-    | Perm.EMBED_LINKS
-    | Perm.ATTACH_FILES
-    | Perm.READ_MESSAGE_HISTORY
-    | Perm.MANAGE_MESSAGES
-    | Perm.CREATE_PUBLIC_THREADS
-    | Perm.CREATE_PRIVATE_THREADS
-    | Perm.SEND_MESSAGES_IN_THREADS
-    | Perm.MANAGE_THREADS
-    | Perm.USE_APPLICATION_COMMANDS
-    | Perm.ADD_REACTIONS
-)
 
 
 @dataclass(frozen=True)
@@ -114,78 +94,23 @@ class FakeDiscord(People):
         shards: int = 1,
         check_bodies_every: int = 1,
     ) -> None:
-        self.clock = clock or FakeClock()
-        self.store = Store(self.clock)
-        self.commands = CommandRegistry()
-        self.ratelimits = RateLimits()
-        self.bot = self.store.new_user(bot_name, bot=True)
-        # Shaped like Discord's: base64 of the bot id, a timestamp part and an HMAC part.
-        bot_part = base64.urlsafe_b64encode(str(self.bot.id).encode()).decode().rstrip("=")
-        self.token = f"{bot_part}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
-        self.app_id = self.bot.id
-        self.owner = self.store.new_user("owner")
+        super().__init__(clock=clock, bot_name=bot_name, shards=shards)
         self.requests: list[RequestRecord] = []
         self.violations: list[Violation] = []
         self.violations_expected = False
-        self.interactions: dict[int, Interaction] = {}
-        self.interactions_by_token: dict[str, Interaction] = {}
-        self.rest = RestApi(self)
-        self.app_emojis = app_emojis.AppEmojis()
-        self.activities = Activities(self)
-        self.gateway = Gateway(
-            token=self.token,
-            ready_payload=self._ready,
-            guild_payloads=lambda: [self.store.guild_json(g) for g in self.store.guilds.values()],
-            members_of=self._members_of,
-            resume_url=lambda: self.gateway_url,
-            on_activity=self._touch,
-        )
-        self.gateway.shard_count = shards
-        self._in_flight = 0
-        self._hold_until = 0.0
-        #: Checks that say the bot under test is still working on what it received, though
-        #: silent (a computer thinking in its worker process): settle() waits for them too.
-        self.busy_probes: list[Callable[[], bool]] = []
-        #: Called with (event, message) for every message created, edited or deleted in any
-        #: channel, ephemeral ones included, before the gateway dispatches it: a harness that
-        #: reacts to what people see (bench/load.py's people) instead of polling channels.
-        self.message_watchers: list[Callable[[str, Message], None]] = []
         #: Check one request body in this many against Discord's OpenAPI spec (1: every one,
         #: as the tests do; 0: none). jsonschema takes 20-60 ms a message with components,
         #: which caps the double near 40 requests a second: a load run checks a sample.
         self.check_bodies_every = check_bodies_every
         self._bodies_seen = 0
-        self._pending: set[Interaction] = set()
-        self._thinking: set[Interaction] = set()
-        self._background: set[asyncio.Task[None]] = set()
-        self._last_activity = time.monotonic()
         self._stalls: list[Stall] = []
         self._stopping = asyncio.Event()
         self._runner: web.AppRunner | None = None
-        self.port = 0
-        # A ready-made place to play: a guild with #general, the bot in it with its own role.
-        self.guild = self.add_guild("Nines Test", shard=0 if shards > 1 else None)
-        self.bot_role = self.add_role(self.guild, "Nines", BOT_DEFAULT)
-        self.add_member(self.guild, self.bot, roles=[self.bot_role])
-        self.channel = self.add_channel(self.guild, "general")
 
     def _check_this_body(self) -> bool:
         self._bodies_seen += 1
         every = self.check_bodies_every
         return every > 0 and self._bodies_seen % every == 0
-
-    # addresses -------------------------------------------------------------------------------
-    @property
-    def url_root(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def api_base(self) -> str:
-        return self.url_root + API_PREFIX
-
-    @property
-    def gateway_url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/gateway"
 
     # lifecycle -------------------------------------------------------------------------------
     async def start(self, port: int = 0) -> None:
@@ -244,152 +169,12 @@ class FakeDiscord(People):
         self._stalls.append(stall)
         return stall
 
-    # Activities (fakecord/activities.py) ---------------------------------------------
-    @property
-    def client_secret(self) -> str:
-        """The application's OAuth2 client secret (DISCORD_CLIENT_SECRET)."""
-        return self.activities.client_secret
-
-    def enable_activities(self) -> dict[str, Any]:
-        """Turn Activities on for the app, as the Developer Portal does: Discord makes its
-        default Entry Point command (returned)."""
-        return self.activities.enable()
-
-    def activity_instance(self, channel: Channel, user_ids: list[int]) -> str:
-        """An Activity running in ``channel`` with these people in it; its instance id."""
-        return self.activities.instance(channel, user_ids).instance_id
-
-    def authorize(self, user: User | int) -> str:
-        """The authorization code the SDK's ``authorize`` gives this person's client."""
-        return self.activities.authorize(user)
-
     def expect_violations(self) -> list[Violation]:
         """Declare that this test breaks Discord's rules on purpose; returns the live list."""
         self.violations_expected = True
         return self.violations
 
-    # setting up the world --------------------------------------------------------------------
-    def add_user(
-        self,
-        name: str,
-        *,
-        locale: str = "en-US",
-        guild: Guild | None = None,
-        roles: list[Role] | None = None,
-    ) -> User:
-        """A person, member of `guild` (default: the ready-made guild)."""
-        user = self.store.new_user(name, locale=locale)
-        self.add_member(guild or self.guild, user, roles=roles)
-        return user
-
-    def add_guild(
-        self, name: str, *, preferred_locale: str = "en-US", shard: int | None = None
-    ) -> Guild:
-        """A guild; with ``shard``, one whose id falls on that shard of gateway.shard_count."""
-        guild = self.store.new_guild(
-            name,
-            self.owner,
-            preferred_locale=preferred_locale,
-            shard=shard or 0,
-            shard_count=self.gateway.shard_count if shard is not None else 1,
-        )
-        if self.gateway.current is not None:
-            self._later("GUILD_CREATE", self.store.guild_json(guild))
-        return guild
-
-    def add_role(self, guild: Guild, name: str, permissions: int) -> Role:
-        return self.store.new_role(guild, name, int(permissions))
-
-    def add_member(self, guild: Guild, user: User, *, roles: list[Role] | None = None) -> Member:
-        member = Member(user, guild.id, [r.id for r in roles or []])
-        guild.members[user.id] = member
-        if self.gateway.intents & GUILD_MEMBERS:
-            self._later("GUILD_MEMBER_ADD", {**member.to_json(), "guild_id": str(guild.id)})
-        return member
-
-    def add_channel(self, guild: Guild | None = None, name: str = "games") -> Channel:
-        guild = guild or self.guild
-        chan = self.store.new_channel(guild, name)
-        if self.gateway.current is not None:
-            self._later("CHANNEL_CREATE", chan.to_json())
-        return chan
-
-    def set_permissions(
-        self, channel: Channel, target: User | Role, *, allow: int = 0, deny: int = 0
-    ) -> None:
-        """A channel overwrite, e.g. deny=Perm.SEND_MESSAGES for fake.bot."""
-        self.store.set_overwrite(channel, target, allow=int(allow), deny=int(deny))
-        if self.gateway.current is not None:
-            self._later("CHANNEL_UPDATE", channel.to_json())
-
-    async def delete_channel(self, channel: Channel) -> None:
-        channel.deleted = True
-        await self.gateway.dispatch("CHANNEL_DELETE", channel.to_json())
-
-    async def delete_message(self, message: Message) -> None:
-        """Someone (a moderator) deletes a message."""
-        message.deleted = True
-        await self.rest.announce("MESSAGE_DELETE", message)
-
-    def _later(self, event: str, data: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self.gateway.dispatch(event, data))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    def _members_of(
-        self, guild_id: int, query: str, user_ids: list[int] | None, limit: int
-    ) -> list[dict[str, Any]]:
-        guild = self.store.guilds.get(guild_id)
-        if guild is None:
-            return []
-        found = [
-            m.to_json()
-            for m in guild.members.values()
-            if (user_ids is None or m.user.id in user_ids) and m.user.name.startswith(query)
-        ]
-        return found[:limit] if limit else found
-
-    def application_json(self) -> dict[str, Any]:
-        return {
-            "id": str(self.app_id),
-            "name": self.bot.name,
-            "icon": None,
-            "description": "",
-            "bot_public": True,
-            "bot_require_code_grant": False,
-            "owner": self.owner.to_json(),
-            "verify_key": "0" * 64,
-            "flags": 0,
-            "team": None,
-            "bot": self.bot.to_json(),
-            "interactions_endpoint_url": None,
-            "redirect_uris": [],
-        }
-
-    def _ready(self, session: Session) -> dict[str, Any]:
-        return {
-            "v": 10,
-            "user": {**self.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.store.guilds],
-            "session_id": session.id,
-            "resume_gateway_url": self.gateway_url,
-            "session_type": "normal",
-            "private_channels": [],
-            "relationships": [],
-            "presences": [],
-            "application": {"id": str(self.app_id), "flags": 0},
-            "_trace": ["fakecord"],
-        }
-
     # the HTTP pipeline -----------------------------------------------------------------------
-    def _touch(self) -> None:
-        self._last_activity = time.monotonic()
-
-    def _hold(self, seconds: float) -> None:
-        """The bot was told to wait; settle() must not call it idle before it tries again."""
-        if seconds > 0:
-            self._hold_until = max(self._hold_until, time.monotonic() + seconds)
-
     async def _cdn(self, request: web.Request) -> web.Response:
         found = self.rest.attachment(
             int(request.match_info["channel_id"]), int(request.match_info["attachment_id"])
