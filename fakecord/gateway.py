@@ -11,11 +11,13 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
+
+if TYPE_CHECKING:
+    from .world import World
 
 # Gateway opcodes.
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
@@ -45,24 +47,11 @@ class Session:
 
 
 class Gateway:
-    def __init__(
-        self,
-        *,
-        token: str,
-        ready_payload: Callable[[Session], dict[str, Any]],
-        guild_payloads: Callable[[], list[dict[str, Any]]],
-        members_of: Callable[[int, str, list[int] | None, int], list[dict[str, Any]]],
-        resume_url: Callable[[], str],
-        on_activity: Callable[[], None],
-    ) -> None:
-        self._token = token
-        self._ready_payload = ready_payload
-        self._guild_payloads = guild_payloads
-        self._members_of = members_of
+    def __init__(self, world: World) -> None:
+        #: The Discord it serves: the bot's token, READY's and GUILD_CREATE's payloads, members.
+        self._world = world
         # Privileged intents "enabled in the developer portal"; asking for others closes 4014.
         self.allowed_privileged = PRIVILEGED
-        self._resume_url = resume_url
-        self._on_activity = on_activity
         self.sessions: dict[str, Session] = {}
         #: The session each shard's events go to (its latest IDENTIFY or RESUME).
         self.by_shard: dict[int, Session] = {}
@@ -151,7 +140,7 @@ class Gateway:
         session.seq += 1
         frame = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.log.append(frame)
-        self._on_activity()
+        self._world.touch()
         if session.ws is not None and not session.ws.closed:
             # A socket whose process just died is closing before the double sees it closed:
             # the frame stays in the log for a RESUME, and the event's sender (a person's
@@ -234,7 +223,7 @@ class Gateway:
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, d: dict[str, Any]) -> Session | None:
-        if d.get("token") != self._token:
+        if d.get("token") != self._world.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
         intents = int(d.get("intents") or 0)
@@ -256,14 +245,15 @@ class Gateway:
         self.sessions[session.id] = session
         self.by_shard[shard] = session
         self._update_connected()
-        ready = self._ready_payload(session)
+        ready = self._world.ready_payload(session)
         ready["guilds"] = [g for g in ready["guilds"] if self.shard_of(int(g["id"])) == shard]
         if "shard" in d:
             ready["shard"] = [shard, count]
         await self._send(session, "READY", ready)
-        for guild in self._guild_payloads():
-            if self.shard_of(int(guild["id"])) == shard:
-                await self._send(session, "GUILD_CREATE", guild)
+        store = self._world.store
+        for guild in store.guilds.values():
+            if self.shard_of(guild.id) == shard:
+                await self._send(session, "GUILD_CREATE", store.guild_json(guild))
         return session
 
     async def _chunk(self, d: dict[str, Any]) -> None:
@@ -272,7 +262,9 @@ class Gateway:
         user_ids = [int(u) for u in d.get("user_ids") or []] or None
         if not self.intents & GUILD_MEMBERS and not user_ids:
             return
-        members = self._members_of(guild_id, d.get("query") or "", user_ids, d.get("limit") or 0)
+        members = self._world.members_of(
+            guild_id, d.get("query") or "", user_ids, d.get("limit") or 0
+        )
         chunk: dict[str, Any] = {
             "guild_id": str(guild_id),
             "members": members,
@@ -292,7 +284,7 @@ class Gateway:
         bot must IDENTIFY anew (https://discord.com/developers/docs/events/gateway-events#invalid-session).
         """
         session = self.sessions.get(d.get("session_id", ""))
-        if session is None or d.get("token") != self._token:
+        if session is None or d.get("token") != self._world.token:
             await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
             return None
         self.resumes += 1

@@ -187,12 +187,12 @@ class FakeDiscord(People):
         if self._stalls and await self._stalled(request):
             return web.Response(status=499)  # nobody is listening any more
         self._in_flight += 1
-        self._touch()
+        self.touch()
         try:
             return await self._serve_inner(request)
         finally:
             self._in_flight -= 1
-            self._touch()
+            self.touch()
 
     async def _stalled(self, request: web.Request) -> bool:
         """Hold the request if a stall matches; True if its client is gone after it."""

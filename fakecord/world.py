@@ -63,14 +63,7 @@ class World:
         self.rest = RestApi(self)
         self.app_emojis = AppEmojis()
         self.activities = Activities(self)
-        self.gateway = Gateway(
-            token=self.token,
-            ready_payload=self._ready,
-            guild_payloads=lambda: [self.store.guild_json(g) for g in self.store.guilds.values()],
-            members_of=self._members_of,
-            resume_url=lambda: self.gateway_url,
-            on_activity=self._touch,
-        )
+        self.gateway = Gateway(self)
         self.gateway.shard_count = shards
         self._in_flight = 0
         self._hold_until = 0.0
@@ -192,7 +185,7 @@ class World:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _members_of(
+    def members_of(
         self, guild_id: int, query: str, user_ids: list[int] | None, limit: int
     ) -> list[dict[str, Any]]:
         guild = self.store.guilds.get(guild_id)
@@ -222,7 +215,7 @@ class World:
             "redirect_uris": [],
         }
 
-    def _ready(self, session: Session) -> dict[str, Any]:
+    def ready_payload(self, session: Session) -> dict[str, Any]:
         return {
             "v": 10,
             "user": {**self.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
@@ -238,7 +231,8 @@ class World:
         }
 
     # what the bot is doing (People.settle waits for it) --------------------------------------
-    def _touch(self) -> None:
+    def touch(self) -> None:
+        """A request or a dispatch now: settle() waits for quiet after the last one."""
         self._last_activity = time.monotonic()
 
     def _hold(self, seconds: float) -> None:
