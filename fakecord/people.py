@@ -34,26 +34,28 @@ class People(World):
     ) -> Interaction:
         """`/nines start mode=...` by `user` in `channel`. Refused (UsageRefused) where the
         Discord client would not offer it: no such synced command, channel not visible, ..."""
-        return await self._command(user, channel, command, options, wait=wait)
+        data, name = self._command_data(user, channel, command, options)
+        return await self._interact(APPLICATION_COMMAND, user, channel, data, wait=wait, name=name)
 
     async def autocomplete(
         self, user: User, channel: Channel, command: str, focused: str, **typed: Any
     ) -> list[dict[str, Any]]:
         """`user` types into option `focused` (its text in `typed`); returns the choices the bot
         offered ([] if it did not answer in time)."""
-        inter = await self._command(user, channel, command, typed, wait=True, focused=focused)
+        data, name = self._command_data(user, channel, command, typed, focused)
+        inter = await self._interact(AUTOCOMPLETE, user, channel, data, wait=True, name=name)
         return inter.choices or []
 
-    async def _command(
+    def _command_data(
         self,
         user: User,
         channel: Channel,
         command: str,
         options: dict[str, Any],
-        *,
-        wait: bool,
         focused: str | None = None,
-    ) -> Interaction:
+    ) -> tuple[dict[str, Any], str]:
+        """The interaction's data for a command `user` runs (or types into, ``focused``) in
+        `channel`, and the command's full name; refused where the client would not offer it."""
         name, *path = command.split()
         guild, perms = self._reachable(user, channel)
         if not perms & Perm.USE_APPLICATION_COMMANDS:
@@ -71,14 +73,7 @@ class People(World):
         data = build_command_data(cmd, path, options, guild, focused=focused)
         for uid, member in data.get("resolved", {}).get("members", {}).items():
             member["permissions"] = str(self.store.permissions(channel, int(uid)))
-        return await self._interact(
-            APPLICATION_COMMAND if focused is None else AUTOCOMPLETE,
-            user,
-            channel,
-            data,
-            wait=wait,
-            name=" ".join([name, *path]),
-        )
+        return data, " ".join([name, *path])
 
     async def click(
         self, user: User, message: Message | int, label_or_custom_id: str, *, wait: bool = True

@@ -168,26 +168,30 @@ class Store:
         guild.roles[role.id] = role
         return role
 
-    def new_channel(
-        self,
-        guild: Guild,
-        name: str,
-        *,
-        type: int = 0,
-        parent_id: int | None = None,
-        owner_id: int | None = None,
-        channel_id: int | None = None,
+    def new_channel(self, guild: Guild, name: str) -> Channel:
+        """A text channel at the end of the guild's list."""
+        chan = Channel(self.snowflake(), guild.id, name, position=len(guild.channel_ids))
+        return self._add_channel(guild, chan)
+
+    def new_thread(
+        self, parent: Channel, name: str, kind: int, owner_id: int, thread_id: int | None
     ) -> Channel:
-        chan = Channel(
-            channel_id or self.snowflake(),
+        """A thread of ``parent``, its starter its first member; a thread started from a
+        message shares that message's id (``thread_id``)."""
+        guild = self.guild(parent.guild_id)
+        thread = Channel(
+            thread_id or self.snowflake(),
             guild.id,
             name,
-            type=type,
-            parent_id=parent_id,
+            type=kind,
+            parent_id=parent.id,
             owner_id=owner_id,
             position=len(guild.channel_ids),
-            members={owner_id} if owner_id else set(),
+            members={owner_id},
         )
+        return self._add_channel(guild, thread)
+
+    def _add_channel(self, guild: Guild, chan: Channel) -> Channel:
         self.channels[chan.id] = chan
         guild.channel_ids.append(chan.id)
         return chan

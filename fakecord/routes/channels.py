@@ -68,10 +68,7 @@ async def typing(api: RestApi, call: Call) -> Result:
 async def _open_thread(
     api: RestApi, parent: Channel, kind: int, name: str, thread_id: int | None
 ) -> Channel:
-    guild = api.store.guild(parent.guild_id)
-    thread = api.store.new_channel(
-        guild, name, type=kind, parent_id=parent.id, owner_id=api.bot_id, channel_id=thread_id
-    )
+    thread = api.store.new_thread(parent, name, kind, api.bot_id, thread_id)
     data = {**thread.to_json(), "newly_created": True}
     await api.fake.gateway.dispatch("THREAD_CREATE", data)
     return thread
