@@ -90,12 +90,11 @@ class Node:
         deadline = time.monotonic() + within
         while self.proc.poll() is None and time.monotonic() < deadline:  # noqa: ASYNC110
             await asyncio.sleep(0.05)
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
+        self.stop()
         self.proc = None
 
     def stop(self) -> None:
+        """SIGKILL, if the process still runs."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
