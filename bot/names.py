@@ -18,6 +18,7 @@ them; the ``regex`` package implements those rules (``\\X``), the standard libra
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -106,6 +107,9 @@ def _cap_marks(cluster: str) -> str:
     return "".join(out)
 
 
+# Cached: a game's handful of names is cleaned for every message drawn (thousands a game), and
+# cleaning walks each character through Unicode's tables.
+@functools.lru_cache(maxsize=4096)
 def clean(name: str, fallback: str = "") -> str:
     """``name`` without what no client should draw, in NFC, spaces collapsed to one.
 
@@ -167,6 +171,7 @@ def _cluster_width(cluster: str) -> int:
     return 1
 
 
+@functools.lru_cache(maxsize=4096)
 def display_width(text: str) -> int:
     """Columns ``text`` takes in a monospace block (a code block's font): East Asian wide and
     fullwidth characters and emoji take two, combining marks and format characters (FSI, PDI,
@@ -292,6 +297,7 @@ def _inert_mentions(text: str) -> str:
     return re.sub(f"([@<])(?!{ZWSP})", rf"\1{ZWSP}", text)
 
 
+@functools.lru_cache(maxsize=4096)
 def in_text(name: str, limit: int | None = None) -> str:
     """A name in running markdown text (content, embed description or field): cleaned,
     shortened to ``limit`` columns, markdown escaped, mentions inert, bidi-isolated.

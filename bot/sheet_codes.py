@@ -7,6 +7,7 @@ part of the table model (``bot/table_model.py``) so that every medium names a se
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 
@@ -96,6 +97,15 @@ def short_codes(
     >>> short_codes("fr", ["🤖", "Zoé", "zoe"])
     ['J1', 'Zoé', 'Zoe']
     """
+    return list(_codes(lang, tuple(names), None if levels is None else tuple(levels)))
+
+
+# Cached: the table model asks for a game's codes at every message it draws, and the same few
+# names come back each time.
+@functools.lru_cache(maxsize=1024)
+def _codes(
+    lang: str, names: tuple[str, ...], levels: tuple[str | None, ...] | None
+) -> tuple[str, ...]:
     codes: list[str | None] = [None] * len(names)
     seen: dict[str, int] = {}
     for i, difficulty in enumerate(levels or ()):
@@ -128,4 +138,4 @@ def short_codes(
     numbered = (tr(lang, "sheet.player_code", n=k) for k in range(1, 100))
     spare = (c for c in numbered if c.casefold() not in taken)
     # Nothing readable in a name, or every option taken: a numbered code.
-    return [c if c else next(spare) for c in codes]
+    return tuple(c if c else next(spare) for c in codes)

@@ -10,6 +10,7 @@ one below, with the reason.
 from __future__ import annotations
 
 import doctest
+import functools
 import importlib
 import re
 from collections.abc import Iterator
@@ -97,11 +98,12 @@ def words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(text)}
 
 
-def english_lexicon() -> set[str]:
+@functools.cache  # the catalogue does not change within a run; read once, not per text
+def english_lexicon() -> frozenset[str]:
     found = set(COMMON_ENGLISH)
     for text in catalogue("en").values():
         found |= words(text)
-    return found - FRENCH_TOO
+    return frozenset(found - FRENCH_TOO)
 
 
 def english_in(text: str, allowed: set[str] = frozenset()) -> set[str]:  # type: ignore[assignment]

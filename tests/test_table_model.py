@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import functools
 import itertools
 import random
 from collections.abc import Iterator
@@ -69,18 +70,26 @@ def positions(ruleset: str) -> Iterator[Game]:
             yield game
 
 
-def cards_in(value: object) -> set[Card]:
+@functools.cache
+def _searched_fields(kind: type) -> tuple[str, ...]:
+    """A dataclass's fields that may hold cards (its identity fields left out); () for any
+    other type. Cached by type: the test walks every model of thousands of positions."""
+    if not dataclasses.is_dataclass(kind):
+        return ()
+    return tuple(f.name for f in dataclasses.fields(kind) if f.name not in IDENTITY_FIELDS)
+
+
+def cards_in(value: object, found: set[Card] | None = None) -> set[Card]:
     """Every card a model holds outside ``IDENTITY_FIELDS``."""
-    found: set[Card] = set()
+    found = set() if found is None else found
     if isinstance(value, Card):
         found.add(value)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for f in dataclasses.fields(value):
-            if f.name not in IDENTITY_FIELDS:
-                found |= cards_in(getattr(value, f.name))
     elif isinstance(value, tuple | list | frozenset | set):
         for item in value:
-            found |= cards_in(item)
+            cards_in(item, found)
+    elif not isinstance(value, str | int | float | type(None)):
+        for name in _searched_fields(type(value)):
+            cards_in(getattr(value, name), found)
     return found
 
 
