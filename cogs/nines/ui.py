@@ -277,25 +277,22 @@ def hand_view(
                 emoji=emoji,
             )
         )
-    controls: list[Button] = []
+    # The decision the hand waits for, each choice a primary button: Keep/Swap, Win/Lose.
+    choices: list[tuple[ids.Click, str]] = []
     if hand.legal and model.phase == "exchange":
-        for swap, choice in ((False, "keep"), (True, "swap")):
-            controls.append(
-                button(
-                    ids.ExchangeClick(g, n, swap).custom_id,
-                    tr(lang, f"button.{choice}"),
-                    style=B.primary,
-                )
-            )
+        choices += [
+            (ids.ExchangeClick(g, n, False), "keep"),
+            (ids.ExchangeClick(g, n, True), "swap"),
+        ]
     if joker_prompt:
-        for win, call in ((True, "win"), (False, "lose")):
-            controls.append(
-                button(
-                    ids.JokerClick(g, n, win).custom_id,
-                    tr(lang, f"button.joker_{call}"),
-                    style=B.primary,
-                )
-            )
+        choices += [
+            (ids.JokerClick(g, n, True), "joker_win"),
+            (ids.JokerClick(g, n, False), "joker_lose"),
+        ]
+    controls = [
+        button(click.custom_id, tr(lang, f"button.{choice}"), style=B.primary)
+        for click, choice in choices
+    ]
     controls.append(button(ids.HandClick(g).custom_id, tr(lang, "button.refresh")))
     return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
 
