@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from .storage import Storage
 
 
-#: Seconds: Discord gives an interaction 3 s for its first answer.
-ANSWER_BUCKETS: Final = (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0)
-DECISION_BUCKETS: Final = (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0)
-WRITE_BUCKETS: Final = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 #: A path segment this long is a token (interaction or webhook), never a route's own word.
 TOKEN_LENGTH: Final = 40
 
@@ -34,6 +30,23 @@ TOKEN_LENGTH: Final = 40
 ANSWER: Final = "nines_click_answer_seconds"
 DECISION: Final = "nines_computer_decision_seconds"
 WRITE: Final = "nines_database_write_seconds"
+
+#: Each timed metric's help and histogram buckets (seconds).
+TIMINGS: Final[dict[str, tuple[str, tuple[float, ...]]]] = {
+    # Discord gives an interaction 3 s for its first answer.
+    ANSWER: (
+        "From a click reaching the bot to Discord accepting its first answer",
+        (0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0),
+    ),
+    DECISION: (
+        "Time a computer player took to decide",
+        (0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0),
+    ),
+    WRITE: (
+        "Database write transactions, waiting for the connection included",
+        (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+    ),
+}
 
 #: Hears each timing as it is measured: the metric's name, the seconds, and the interaction it
 #: timed (a click's answer) or None.
@@ -48,12 +61,6 @@ class Metrics:
         r = self.registry
         self.live_games = Gauge("nines_live_games", "Open games (lobbies and games)", registry=r)
         self.clicks = Counter("nines_clicks", "Clicks on the bot's buttons", registry=r)
-        self.answer_seconds = Histogram(
-            ANSWER,
-            "From a click reaching the bot to Discord accepting its first answer",
-            buckets=ANSWER_BUCKETS,
-            registry=r,
-        )
         self.requests = Counter(
             "nines_discord_requests",
             "Requests to Discord's API, by route and status",
@@ -66,25 +73,12 @@ class Metrics:
             ["route", "scope"],
             registry=r,
         )
-        self.decision_seconds = Histogram(
-            DECISION,
-            "Time a computer player took to decide",
-            buckets=DECISION_BUCKETS,
-            registry=r,
-        )
-        self.write_seconds = Histogram(
-            WRITE,
-            "Database write transactions, waiting for the connection included",
-            buckets=WRITE_BUCKETS,
-            registry=r,
-        )
         #: Clicks waiting for their first answer: interaction id -> when it reached the bot.
         self._clicked: dict[int, float] = {}
         self._listeners: list[Listener] = []
         self._histograms = {
-            ANSWER: self.answer_seconds,
-            DECISION: self.decision_seconds,
-            WRITE: self.write_seconds,
+            name: Histogram(name, text, buckets=buckets, registry=r)
+            for name, (text, buckets) in TIMINGS.items()
         }
 
     def exposition(self) -> bytes:

@@ -672,26 +672,34 @@ class Sessions:
         """A person changed their autoplay preference (stored by the caller): their seats in
         the games this process runs follow it at once, and a forced card already due plays
         now. Each game's change, to show."""
-        changes = []
-        for session in self.all():
-            seat = session.seat_of(user_id)
-            if seat is None:
-                continue
-            async with session.lock:
-                if session.closed:
-                    continue
-                session.seats[seat].autoplay = on
-                if session.status == "live" and session.plays_itself():
-                    try:
-                        changes.append((session, await session.run_computers()))
-                    except GameLost:
-                        continue  # logged; its shard's holder runs it
-        return changes
+
+        async def follow(session: GameSession, seat: int) -> tuple[GameSession, Change] | None:
+            session.seats[seat].autoplay = on
+            if session.status != "live" or not session.plays_itself():
+                return None
+            try:
+                return session, await session.run_computers()
+            except GameLost:
+                return None  # logged; its shard's holder runs it
+
+        return await self._each_seat_of(user_id, follow)
 
     async def trumps_first_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, int]]:
         """A person changed how their hand is sorted (stored by the caller): their seats in
         the games this process runs follow it at once. Each game and seat, to redraw."""
-        seats = []
+
+        async def follow(session: GameSession, seat: int) -> tuple[GameSession, int] | None:
+            session.seats[seat].trumps_first = on
+            return (session, seat) if session.status == "live" else None
+
+        return await self._each_seat_of(user_id, follow)
+
+    async def _each_seat_of(
+        self, user_id: int, follow: Callable[[GameSession, int], Awaitable[T | None]]
+    ) -> list[T]:
+        """``follow(session, seat)`` for the person's seat in each open game this process
+        runs, under that game's lock; what it returned, but None."""
+        followed = []
         for session in self.all():
             seat = session.seat_of(user_id)
             if seat is None:
@@ -699,10 +707,10 @@ class Sessions:
             async with session.lock:
                 if session.closed:
                     continue
-                session.seats[seat].trumps_first = on
-                if session.status == "live":
-                    seats.append((session, seat))
-        return seats
+                result = await follow(session, seat)
+            if result is not None:
+                followed.append(result)
+        return followed
 
     def let_go(self, serves: Callable[[int], bool]) -> int:
         """Stop running the games of the guilds ``serves`` no longer covers (their shard went

@@ -71,15 +71,11 @@ def _trick(trick: TrickModel) -> Json:
     }
 
 
-def _turn(turn: TurnModel | None) -> Json | None:
-    if turn is None:
-        return None
+def _turn(turn: TurnModel) -> Json:
     return {"seat": turn.seat, "kind": turn.kind, "deadline": turn.deadline}
 
 
-def _hand(hand: HandModel | None) -> Json | None:
-    if hand is None:
-        return None
+def _hand(hand: HandModel) -> Json:
     return {
         "seat": hand.seat,
         "cards": _cards(hand.cards),
@@ -100,9 +96,7 @@ def _row(row: SheetRow) -> Json:
     }
 
 
-def _result(result: HandEnded | None) -> Json | None:
-    if result is None:
-        return None
+def _result(result: HandEnded) -> Json:
     return {
         "number": result.number,
         "tricks_won": list(result.tricks_won),
@@ -140,13 +134,13 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         "spits": _cards(model.spits),
         "exchange_order": list(model.exchange_order),
         "exchange": [[seat, swapped] for seat, swapped in model.exchange],
-        "turn": _turn(model.turn),
+        "turn": None if model.turn is None else _turn(model.turn),
         "trick": None if model.trick is None else _trick(model.trick),
         "tricks": [_trick(t) for t in model.tricks],
         "scores": list(model.scores),
         "start_scores": list(model.start_scores),
         "sheet": [_row(r) for r in model.sheet],
-        "last_result": _result(model.last_result),
+        "last_result": None if model.last_result is None else _result(model.last_result),
         "tiebreak": None if model.tiebreak is None else list(model.tiebreak),
         "winners": None if model.winners is None else list(model.winners),
         "ranking": (
@@ -163,7 +157,7 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
                 for r in model.ranking
             ]
         ),
-        "hand": _hand(model.hand),
+        "hand": None if model.hand is None else _hand(model.hand),
         # The game's count of moves stored (the index the next one takes): which of two tables
         # is newer, whatever their frames' seq (a relayed socket's seq starts again).
         "n": model.n,

@@ -65,11 +65,18 @@ SORT_ORDERS = [
     app_commands.Choice(name=_("Trumps first", key="choice.trumps_first"), value="trumps"),
 ]
 
+
+def option_names(*options: str) -> dict[str, app_commands.locale_str]:
+    """Options named as their parameters, each name with its catalogue key (``opt.<name>.name``,
+    which Discord shows in the reader's language): ``@app_commands.rename(**option_names(...))``.
+    """
+    return {option: _(option, key=f"opt.{option}.name") for option in options}
+
+
 #: Localised names of the rules options (both commands).
-RULE_NAMES: Final = {
-    key: _(key, key=f"opt.{key}.name")
-    for key in ("ruleset", "trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
-}
+RULE_NAMES: Final = option_names(
+    "ruleset", "trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit"
+)
 
 #: Help for the rules options other than ``ruleset`` (whose help differs per command).
 RULE_HELP: Final = {

@@ -21,7 +21,7 @@ from bot.storage import SettingValue
 from engine import TRUMP_PRESETS, Rules
 
 from . import replies
-from .options import ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, with_rule_options
+from .options import ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, option_names, with_rule_options
 from .setting_values import KEYS, SettingsInvalid, effective, validate
 
 if TYPE_CHECKING:
@@ -146,12 +146,7 @@ class SettingsGroup(app_commands.Group):
     )
     @app_commands.rename(
         **RULE_NAMES,
-        turn_timer=_("turn_timer", key="opt.turn_timer.name"),
-        difficulty=_("difficulty", key="opt.difficulty.name"),
-        language=_("language", key="opt.language.name"),
-        threads=_("threads", key="opt.threads.name"),
-        pings=_("pings", key="opt.pings.name"),
-        four_colour=_("four_colour", key="opt.four_colour.name"),
+        **option_names("turn_timer", "difficulty", "language", "threads", "pings", "four_colour"),
     )
     @app_commands.describe(
         ruleset=_("The game and variant new games use", key="opt.ruleset"),

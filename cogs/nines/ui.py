@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import discord
 
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nines:1:never"):
     """Base of our buttons: the click its custom_id stands for, handed to the controller by the
     extension's router (``cogs.nines._call_dynamic_item``, which passes it in). Each subclass
-    matches one kind's template; discord.py routes only full matches to it."""
+    (``button_class``) matches one kind's template; discord.py routes only full matches to it."""
 
     kind: ClassVar[type[ids.Click]]
 
@@ -86,38 +86,6 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
                 measured.click_done(interaction.id)
 
 
-class LobbyButton(GameButton, template=ids.LOBBY.pattern):
-    kind = ids.LobbyClick
-
-
-class HandButton(GameButton, template=ids.HAND.pattern):
-    kind = ids.HandClick
-
-
-class PlayButton(GameButton, template=ids.PLAY.pattern):
-    kind = ids.PlayClick
-
-
-class ExchangeButton(GameButton, template=ids.EXCHANGE.pattern):
-    kind = ids.ExchangeClick
-
-
-class JokerButton(GameButton, template=ids.JOKER.pattern):
-    kind = ids.JokerClick
-
-
-class BackButton(GameButton, template=ids.BACK.pattern):
-    kind = ids.BackClick
-
-
-class RematchButton(GameButton, template=ids.REMATCH.pattern):
-    kind = ids.RematchClick
-
-
-class ForgetButton(GameButton, template=ids.FORGET.pattern):
-    kind = ids.ForgetClick
-
-
 def is_button_click(interaction: Interaction) -> bool:
     """Whether the interaction is a button's click: every one of our ids is a button's."""
     data: Any = interaction.data or {}
@@ -139,16 +107,18 @@ def clicked_on_message(interaction: Interaction) -> bool:
     )
 
 
-DYNAMIC_ITEMS = (
-    LobbyButton,
-    HandButton,
-    PlayButton,
-    ExchangeButton,
-    JokerButton,
-    BackButton,
-    RematchButton,
-    ForgetButton,
-)
+def button_class(click: type[ids.Click]) -> type[GameButton]:
+    """The button of one kind of click, routed by that kind's template alone."""
+
+    class KindButton(GameButton, template=click.TEMPLATE.pattern):
+        kind = click
+
+    KindButton.__name__ = KindButton.__qualname__ = click.__name__.replace("Click", "Button")
+    return KindButton
+
+
+#: Every kind of click's button, for ``bot.add_dynamic_items``.
+DYNAMIC_ITEMS: Final = tuple(button_class(kind) for kind in ids.KINDS)
 
 
 Button = dict[str, Any]  # one button, as Discord's JSON
@@ -307,25 +277,22 @@ def hand_view(
                 emoji=emoji,
             )
         )
-    controls: list[Button] = []
+    # The decision the hand waits for, each choice a primary button: Keep/Swap, Win/Lose.
+    choices: list[tuple[ids.Click, str]] = []
     if hand.legal and model.phase == "exchange":
-        for swap, choice in ((False, "keep"), (True, "swap")):
-            controls.append(
-                button(
-                    ids.ExchangeClick(g, n, swap).custom_id,
-                    tr(lang, f"button.{choice}"),
-                    style=B.primary,
-                )
-            )
+        choices += [
+            (ids.ExchangeClick(g, n, False), "keep"),
+            (ids.ExchangeClick(g, n, True), "swap"),
+        ]
     if joker_prompt:
-        for win, call in ((True, "win"), (False, "lose")):
-            controls.append(
-                button(
-                    ids.JokerClick(g, n, win).custom_id,
-                    tr(lang, f"button.joker_{call}"),
-                    style=B.primary,
-                )
-            )
+        choices += [
+            (ids.JokerClick(g, n, True), "joker_win"),
+            (ids.JokerClick(g, n, False), "joker_lose"),
+        ]
+    controls = [
+        button(click.custom_id, tr(lang, f"button.{choice}"), style=B.primary)
+        for click, choice in choices
+    ]
     controls.append(button(ids.HandClick(g).custom_id, tr(lang, "button.refresh")))
     return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Final
 
 from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
@@ -20,6 +21,7 @@ from ..views import SeatView
 from .determinized import Prune, best_move, until
 from .sampling import Knowledge, NeinFollows, count_misfits, knowledge_of, sample_world
 from .simulate import bits
+from .state import Tricks
 
 JOKER_BIT: Final = JOKER.index  # 52
 JOKER_WIN_MOVE: Final = 52
@@ -102,47 +104,16 @@ def winner_pos(trick: list[int], trump: int, call: int) -> int:
     return best_i
 
 
-class NeinHand:
-    """One Nein Nine round in play. ``call``: 0 none, 1 the Joker won, 2 it lost."""
+@dataclass(slots=True, eq=False)
+class NeinHand(Tricks):
+    """One Nein Nine round in play. ``call``: 0 none, 1 the Joker won, 2 it lost; ``nines``:
+    the 9s each seat has taken."""
 
-    __slots__ = ("call", "hands", "leader", "n", "nines", "played", "trick", "tricks", "trump")
-
-    def __init__(
-        self,
-        hands: list[int],
-        trump: int,
-        leader: int,
-        trick: list[int],
-        call: int,
-        tricks: list[int],
-        nines: list[int],
-        played: int,
-    ) -> None:
-        self.hands = hands
-        self.n = len(hands)
-        self.trump = trump
-        self.leader = leader
-        self.trick = trick
-        self.call = call
-        self.tricks = tricks
-        self.nines = nines
-        self.played = played
+    call: int
+    nines: list[int]
 
     def copy(self) -> NeinHand:
-        return NeinHand(
-            list(self.hands),
-            self.trump,
-            self.leader,
-            list(self.trick),
-            self.call,
-            list(self.tricks),
-            list(self.nines),
-            self.played,
-        )
-
-    @property
-    def turn(self) -> int:
-        return (self.leader + len(self.trick)) % self.n
+        return NeinHand(*self.copied(), self.call, list(self.nines))
 
     @property
     def over(self) -> bool:
@@ -327,7 +298,7 @@ def nein_state(k: Knowledge, world: list[int], view: SeatView) -> NeinHand:
         nines[t.winner] += sum(1 for c in t.cards if c.rank == 9)
     call = {"win": 1, "lose": 2}.get(view.table.joker_call or "", 0)
     return NeinHand(
-        world[: k.n], k.trump, k.leader, list(k.trick), call, list(k.tricks), nines, k.played
+        world[: k.n], k.trump, k.leader, list(k.trick), list(k.tricks), k.played, call, nines
     )
 
 
@@ -395,7 +366,7 @@ def others_plays(view: SeatView) -> Seen:
     ]
     tricks.append(([c.index for _, c in view.table.trick], view.table.joker_call))
     first = view.played[0].leader if view.played else view.table.leader
-    st = NeinHand([0] * n, -1, first, [], 0, [0] * n, [0] * n, 0)
+    st = NeinHand([0] * n, -1, first, [], [0] * n, 0, 0, [0] * n)
     seen: Seen = []
     for cards, call in tricks:
         for card in cards:

@@ -9,7 +9,10 @@ random positions (same legal moves, same trick winners).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Final
+
+from .state import Tricks
 
 FULL: Final = (1 << 52) - 1
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
@@ -252,65 +255,24 @@ def _lead(hand: int, trump: int, out: int, n: int, ruffable: int | None = None) 
     return lowest(hand)
 
 
-class NinesHand:
-    """One Nines hand in play, from some trick on: mutable, cheap to copy."""
+@dataclass(slots=True, eq=False)
+class NinesHand(Tricks):
+    """One Nines hand in play, from some trick on: mutable, cheap to copy. ``start_scores``:
+    set only with the instant-win house rule (N9), which may stop the hand early."""
 
-    __slots__ = (
-        "hands",
-        "leader",
-        "n",
-        "played",
-        "quota",
-        "start_scores",
-        "stopped",
-        "teams",
-        "trick",
-        "tricks",
-        "trump",
-        "units",
-    )
+    teams: bool
+    quota: int
+    start_scores: tuple[int, ...] | None
+    units: int = field(init=False)
+    stopped: bool = field(init=False)
 
-    def __init__(
-        self,
-        hands: list[int],
-        trump: int,
-        leader: int,
-        trick: list[int],
-        tricks: list[int],
-        played: int,
-        teams: bool,
-        quota: int,
-        start_scores: tuple[int, ...] | None,
-    ) -> None:
-        self.hands = hands
-        self.n = len(hands)
-        self.trump = trump
-        self.leader = leader
-        self.trick = trick
-        self.tricks = tricks
-        self.played = played
-        self.teams = teams
-        self.units = self.n // 2 if teams else self.n
-        self.quota = quota
-        self.start_scores = start_scores  # set only with the instant-win house rule (N9)
+    def __post_init__(self) -> None:
+        Tricks.__post_init__(self)  # (a slotted dataclass's methods cannot call super())
+        self.units = self.n // 2 if self.teams else self.n
         self.stopped = False
 
     def copy(self) -> NinesHand:
-        return NinesHand(
-            list(self.hands),
-            self.trump,
-            self.leader,
-            list(self.trick),
-            list(self.tricks),
-            self.played,
-            self.teams,
-            self.quota,
-            self.start_scores,
-        )
-
-    @property
-    def turn(self) -> int:
-        return (self.leader + len(self.trick)) % self.n
+        return NinesHand(*self.copied(), self.teams, self.quota, self.start_scores)
 
     @property
     def over(self) -> bool:

@@ -39,7 +39,7 @@ def last_to_play(trick: list[int], mine: list[int]) -> NeinHand:
     """Seat 2 plays last to ``trick`` (led by seat 0), no trump set yet, nothing taken."""
     hands = [mask(c("TC")), mask(c("TD")), mask(*mine)]
     played = mask(*trick)
-    return NeinHand(hands, -1, 0, list(trick), 0, [0, 0, 0], [0, 0, 0], played)
+    return NeinHand(hands, -1, 0, list(trick), [0, 0, 0], played, 0, [0, 0, 0])
 
 
 def test_lets_a_trick_with_two_nines_go() -> None:

@@ -16,7 +16,7 @@ from .cards import TEXT, CardStyle
 from .phone import packed
 from .sheet import SUMMARY_ROWS, codes_legend, sheet_block
 from .table import scores_parts, tricks_parts
-from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_text, unit_name
+from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_parts, unit_name
 
 FIELD_CHARS = 1024  # Discord: an embed field's value
 TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
@@ -155,7 +155,9 @@ def all_tricks(
                 lang,
                 "summary.trick_played",
                 number=t.number,
-                cards=trick_text(lang, model, t.cards, winner=t.winner, names=who, style=shown),
+                cards=" · ".join(
+                    trick_parts(lang, model, t.cards, winner=t.winner, names=who, style=shown)
+                ),
             )
             for t in tricks
         ] + tail

@@ -117,22 +117,6 @@ def trump_text(lang: str, model: TableModel, notation: str | None = None) -> str
     return trump_name(lang, model.trump)
 
 
-def trick_text(
-    lang: str,
-    model: TableModel,
-    cards: Sequence[PlayedCard],
-    *,
-    winner: int | None = None,
-    names: Sequence[str] | None = None,
-    style: CardStyle = TEXT,
-) -> str:
-    """Cards beside their players in play order, a Joker with its call: ``ann **2♥** · bob
-    **A♥**``. With ``winner`` (a completed trick) only the winner's name and card are bold;
-    ``names`` replaces the seats' names (the sheet's short codes, already markdown); cards
-    as faces in ``style`` if it has them."""
-    return " · ".join(trick_parts(lang, model, cards, winner=winner, names=names, style=style))
-
-
 def trick_parts(
     lang: str,
     model: TableModel,
@@ -142,7 +126,10 @@ def trick_parts(
     names: Sequence[str] | None = None,
     style: CardStyle = TEXT,
 ) -> list[str]:
-    """``trick_text``'s cards, each beside its player, one item each."""
+    """Cards beside their players in play order, a Joker with its call, one item each:
+    ``ann **2♥**``, ``bob **A♥**``. With ``winner`` (a completed trick) only the winner's name
+    and card are bold; ``names`` replaces the seats' names (the sheet's short codes, already
+    markdown); cards as faces in ``style`` if it has them."""
     parts = []
     for played in cards:
         who = names[played.seat] if names is not None else name(model, played.seat)
