@@ -23,47 +23,39 @@ from engine import TRUMP_PRESETS, Rules, SettingError
 
 from .setting_values import validate
 
+
+def choices(*rows: tuple[str, str] | tuple[str, str, str]) -> list[app_commands.Choice[str]]:
+    """A slash option's choices from (value, English name) rows, each name translated under
+    ``choice.<value>`` or under the key a third item gives."""
+    out = []
+    for value, english, *key in rows:
+        out.append(
+            app_commands.Choice(
+                name=_(english, key=key[0] if key else f"choice.{value}"), value=value
+            )
+        )
+    return out
+
+
 #: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
-RULESETS = [
-    app_commands.Choice(
-        name=_("Nines: classic (3 players, spare hand)", key="choice.classic"), value="classic"
-    ),
-    app_commands.Choice(
-        name=_("Nines: partnership (4 players, 2 teams)", key="choice.partnership"),
-        value="partnership",
-    ),
-    app_commands.Choice(
-        name=_("Nines: four players, each for themselves", key="choice.four-player"),
-        value="four-player",
-    ),
-    app_commands.Choice(
-        name=_("Nein Nine (3 players, 21 cards)", key="choice.nein-nine"), value="nein-nine"
-    ),
-]
-GAMES = [
-    app_commands.Choice(name=_("Nines", key="game.nines"), value="nines"),
-    app_commands.Choice(name=_("Nein Nine", key="game.nein-nine"), value="nein-nine"),
-]
-EXCHANGES = [
-    app_commands.Choice(name=_("Left of the dealer first", key="choice.left"), value="left"),
-    app_commands.Choice(name=_("Dealer first", key="choice.dealer"), value="dealer"),
-]
-TIES = [
-    app_commands.Choice(
-        name=_("Play on until one player is alone lowest", key="choice.play-on"), value="play-on"
-    ),
-    app_commands.Choice(name=_("Tied players share the win", key="choice.joint"), value="joint"),
-]
-ON_OFF = [
-    app_commands.Choice(name=_("On", key="choice.on"), value="on"),
-    app_commands.Choice(name=_("Off", key="choice.off"), value="off"),
-]
+RULESETS = choices(
+    ("classic", "Nines: classic (3 players, spare hand)"),
+    ("partnership", "Nines: partnership (4 players, 2 teams)"),
+    ("four-player", "Nines: four players, each for themselves"),
+    ("nein-nine", "Nein Nine (3 players, 21 cards)"),
+)
+GAMES = choices(("nines", "Nines", "game.nines"), ("nein-nine", "Nein Nine", "game.nein-nine"))
+EXCHANGES = choices(("left", "Left of the dealer first"), ("dealer", "Dealer first"))
+TIES = choices(
+    ("play-on", "Play on until one player is alone lowest"),
+    ("joint", "Tied players share the win"),
+)
+ON_OFF = choices(("on", "On"), ("off", "Off"))
 
 #: How a person's hand is sorted (``/nines sort``): suit order alone, or the trump suit first.
-SORT_ORDERS = [
-    app_commands.Choice(name=_("By suit", key="choice.by_suit"), value="suits"),
-    app_commands.Choice(name=_("Trumps first", key="choice.trumps_first"), value="trumps"),
-]
+SORT_ORDERS = choices(
+    ("suits", "By suit", "choice.by_suit"), ("trumps", "Trumps first", "choice.trumps_first")
+)
 
 
 def option_names(*options: str) -> dict[str, app_commands.locale_str]:

@@ -21,7 +21,15 @@ from bot.storage import SettingValue
 from engine import TRUMP_PRESETS, Rules
 
 from . import replies
-from .options import ON_OFF, RULE_HELP, RULE_NAMES, RuleValues, option_names, with_rule_options
+from .options import (
+    ON_OFF,
+    RULE_HELP,
+    RULE_NAMES,
+    RuleValues,
+    choices,
+    option_names,
+    with_rule_options,
+)
 from .setting_values import KEYS, SettingsInvalid, effective, validate
 
 if TYPE_CHECKING:
@@ -79,18 +87,12 @@ def settings_embed(
     return embed
 
 
-LEVELS = [
-    app_commands.Choice(name=_("Easy", key="choice.easy"), value="easy"),
-    app_commands.Choice(name=_("Normal", key="choice.normal"), value="normal"),
-    app_commands.Choice(name=_("Hard", key="choice.hard"), value="hard"),
-]
-LANGUAGES = [
-    app_commands.Choice(
-        name=_("The server's language (its preferred locale)", key="choice.auto"), value="auto"
-    ),
-    app_commands.Choice(name=_("English", key="choice.en"), value="en"),
-    app_commands.Choice(name=_("Français", key="choice.fr"), value="fr"),
-]
+LEVELS = choices(("easy", "Easy"), ("normal", "Normal"), ("hard", "Hard"))
+LANGUAGES = choices(
+    ("auto", "The server's language (its preferred locale)"),
+    ("en", "English"),
+    ("fr", "Français"),
+)
 WHICH = [
     app_commands.Choice(name=_(catalogue("en")[f"settings.name.{k}"], key=f"setting.{k}"), value=k)
     for k in KEYS
