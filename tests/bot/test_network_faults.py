@@ -70,7 +70,7 @@ class Bot:
             assert time.monotonic() < deadline, f"no {count} x {text!r} in {self.lines()}"
             await asyncio.sleep(0.05)
 
-    async def exit_code(self, within: float = 10.0) -> int:
+    async def exit_code(self, within: float = 30.0) -> int:
         assert self.proc is not None
         deadline = time.monotonic() + within
         while (code := self.proc.poll()) is None:
@@ -123,7 +123,9 @@ async def test_refused_at_start_then_connects_when_discord_is_back(tmp_path: Pat
         await connected(fake)
         assert_clean_log(bot)
         took = await bot.terminate()
-        assert took < 3, took
+        # Prompt, not a timeout waited out (aiohttp's 60 s shutdown, a backoff): loose
+        # enough for a loaded machine.
+        assert took < 15, took
         assert "stopped cleanly" in bot.lines()[-1]
     finally:
         bot.kill()

@@ -15,7 +15,7 @@ import pytest
 from bot.shards import LEASE_SECONDS
 from fakecord import FakeDiscord
 from fakecord.wiring import discord_pointed_at
-from testbed.games import open_game, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, text_of, wait_for
 from testbed.people import table_message
 from tests.storage_backends import Backend
 
@@ -66,6 +66,13 @@ async def test_a_stalled_holder_neither_stores_nor_answers(tmp_path: Path) -> No
             os.kill(second.proc.pid, signal.SIGCONT)  # it wakes and reads those clicks
             stopped = False
             await asyncio.sleep(3)
+            # On a loaded machine the new holder's session may be reconnecting just then (a
+            # late heartbeat): a click then would fail as on Discord. Wait until it serves.
+            await until(
+                lambda: fake.gateway.session_for(guild1.id) is not None,
+                HANG_GUARD,
+                "shard 1 served",
+            )
             await play(fake, [carol, dave], channel1, 1)
             refused = [r for r in fake.requests if r.route == CALLBACK and r.status >= 400]
             assert refused == [], "a click answered twice"
