@@ -134,7 +134,10 @@ async def act(sockets: dict[int, Table], latest: dict[int, Json], seat: int, act
         answer = await sockets[seat].next(within=HANG_GUARD)
     assert answer == {"op": "ack", "key": key}, answer
     latest[seat] = await sockets[seat].next("table", within=HANG_GUARD)
+    n = latest[seat]["table"]["n"]
     for other, table in sockets.items():
+        if latest[other]["table"]["n"] < n:  # each socket gets the move's table too
+            latest[other] = await table.table_where(lambda t: t["n"] >= n, within=HANG_GUARD)
         latest[other] = await drain(table, latest[other])
     return latest[seat]["table"]
 
@@ -160,7 +163,9 @@ async def test_a_game_played_only_at_the_web_table_costs_a_request_a_trick_at_mo
     sockets, latest = await open_tables(activity, people)
     mark = len(fake.requests)
     await play_from_sockets(sockets, latest, random.Random(7), cards=None)
-    await wait_for(fake, lambda: end_message(fake, people[0], fake.channel), what="the end")
+    await wait_for(
+        fake, lambda: end_message(fake, people[0], fake.channel), within=HANG_GUARD, what="end"
+    )
     await fake.settle()
     sent = fake.requests[mark:]
     cards = await person_cards(bot, game)
@@ -221,6 +226,7 @@ async def test_the_web_table_tells_its_people_their_turn_and_the_chat_pings_the_
                     lambda: [
                         m for m in turn_messages(fake, carol, fake.channel) if carol in m.mentions
                     ],
+                    within=HANG_GUARD,
                     what="Carol's ping",
                 )
                 assert len(ping) == 1
@@ -244,6 +250,7 @@ async def test_the_web_table_tells_its_people_their_turn_and_the_chat_pings_the_
             await wait_for(
                 fake,
                 lambda c=card: shown_in_chat(fake, carol, names, c),
+                within=HANG_GUARD,
                 what=f"{action} in chat",
             )
         assert after["n"] > table["n"]
@@ -285,7 +292,10 @@ async def test_closing_the_web_table_brings_the_chat_table_up_to_date_and_pings(
             # The trick's end: one edit shows all of its cards, and says why it is so.
             for card in after["tricks"][-1]["cards"]:
                 await wait_for(
-                    fake, lambda c=card: shown_in_chat(fake, people[0], names, c), what="a trick"
+                    fake,
+                    lambda c=card: shown_in_chat(fake, people[0], names, c),
+                    within=HANG_GUARD,
+                    what="a trick",
                 )
             chat = table_message(fake, people[0], fake.channel)
             assert "catches up at the end of each trick" in text_of(chat)
@@ -301,9 +311,14 @@ async def test_closing_the_web_table_brings_the_chat_table_up_to_date_and_pings(
     due = turn_seat(after)
     assert due is not None
     await sockets[due].ws.close()
-    await wait_for(fake, lambda: shown_in_chat(fake, people[0], names, card), what="the card")
+    await wait_for(
+        fake, lambda: shown_in_chat(fake, people[0], names, card), within=HANG_GUARD, what="card"
+    )
     pinged = await wait_for(
-        fake, lambda: turn_messages(fake, people[due], fake.channel), what="the ping"
+        fake,
+        lambda: turn_messages(fake, people[due], fake.channel),
+        within=HANG_GUARD,
+        what="the ping",
     )
     assert [m.mentions for m in pinged] == [[people[due]]]
     chat = table_message(fake, people[0], fake.channel)
@@ -339,7 +354,10 @@ async def test_a_chat_click_brings_back_an_edit_a_card_through_its_token(
             plays += 1
             card = {"seat": seat, "card": action.partition(":")[0]}
             await wait_for(
-                fake, lambda c=card: shown_in_chat(fake, people[0], names, c), what=action
+                fake,
+                lambda c=card: shown_in_chat(fake, people[0], names, c),
+                within=HANG_GUARD,
+                what=action,
             )
     await fake.settle()
     sent = fake.requests[mark:]
