@@ -116,7 +116,7 @@ class Delivery:
     tricks_shown: tuple[int, int] | None = None
     #: The hand's phase (exchange, play) when the table was last drawn.
     phase_shown: str | None = None
-    #: The table skipped a change (coalesced: ``TableMessage.coalesced``), so it is behind
+    #: The table skipped a change (coalesced: ``TableMessage.watched_only``), so it is behind
     #: the game until its next edit.
     table_behind: bool = False
     #: The game's freshest click token (anyone's click: a lobby click, a card, My hand):
