@@ -5,6 +5,11 @@ chat's presenter, and after each step the Activity's hub too.
 views whoever made it (a chat click, a socket's action, a timer, a restart), without the chat
 presenter knowing the Activity exists. Calls only the chat presenter has (its hands, its
 notebook) go straight through to it.
+
+The other way, the chat presenter asks the hub who has the table open (``Hub.at_table``: the
+web table tells them their turn, and a game all of whose people are there has its chat table
+coalesced, docs/activity.md), and is told here when one of them closes it
+(``web_table_left``), so what the web table no longer tells them, the chat does.
 """
 
 from __future__ import annotations
@@ -19,6 +24,16 @@ class FanOut:
     def __init__(self, chat: Presenter, hub: Hub) -> None:
         self.chat = chat
         self.hub = hub
+        hub.seat_left = self.seat_left
+
+    def seat_left(self, session: GameSession) -> None:
+        """A seated person closed the game's web table (their last socket): the chat
+        presenter catches the chat up for them, in the background (the hub's caller is
+        closing a socket and must not wait for Discord)."""
+        # Only a chat presenter that coalesces for the web table has it (cogs/nines/table.py).
+        catch_up = getattr(self.chat, "web_table_left", None)
+        if catch_up is not None:
+            self.hub.background(catch_up(session), f"activity-left-{session.id}")
 
     async def show(self, session: GameSession, change: Change) -> None:
         # The sockets' push first: it runs in its own task and waits for no Discord request.

@@ -167,6 +167,11 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
         self.relay: Relay | None = None
+        #: Told when a seated person's last socket at a game in play closed: the web table no
+        #: longer tells them their turn, the chat must (set by the fan-out presenter).
+        self.seat_left: Callable[[GameSession], None] | None = None
+        #: Stopping: the sockets closing now are not people leaving.
+        self.closing = False
 
     # -- changes ------------------------------------------------------------------------------
 
@@ -387,12 +392,33 @@ class Hub:
             return None  # another process runs this guild's games
         return session
 
+    def at_table(self, game_id: int) -> frozenset[int]:
+        """The people (user ids) with the game's table open now: a socket signed in (its
+        person from their token, checked in the channel's instance) here or relayed here."""
+        room = self.rooms.get(game_id)
+        return frozenset() if room is None else frozenset(c.user_id for c in room.clients)
+
     def forget(self, viewer: Viewer) -> None:
         """``viewer`` left the table."""
         room = self.rooms.get(viewer.game_id)
         if room is not None:
             room.clients.discard(viewer)
+            if viewer.user_id not in self.at_table(viewer.game_id):
+                self._seat_left(viewer)
         self._forget_ended()
+
+    def _seat_left(self, viewer: Viewer) -> None:
+        session = self.bot.sessions.get(viewer.game_id)
+        if (
+            self.seat_left is None
+            or self.closing
+            or session is None
+            or session.closed
+            or session.status != "live"
+            or session.seat_of(viewer.user_id) is None
+        ):
+            return
+        self.seat_left(session)
 
     def release_lost(self) -> None:
         """Close the sockets opened here on games this process ran and no longer runs, unended
@@ -530,6 +556,7 @@ class Hub:
 
     async def close(self) -> None:
         """Close every socket (clients reconnect to whichever process serves next)."""
+        self.closing = True
         for room in list(self.rooms.values()):
             for viewer in list(room.clients):
                 viewer.stop()

@@ -114,6 +114,11 @@ class Delivery:
     #: completed since then were never on the table, so it lists them. None: not drawn since
     #: this process started.
     tricks_shown: tuple[int, int] | None = None
+    #: The hand's phase (exchange, play) when the table was last drawn.
+    phase_shown: str | None = None
+    #: The table skipped a change (coalesced: ``TableMessage.watched_only``), so it is behind
+    #: the game until its next edit.
+    table_behind: bool = False
     #: The game's freshest click token (anyone's click: a lobby click, a card, My hand):
     #: the turn message is posted through it, off Discord's global rate limit.
     click: Token | None = None

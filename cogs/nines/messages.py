@@ -59,6 +59,18 @@ class GameMessages:
         #: How long a click's token is used for the game's public messages (tests shorten it).
         self.token_seconds: float = TOKEN_SECONDS
 
+    def at_web_table(self, session: GameSession) -> frozenset[int]:
+        """The people (user ids) with the game's web table open now (the Activity's sockets,
+        signed in; bot/activity/hub.py), none when the Activity is not served."""
+        server = self.bot.activity_server
+        return frozenset() if server is None else server.hub.at_table(session.id)
+
+    def played_at_web_table(self, session: GameSession) -> bool:
+        """Whether every person seated has the game's web table open: nobody plays from
+        chat, whose table only watchers read then."""
+        people = {s.user_id for s in session.seats if s.user_id is not None}
+        return bool(people) and people <= self.at_web_table(session)
+
     def delivery(self, session: GameSession) -> Delivery:
         """The game's notebook in this process (its stored marks not read yet: ``loaded``)."""
         found = self.deliveries.get(session.id)

@@ -94,13 +94,17 @@ class DiscordPresenter:
 
     # -- a step of the game ------------------------------------------------------------------------
 
-    async def show(self, session: GameSession, change: Change) -> None:
+    async def show(self, session: GameSession, change: Change, *, catch_up: bool = False) -> None:
         """Show a change on the table. Callers need not hold the game's lock (a click is not
-        kept waiting for the previous click's table edit); edits of one game stay in order."""
+        kept waiting for the previous click's table edit); edits of one game stay in order.
+        ``catch_up``: no change, but the table may be behind (``web_table_left``)."""
         try:
             async with session.table_lock:
                 if session.closed and change.ended is None:
                     return  # ended meanwhile; its end was (or is being) shown
+                if catch_up and not (await self.messages.loaded(session)).table_behind:
+                    await self.turns.turn(session)
+                    return
                 await self._show(session, change)
         except ChannelLost:
             log.info("game %s lost its channel; ending it unrated", session.id)
@@ -124,6 +128,14 @@ class DiscordPresenter:
         if any(isinstance(event, HandEnded) for event in change.events):
             # Every person's hand shows the hand's result, not only the next player's.
             await self.hands.refresh_all(session)
+
+    async def web_table_left(self, session: GameSession) -> None:
+        """A seated person closed the game's web table (told by the Activity's hub through
+        bot/activity/fanout.py): they follow the game in chat now. A table coalesced while
+        everyone played at the web table (``TableMessage.watched_only``) is brought up to
+        date, and if the turn is theirs, the turn message pings them (the web table told them
+        until now: ``TurnPings.turn``)."""
+        await self.show(session, Change(), catch_up=True)
 
     # -- the end -------------------------------------------------------------------------------
 

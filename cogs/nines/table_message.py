@@ -7,6 +7,7 @@ from typing import Any
 
 from bot import table_model
 from bot.failpoints import failpoint
+from bot.i18n import tr
 from bot.session import Change, GameSession
 from bot.table_model import TableModel
 from engine import HandStarted, TrumpSet
@@ -123,11 +124,23 @@ class TableMessage:
         shown = self.shown_tricks(delivery, game.hand_number)
         model = table_model.build(session, None, shown_tricks=shown)
         notes = self.notes(session, model, change)
-        message = self.table_message(session, model, delivery, notes, style)
         # As drawn now: other clicks may play on while the edit is on its way.
         drawn = (model.hand_number, sum(s.tricks_won for s in model.seats))
         before = delivery.table_message_id
-        if delivery.table_hand != model.hand_number or before is None:
+        new_hand = delivery.table_hand != model.hand_number or before is None
+        watched = self.watched_only(session, delivery)
+        same_trick = (drawn, model.phase) == (delivery.tricks_shown, delivery.phase_shown)
+        if watched and same_trick and not new_hand and not notes:
+            # Coalesced: shown at the trick's end. ``tricks_shown`` stays, so that edit lists
+            # every trick completed since this one was drawn.
+            delivery.table_behind = True
+            if changed:
+                await messages.save(session, delivery)
+            return False
+        if watched:
+            notes = [*notes, tr(lang, "note.web_table")]
+        message = self.table_message(session, model, delivery, notes, style)
+        if new_hand:
             once = nonce(session, f"t{model.hand_number}")
             # On the channel route, with its nonce: a crash before its id is stored cannot
             # leave a second table. The next card's click moves it onto a token (renew_table).
@@ -137,10 +150,32 @@ class TableMessage:
             delivery.table_hand = model.hand_number
         else:
             delivery.table_message_id = await self.renew_table(session, delivery, message)
-        delivery.tricks_shown = drawn
+        delivery.tricks_shown, delivery.phase_shown = drawn, model.phase
+        delivery.table_behind = False
         if changed or delivery.table_message_id != before:  # most edits keep the id
             await messages.save(session, delivery)
         return False
+
+    def watched_only(self, session: GameSession, delivery: Delivery) -> bool:
+        """Whether the table is edited once a trick (coalesced) rather than at each change:
+        when no token of the game lives, and every person seated has the web table open.
+
+        Why: the game is then played at the web table, which shows each card as it is
+        played; the chat table is read by watchers only, and each of its edits would go on
+        the channel route, under Discord's global limit (50 requests a second for the whole
+        bot, every route but an interaction's: https://discord.com/developers/docs/topics/
+        rate-limits#global-rate-limit), one per card of every such game. A watcher in chat
+        reads the game trick by trick: each edit lists the tricks completed since the last
+        (``shown_tricks``), so no card goes unseen, and the table says it catches up each
+        trick (``note.web_table``). Every hand's end (its summary, the next hand's table), the
+        game's end, a time-out, a restart and a trump set are shown when they happen. A
+        token living again (a chat click) brings back an edit per change, through it; and a
+        person closing the web table (``DiscordPresenter.web_table_left``) brings the chat
+        table up to date at once, the game then being played from chat."""
+        by = delivery.table_by
+        if (by is not None and by.alive) or delivery.live_click() is not None:
+            return False  # edits through a token cost nothing on the global limit
+        return self.messages.played_at_web_table(session)
 
     async def renew_table(
         self, session: GameSession, delivery: Delivery, message: dict[str, Any]

@@ -45,6 +45,13 @@ class TurnPings:
             user_id = None
         if user_id is not None and answered == (user_id, n):
             user_id = None  # their click's answer says "Your turn" already
+        if user_id is not None and user_id in self.messages.at_web_table(session):
+            # They have the web table open (a socket signed in as them): it shows whose turn
+            # it is and raises their playable cards. A ping would notify them of what they
+            # are looking at, and, with no live token, cost a post and a delete on the
+            # channel route per turn. Should they close it while it is their turn, the hub
+            # says so (DiscordPresenter.web_table_left) and they are pinged then.
+            user_id = None
         if user_id is not None and delivery.turn_n == n and delivery.turn_message_id is not None:
             return  # this decision's turn message stands already
         old, old_by = delivery.turn_message_id, delivery.turn_by
