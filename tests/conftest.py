@@ -1,7 +1,9 @@
 import itertools
 import os
+import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,33 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 pytest_plugins = ["fakecord.fixtures", "tests.postgres", "tests.storage_backends"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """On a fresh checkout, the bytecode caches written once before the workers start.
+
+    Each xdist worker collects the whole suite: with no caches yet, all eight rewrote every
+    test module's asserts and compiled the project at once, about 5 s of CPU each (8 s against
+    3 s for a collection), 40 s in all on two cores. One collection first writes them for all.
+    """
+    workers = config.getoption("numprocesses", None)
+    if not workers or hasattr(config, "workerinput") or not _without_caches():
+        return
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+         "-p", "no:cacheprovider", *config.args],
+        cwd=config.rootpath, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+
+
+def _without_caches() -> bool:
+    """True when some test module has no assert-rewritten cache yet (pytest writes one,
+    ``<name>.<impl>-pytest-<version>.pyc``, beside each module it rewrites)."""
+    here = Path(__file__).parent
+    for module in here.rglob("test_*.py"):
+        if not any((module.parent / "__pycache__").glob(f"{module.stem}.*-pytest-*.pyc")):
+            return True
+    return False
 
 
 def _seconds(item: pytest.Item) -> float:
