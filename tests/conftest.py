@@ -36,7 +36,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not workers or hasattr(config, "workerinput") or not _without_caches():
         return
     subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
          "-p", "no:cacheprovider", *config.args],
         cwd=config.rootpath, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
     )  # fmt: skip
