@@ -6,7 +6,8 @@ autoplay and forget-me. Each checks, calls a session or storage, and answers. Th
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -45,6 +46,29 @@ Interaction = discord.Interaction[Any]
 def rule_defaults(settings: dict[str, Any]) -> dict[str, Any]:
     """The server's stored rule settings (trumps, start, ...), without its table settings."""
     return {k: v for k, v in settings.items() if k in RULE_KEYS}
+
+
+#: What a person's on/off preference says of itself, on and off.
+AUTOPLAY_SAID: Final = ("autoplay.on", "autoplay.off")
+SORT_SAID: Final = ("sort.trumps", "sort.suits")
+
+
+async def switch(
+    interaction: Interaction,
+    wanted: bool | None,
+    read: Callable[[list[int]], Awaitable[set[int]]],
+    write: Callable[[int, bool], Awaitable[None]],
+    said: tuple[str, str],
+) -> None:
+    """A person's on/off preference, kept by user id alone (the same in every server): set to
+    ``wanted``, or only read when None. Either way the answer says what it does now."""
+    user_id = interaction.user.id
+    if wanted is None:
+        on = user_id in await read([user_id])
+    else:
+        on = wanted
+        await write(user_id, on)
+    await replies.private(interaction, tr(language_of(interaction.locale), said[0 if on else 1]))
 
 
 class NinesCog(commands.Cog, name="Nines"):
@@ -256,18 +280,13 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     @app_commands.choices(choice=ON_OFF)
     async def autoplay_command(self, interaction: Interaction, choice: str | None = None) -> None:
-        """The person's own preference, kept by user id alone (the same in every server);
-        without a choice, what it is now. Either way the answer says what it does."""
-        lang = language_of(interaction.locale)
-        user_id = interaction.user.id
-        if choice is None:
-            on = user_id in await self.bot.storage.autoplay_users([user_id])
-        else:
-            on = choice == "on"
-            await self.bot.storage.set_autoplay(user_id, on)
-        await replies.private(interaction, tr(lang, "autoplay.on" if on else "autoplay.off"))
-        if choice is not None:
-            for session, change in await self.sessions.autoplay_changed(user_id, on):
+        """The person's own preference; their games in play follow it at once (a forced
+        card already due plays now)."""
+        storage = self.bot.storage
+        on = None if choice is None else choice == "on"
+        await switch(interaction, on, storage.autoplay_users, storage.set_autoplay, AUTOPLAY_SAID)
+        if on is not None:
+            for session, change in await self.sessions.autoplay_changed(interaction.user.id, on):
                 await self.bot.presenter.show(session, change)
 
     # -- /nines sort --------------------------------------------------------------------------
@@ -285,18 +304,16 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     @app_commands.choices(order=SORT_ORDERS)
     async def sort_command(self, interaction: Interaction, order: str | None = None) -> None:
-        """The person's own preference, like autoplay (user id alone, every server); without
-        a choice, what it is now. Their hands in play are redrawn at once: the table model
-        orders the cards (``HandModel.cards``), so chat and the web table agree."""
-        lang = language_of(interaction.locale)
-        user_id = interaction.user.id
-        if order is None:
-            first = user_id in await self.bot.storage.trumps_first_users([user_id])
-        else:
-            first = order == "trumps"
-            await self.bot.storage.set_trumps_first(user_id, first)
-        await replies.private(interaction, tr(lang, "sort.trumps" if first else "sort.suits"))
-        if order is not None:
+        """The person's own preference, like autoplay. Their hands in play are redrawn at once:
+        the table model orders the cards (``HandModel.cards``), so chat and the web table
+        agree."""
+        storage = self.bot.storage
+        first = None if order is None else order == "trumps"
+        await switch(
+            interaction, first, storage.trumps_first_users, storage.set_trumps_first, SORT_SAID
+        )
+        if first is not None:
+            user_id = interaction.user.id
             for session, seat in await self.sessions.trumps_first_changed(user_id, first):
                 await self.bot.presenter.hands.redraw(session, seat)
 
