@@ -1,0 +1,146 @@
+/**
+ * Cards moving: a card played flies to the trick from where it was (the hand for one's own,
+ * the player's panel for the others'), and a trick taken goes to its winner's panel. Only
+ * `transform` and `opacity` move (Web Animations, which the browser runs on its compositor:
+ * no layout, no repaint per frame); positions are read once before the table changes and once
+ * after, never inside a frame.
+ *
+ * No animation at all under prefers-reduced-motion, nor on a device too slow for it: while
+ * cards move, the frames are timed (requestAnimationFrame, only then), and once enough have
+ * been seen, if more than a quarter came late (> 1.5 frames at 60 Hz), the table stops
+ * animating for the rest of the visit (the `still` class also stops the hand's transitions).
+ */
+
+const FLY_MS = 220;
+const GATHER_MS = 260;
+/** A frame later than this (ms) was missed: 1.5 frames at 60 Hz. */
+const LATE_MS = 25;
+/** Frames seen before judging, and the share of late ones that turns motion off. */
+const JUDGE_AFTER = 40;
+const LATE_SHARE = 0.25;
+
+const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)");
+let slow = false;
+let frames = 0;
+let late = 0;
+let watching = 0;
+
+export function motionOn(): boolean {
+  return !slow && !reduced?.matches;
+}
+
+/** Times the frames while an animation runs; judges the device once enough were seen. */
+function watch(animation: Animation): void {
+  watching++;
+  animation.finished.catch(() => undefined).finally(() => watching--);
+  if (watching > 1) return;
+  let last = 0;
+  const step = (now: number) => {
+    if (last > 0) {
+      frames++;
+      if (now - last > LATE_MS) late++;
+    }
+    last = now;
+    if (frames >= JUDGE_AFTER && late / frames > LATE_SHARE) {
+      slow = true;
+      document.documentElement.classList.add("still");
+      for (const a of document.getAnimations()) a.finish();
+      return;
+    }
+    if (watching > 0) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}
+
+export interface Before {
+  /** The hand's cards, by card. */
+  hand: Map<string, DOMRect>;
+  /** The players' panels, by seat. */
+  seats: Map<number, DOMRect>;
+  /** The trick's cards shown, by "<trick number>:<seat>", with their element. */
+  trick: Map<string, { el: Element; rect: DOMRect }>;
+}
+
+function rectsOf<K>(root: HTMLElement, selector: string, key: (el: HTMLElement) => K): Map<K, DOMRect> {
+  const out = new Map<K, DOMRect>();
+  for (const el of root.querySelectorAll<HTMLElement>(selector)) out.set(key(el), el.getBoundingClientRect());
+  return out;
+}
+
+/** Where everything that may move is, before the table changes (one layout, read only). */
+export function before(root: HTMLElement): Before {
+  const trick = new Map<string, { el: Element; rect: DOMRect }>();
+  for (const el of root.querySelectorAll<HTMLElement>(".trick .played")) {
+    const face = el.querySelector(".face");
+    if (face !== null) trick.set(playedKey(el), { el: face, rect: face.getBoundingClientRect() });
+  }
+  return {
+    hand: rectsOf(root, ".fan .card", (el) => el.dataset.card ?? ""),
+    seats: rectsOf(root, ".seat[data-seat]", (el) => Number(el.dataset.seat)),
+    trick,
+  };
+}
+
+function playedKey(el: HTMLElement): string {
+  return `${el.closest<HTMLElement>(".trick")?.dataset.trick ?? ""}:${el.dataset.seat ?? ""}`;
+}
+
+/** The transform that puts a box of `to`'s size and place at `from`'s. */
+function from(fromRect: DOMRect, to: DOMRect): string {
+  const dx = fromRect.left + fromRect.width / 2 - (to.left + to.width / 2);
+  const dy = fromRect.top + fromRect.height / 2 - (to.top + to.height / 2);
+  const scale = to.width > 0 ? fromRect.width / to.width : 1;
+  return `translate(${dx.toFixed(1)}px, ${dy.toFixed(1)}px) scale(${scale.toFixed(3)})`;
+}
+
+/**
+ * After the table changed: each card new on the trick flies in from its player; each card of
+ * a trick no longer shown goes to the trick's winner (a copy, over the table, removed at its
+ * end). `winner` is the last trick's winner, if any.
+ */
+export function after(root: HTMLElement, was: Before, winner: number | null): void {
+  if (!motionOn()) return;
+  const shown = new Set<string>();
+  const arrivals: [Element, DOMRect, boolean][] = [];
+  for (const el of root.querySelectorAll<HTMLElement>(".trick .played")) {
+    const key = playedKey(el);
+    shown.add(key);
+    if (was.trick.has(key)) continue;
+    const face = el.querySelector(".face");
+    const card = el.dataset.card ?? "";
+    const source = was.hand.get(card) ?? was.seats.get(Number(el.dataset.seat));
+    if (face !== null && source !== undefined) arrivals.push([face, source, was.hand.has(card)]);
+  }
+  const leaving = [...was.trick].filter(([key]) => !shown.has(key));
+  // Reads first (one layout), then the writes: no reading after a write in the same frame.
+  const targets = arrivals.map(([face]) => face.getBoundingClientRect());
+  const goal = winner === null ? undefined : root.querySelector(`.seat[data-seat="${winner}"]`)?.getBoundingClientRect();
+  arrivals.forEach(([face, source, mine], i) => {
+    const to = targets[i] as DOMRect;
+    watch(
+      face.animate(
+        [{ transform: from(source, to), opacity: mine ? 1 : 0.3 }, { transform: "none", opacity: 1 }],
+        { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
+      ),
+    );
+  });
+  if (goal === undefined || leaving.length === 0) return;
+  for (const [, { el, rect }] of leaving) {
+    const ghost = document.createElement("div");
+    ghost.className = "ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.left = `${rect.left}px`;
+    ghost.style.top = `${rect.top}px`;
+    ghost.style.width = `${rect.width}px`;
+    ghost.style.height = `${rect.height}px`;
+    ghost.appendChild(el);
+    document.body.appendChild(ghost);
+    const small = new DOMRect(goal.left + goal.width / 2 - rect.width * 0.2, goal.top + goal.height / 2 - rect.height * 0.2, rect.width * 0.4, rect.height * 0.4);
+    const animation = ghost.animate(
+      [{ transform: "none", opacity: 1 }, { transform: from(small, rect), opacity: 0 }],
+      { duration: GATHER_MS, easing: "ease-in" },
+    );
+    watch(animation);
+    animation.finished.catch(() => undefined).finally(() => ghost.remove());
+  }
+}
