@@ -310,7 +310,8 @@ setTimeout(() => { rec.anims = document.getAnimations().length; }, 60);
 STOP = """
 const rec = window.__rec; rec.on = false; if (rec.obs) rec.obs.disconnect();
 if (rec.running > 0) rec.moving.push([rec.since, performance.now()]);
-return {ts: rec.ts, anims: rec.anims, loaf: rec.loaf, moving: rec.moving};
+return {ts: rec.ts, anims: rec.anims, loaf: rec.loaf, moving: rec.moving,
+        still: document.documentElement.classList.contains('still')};
 """
 #: Taps the first raised card as a person would (a click on it).
 TAP = """
@@ -376,6 +377,8 @@ class Frames:
     long_frames: list[tuple[float, float]] = field(default_factory=list)
     animations: int = 0
     events: int = 0
+    #: Whether the client had turned its motion off (it judged the device too slow).
+    still: bool = False
 
     def add(self, record: Json) -> None:
         pairs = list(itertools.pairwise(record["ts"]))
@@ -386,6 +389,7 @@ class Frames:
         ]
         self.long_frames += [(a, b) for a, b in record["loaf"] or []]
         self.animations = max(self.animations, record["anims"])
+        self.still = self.still or bool(record.get("still"))
         self.events += 1
 
     def line(self, name: str) -> str:
@@ -395,7 +399,7 @@ class Frames:
         return (
             f"{name:9} {figures(self.intervals, self.events)} {len(self.long_frames):5} "
             f"{longest:6.0f} {rendering:6.0%} {self.animations:5} | "
-            f"{figures(self.moving, self.events)}"
+            f"{figures(self.moving, self.events)}{' (motion turned off)' if self.still else ''}"
         )
 
 
