@@ -105,6 +105,11 @@ class Deal:
     done: list[TrickModel] = field(default_factory=list)
     trick: list[PlayedCard] = field(default_factory=list)
     n: int = 0
+    #: Whether turns have a timer (its bar runs down, see ``--timer``).
+    timer: bool = False
+
+    def deadline(self) -> float | None:
+        return time.time() + 40 if self.timer else None
 
     def model(self, turn: int | None, *, mine: bool = False, gathered: bool = True) -> TableModel:
         """The person's table; ``mine``: it is their turn to lead (their cards raised), the
@@ -140,7 +145,7 @@ class Deal:
             spits=None,
             exchange_order=(0, 1, 2),
             exchange=((0, False), (1, True), (2, False)),
-            turn=None if turn is None else TurnModel(turn, "play", time.time() + 40),
+            turn=None if turn is None else TurnModel(turn, "play", self.deadline()),
             trick=TrickModel(number, tuple(self.trick)) if self.trick or gathered else None,
             tricks=tuple(self.done),
             scores=(9, 9, 9),
@@ -310,8 +315,7 @@ setTimeout(() => { rec.anims = document.getAnimations().length; }, 60);
 STOP = """
 const rec = window.__rec; rec.on = false; if (rec.obs) rec.obs.disconnect();
 if (rec.running > 0) rec.moving.push([rec.since, performance.now()]);
-return {ts: rec.ts, anims: rec.anims, loaf: rec.loaf, moving: rec.moving,
-        still: document.documentElement.classList.contains('still')};
+return {ts: rec.ts, anims: rec.anims, loaf: rec.loaf, moving: rec.moving};
 """
 #: Taps the first raised card as a person would (a click on it).
 TAP = """
@@ -320,6 +324,113 @@ if (card === null) return null;
 card.click();
 return card.dataset.card;
 """
+
+
+class Tracer:
+    """Chromium's own account of its compositor frames, through the DevTools protocol on the
+    browser's debugging address (Selenium's CDP calls cannot receive the trace's events):
+    ``PipelineReporter`` events, one per frame the renderer's compositor began, each with its
+    fate (presented, dropped, nothing to update) and whether a compositor animation ran in it,
+    as Chromium's own dropped-frames metric counts them. The page marks each moment
+    (``performance.mark``, in the trace's clock)."""
+
+    CATEGORIES = ("disabled-by-default-devtools.timeline.frame", "blink.user_timing", "__metadata")
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.events: list[Json] = []
+        self.done: asyncio.Future[None] | None = None
+
+    def start(self) -> None:
+        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(20)
+
+    def stop(self) -> list[Json]:
+        asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(120)
+        return self.events
+
+    async def _start(self) -> None:
+        import aiohttp
+
+        self.http = aiohttp.ClientSession()
+        version = await (await self.http.get(f"http://{self.address}/json/version")).json()
+        self.ws = await self.http.ws_connect(version["webSocketDebuggerUrl"], max_msg_size=0)
+        config = {"includedCategories": list(self.CATEGORIES), "excludedCategories": ["*"]}
+        params = {"traceConfig": config, "transferMode": "ReportEvents"}
+        await self.ws.send_json({"id": 1, "method": "Tracing.start", "params": params})
+        self.done = self.loop.create_future()
+        self.reader = self.loop.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for message in self.ws:
+            data = json.loads(message.data)
+            if data.get("method") == "Tracing.dataCollected":
+                self.events += data["params"]["value"]
+            elif data.get("method") == "Tracing.tracingComplete":
+                break
+
+    async def _stop(self) -> None:
+        await self.ws.send_json({"id": 2, "method": "Tracing.end"})
+        await self.reader
+        await self.ws.close()
+        await self.http.close()
+
+
+@dataclass
+class Compositor:
+    """One moment's compositor frames (the renderer's), over its repetitions: by fate, and
+    those that had a compositor animation in them."""
+
+    states: dict[str, int] = field(default_factory=dict)
+    animated: int = 0
+    animated_dropped: int = 0
+
+    def line(self, name: str) -> str:
+        shown = self.states.get("PRESENTED_ALL", 0) + self.states.get("PRESENTED_PARTIAL", 0)
+        dropped = self.states.get("DROPPED", 0)
+        share = dropped / (shown + dropped) if shown + dropped else 0.0
+        idle = self.states.get("NO_UPDATE_DESIRED", 0)
+        return (
+            f"{name:9} {shown:9} {dropped:8} {share:8.1%} {idle:9}"
+            f" {self.animated:9} {self.animated_dropped:9}"
+        )
+
+
+COMPOSITOR_HEAD = (
+    f"{'moment':9} {'presented':>9} {'dropped':>8} {'dropped%':>8} {'no update':>9} "
+    f"{'animated':>9} {'anim drop':>9}"
+)
+
+
+def compositor_frames(events: list[Json], window: float) -> dict[str, Compositor]:
+    """The renderer's compositor frames begun in each moment's window, by the moments' marks."""
+    renderers = {
+        e["pid"]
+        for e in events
+        if e.get("ph") == "M" and e["name"] == "process_name" and e["args"]["name"] == "Renderer"
+    }
+    marks = sorted(
+        (e["ts"], e["name"].removeprefix("moment:"))
+        for e in events
+        if e.get("cat") == "blink.user_timing" and e["name"].startswith("moment:")
+        and e.get("ph") in ("R", "I", "n", "b")
+    )  # fmt: skip
+    out = {m: Compositor() for m in MOMENTS}
+    for e in events:
+        if e["name"] != "PipelineReporter" or e.get("ph") != "b" or e["pid"] not in renderers:
+            continue
+        report = e["args"].get("frame_reporter") or e["args"].get("chrome_frame_reporter") or {}
+        state = str(report.get("state", "?")).removeprefix("STATE_")
+        moment = next((m for ts, m in reversed(marks) if ts <= e["ts"] < ts + window * 1e6), None)
+        if moment is None or moment not in out:
+            continue
+        c = out[moment]
+        c.states[state] = c.states.get(state, 0) + 1
+        if report.get("has_compositor_animation"):
+            c.animated += 1
+            c.animated_dropped += state == "DROPPED"
+    return out
 
 
 def chrome(flags: list[str]) -> Any:
@@ -377,8 +488,6 @@ class Frames:
     long_frames: list[tuple[float, float]] = field(default_factory=list)
     animations: int = 0
     events: int = 0
-    #: Whether the client had turned its motion off (it judged the device too slow).
-    still: bool = False
 
     def add(self, record: Json) -> None:
         pairs = list(itertools.pairwise(record["ts"]))
@@ -389,7 +498,6 @@ class Frames:
         ]
         self.long_frames += [(a, b) for a, b in record["loaf"] or []]
         self.animations = max(self.animations, record["anims"])
-        self.still = self.still or bool(record.get("still"))
         self.events += 1
 
     def line(self, name: str) -> str:
@@ -399,7 +507,7 @@ class Frames:
         return (
             f"{name:9} {figures(self.intervals, self.events)} {len(self.long_frames):5} "
             f"{longest:6.0f} {rendering:6.0%} {self.animations:5} | "
-            f"{figures(self.moving, self.events)}{' (motion turned off)' if self.still else ''}"
+            f"{figures(self.moving, self.events)}"
         )
 
 
@@ -414,9 +522,9 @@ def wait(driver: Any, script: str, timeout: float = 20.0) -> Any:
 
 
 def run(
-    static: Path, rate: float, rounds: int, window: float, flags: list[str]
-) -> dict[str, Frames]:
-    deal = Deal()
+    static: Path, rate: float, rounds: int, window: float, flags: list[str], timer: bool
+) -> tuple[dict[str, Frames], dict[str, Compositor]]:
+    deal = Deal(timer=timer)
     tapped: list[str] = []
 
     def on_act(action: str) -> Json:
@@ -427,19 +535,22 @@ def run(
     server = TableServer(static, on_act)
     server.table = table_json(deal.model(None))
     driver = chrome(flags)
+    tracer = Tracer(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
     out = {m: Frames() for m in MOMENTS}
     try:
         driver.get(server.url())
         wait(driver, "return document.querySelectorAll('.card').length === 13")
         driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": rate})
         time.sleep(1.0)  # the first layout and the fonts, settled
+        tracer.start()
+        time.sleep(0.5)  # the frames just after tracing starts are reported dropped
 
         def play(seat: int, after: Callable[[], TableModel]) -> None:
             deal.play(seat)
             server.push(table_json(after()))
 
         def moment(name: str, act: Callable[[], None]) -> None:
-            driver.execute_script(START)
+            driver.execute_script(START + f"performance.mark('moment:{name}');")
             act()
             time.sleep(window)
             out[name].add(driver.execute_script(STOP))
@@ -454,9 +565,10 @@ def run(
             moment("done", lambda: play(2, lambda: deal.model(None, gathered=False)))
             # The next trick opens: the finished one leaves the middle for the last-trick line.
             moment("gathered", lambda: server.push(table_json(deal.model(None))))
+        frames = compositor_frames(tracer.stop(), window)
     finally:
         driver.quit()
-    return out
+    return out, frames
 
 
 def idle_check(flags: list[str]) -> None:
@@ -482,6 +594,13 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=0.7, help="seconds recorded per moment")
     parser.add_argument("--flag", action="append", default=[], help="another Chromium flag")
     parser.add_argument("--check", action="store_true", help="an idle page's frames first")
+    parser.add_argument(
+        "--timer",
+        action="store_true",
+        help="turns with a timer (its bar moves by a fraction of a pixel a frame, which the "
+        "compositor's trace counts as dropped frames: headless Chromium presents no frame "
+        "that changes no pixel)",
+    )
     parser.add_argument("--static", type=Path, default=STATIC,
                         help="the built client to serve (another build, to compare)")  # fmt: skip
     args = parser.parse_args()
@@ -495,9 +614,17 @@ def main() -> None:
     for rate in (float(r) for r in args.rates.split(",")):
         print(f"\nCPU throttling x{rate:g}, 360x740 mobile, {args.rounds} tricks, "
               f"{args.window:g} s per moment")  # fmt: skip
+        main_thread, compositor = run(
+            args.static, rate, args.rounds, args.window, args.flag, args.timer
+        )
+        print("the page's frames (requestAnimationFrame) | those while cards moved")
         print(HEAD)
-        for name, frames in run(args.static, rate, args.rounds, args.window, args.flag).items():
+        for name, frames in main_thread.items():
             print(frames.line(name))
+        print("the compositor's frames (Chromium's trace: PipelineReporter)")
+        print(COMPOSITOR_HEAD)
+        for name, counted in compositor.items():
+            print(counted.line(name))
     print(f"\nload average {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 

@@ -5,10 +5,15 @@
  * no layout, no repaint per frame); positions are read once before the table changes and once
  * after, never inside a frame.
  *
+ * The hand's cards rise and fall at once, unanimated: moving thirteen of them, by CSS
+ * transitions or Web Animations alike, came out as dropped frames in Chromium's own frame
+ * accounting even unthrottled, where one or three cards flying did not (bench/activity_frames.py,
+ * docs/activity.md "Frames"): the issue's "60 fps or no animation" leaves them unanimated.
+ *
  * No animation at all under prefers-reduced-motion, nor on a device too slow for it: while
  * cards move, the frames are timed (requestAnimationFrame, only then), and once enough have
  * been seen, if more than a quarter came late (> 1.5 frames at 60 Hz), the table stops
- * animating for the rest of the visit (the `still` class also stops the hand's transitions).
+ * animating for the rest of the visit.
  */
 
 const FLY_MS = 220;
@@ -43,7 +48,6 @@ function watch(animation: Animation): void {
     last = now;
     if (frames >= JUDGE_AFTER && late / frames > LATE_SHARE) {
       slow = true;
-      document.documentElement.classList.add("still");
       for (const a of document.getAnimations()) a.finish();
       return;
     }
@@ -106,19 +110,18 @@ export function after(root: HTMLElement, was: Before, winner: number | null): vo
     const key = playedKey(el);
     shown.add(key);
     if (was.trick.has(key)) continue;
-    const face = el.querySelector(".face");
     const card = el.dataset.card ?? "";
     const source = was.hand.get(card) ?? was.seats.get(Number(el.dataset.seat));
-    if (face !== null && source !== undefined) arrivals.push([face, source, was.hand.has(card)]);
+    if (source !== undefined) arrivals.push([el, source, was.hand.has(card)]);
   }
   const leaving = [...was.trick].filter(([key]) => !shown.has(key));
   // Reads first (one layout), then the writes: no reading after a write in the same frame.
-  const targets = arrivals.map(([face]) => face.getBoundingClientRect());
+  const targets = arrivals.map(([figure]) => figure.querySelector(".face")?.getBoundingClientRect() ?? figure.getBoundingClientRect());
   const goal = winner === null ? undefined : root.querySelector(`.seat[data-seat="${winner}"]`)?.getBoundingClientRect();
-  arrivals.forEach(([face, source, mine], i) => {
+  arrivals.forEach(([figure, source, mine], i) => {
     const to = targets[i] as DOMRect;
     watch(
-      face.animate(
+      figure.animate(
         [{ transform: from(source, to), opacity: mine ? 1 : 0.3 }, { transform: "none", opacity: 1 }],
         { duration: FLY_MS, easing: "cubic-bezier(.2,.7,.3,1)" },
       ),

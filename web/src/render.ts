@@ -329,8 +329,7 @@ function putDownHtml(t: Table, w: Words): string {
 /**
  * The hand, changed in place where it can be: a card played is taken out and the others only
  * change class, so their SVG is neither parsed nor painted again, keyboard focus stays where
- * it was, and a card's rise or fall (a transform in style.css) is a transition that runs, where
- * new elements would just appear raised. Anything else (a new deal, the language, the exchange)
+ * it was. Anything else (a new deal, the language, the exchange)
  * rebuilds the region.
  */
 function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
@@ -526,7 +525,20 @@ export function tick(root: HTMLElement, s: State): void {
   const now = Date.now();
   const left = Math.max(0, deadline * 1000 - now);
   const whole = Math.max(1, deadline * 1000 - s.turnSeenAt);
-  fill.style.transform = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
+  const scale = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
+  if (!motionOn()) {
+    fill.getAnimations().forEach((a) => a.cancel());
+    fill.style.transform = scale; // a step every tick
+  } else if (fill.dataset.until !== String(deadline)) {
+    // One animation for the whole turn, run by the compositor: a transition started again at
+    // every tick kept the page's main thread drawing every frame (bench/activity_frames.py).
+    fill.dataset.until = String(deadline);
+    fill.animate([{ transform: scale }, { transform: "scaleX(0)" }], {
+      duration: left,
+      easing: "linear",
+      fill: "forwards",
+    });
+  }
   fill.classList.toggle("low", left < 10_000);
   secs.textContent = WORDS[s.lang].seconds(Math.ceil(left / 1000));
 }
