@@ -11,26 +11,36 @@ phone's size (360x740, mobile emulation) with the CPU throttled by each of ``--r
 person plays Nines at seat 1 against two others; each round of one trick gives five moments:
 
 - ``raised``: the person's turn comes, the playable cards rise (others dimmed);
-- ``mine``: a raised card tapped (its own transition, the act, the ack and the next table);
-- ``other``: another player's card arrives on the trick;
+- ``mine``: a raised card tapped (the act, the ack and the next table: the card flies from the
+  hand to the trick);
+- ``other``: another player's card arrives on the trick (it flies in from their panel);
 - ``done``: the trick's last card, the trick complete with its winner;
-- ``gathered``: the next trick begins, the finished one leaves the table.
+- ``gathered``: the next trick begins, the finished one goes to its winner's panel.
 
-For each, frames are recorded from the moment it happens for ``--window`` seconds by a
-``requestAnimationFrame`` loop started before it (its timestamps are the frames' begin times:
-a frame the page was too busy to begin shows as a longer interval), and the long animation
-frames the browser reports (``long-animation-frame`` entries: frames whose work took > 50 ms).
-Printed per moment and rate: frame-interval p50/p95/max, the share of intervals over one frame
-(> 18 ms: 16.7 ms plus the clock's coarsening, 0.1 ms, and the headless frame timer's jitter)
-and over two (> 33.4 ms), the frames dropped (each interval counts round(interval / 16.7) - 1),
-and how many animations were running 60 ms in (``document.getAnimations()``).
+Each moment is watched for ``--window`` seconds from when it happens, two ways:
+
+1. The page's frames: a ``requestAnimationFrame`` loop started just before (its timestamps are
+   the frames' begin times: a frame the main thread was too busy to begin shows as a longer
+   interval), the long animation frames the browser reports (``long-animation-frame``: frames
+   whose work took > 50 ms; "render" is the part of them after their scripts: style, layout,
+   paint), and how many animations were running 60 ms in. Printed: interval p50/p95/max, the
+   share over one frame (> 18 ms: 16.7 ms plus the clock's 0.1 ms steps and the frame timer's
+   jitter) and over two (> 33.4 ms), the frames dropped (round(interval / 16.7) - 1 each), per
+   event too; then the same for the frames while cards moved only (from each Web Animation's
+   start to its end, and a hand card's CSS transition's run to its end, for older builds).
+2. The compositor's frames, as Chromium itself accounts them: a trace (DevTools protocol on
+   the browser's debugging address) of its ``PipelineReporter`` events, one per frame the
+   renderer's compositor began, each presented, dropped or with nothing to update, and whether
+   a compositor animation ran in it. An animation on the compositor keeps its frames while the
+   main thread is busy; these are the frames a person sees.
 
 What it can and cannot say: headless Chromium begins frames from a 60 Hz timer (no display, no
-vsync; ``--check`` shows an idle page's intervals), draws in software (no GPU), and shares this
-2-core machine with whatever else runs (the load average is printed). A frame the main thread
-misses is seen; a compositor-only animation's own frames are not (they run off the main thread,
-which is the point of them), so a transform transition that never blocks the main thread counts
-as smooth here exactly when nothing else does.
+vsync: ``--check`` shows an idle page's intervals), composites and rasterizes in software (no
+GPU: a phone's compositor has one), and shares this 2-core machine with whatever else runs
+(the load average is printed; figures swing with it). CPU throttling slows the page's main
+thread only. The turn timer is off unless ``--timer``: its bar moves a fraction of a pixel a
+frame, and headless Chromium reports every such frame dropped (nothing to draw), even on an
+idle page unthrottled, which would drown the cards' frames.
 """
 
 from __future__ import annotations
