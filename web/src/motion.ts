@@ -12,8 +12,8 @@
  *
  * No animation at all under prefers-reduced-motion, nor on a device too slow for it: while
  * cards move, the frames are timed (requestAnimationFrame, only then), and once enough have
- * been seen, if more than a quarter came late (> 1.5 frames at 60 Hz), the table stops
- * animating for the rest of the visit.
+ * been seen (60, four or five cards), if more than one in ten came late (> 1.5 frames at
+ * 60 Hz: one missed), the table stops animating for the rest of the visit.
  */
 
 const FLY_MS = 220;
@@ -21,8 +21,8 @@ const GATHER_MS = 260;
 /** A frame later than this (ms) was missed: 1.5 frames at 60 Hz. */
 const LATE_MS = 25;
 /** Frames seen before judging, and the share of late ones that turns motion off. */
-const JUDGE_AFTER = 40;
-const LATE_SHARE = 0.25;
+const JUDGE_AFTER = 60;
+const LATE_SHARE = 0.1;
 
 const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)");
 let slow = false;

@@ -533,6 +533,7 @@ export function tick(root: HTMLElement, s: State): void {
     // One animation for the whole turn, run by the compositor: a transition started again at
     // every tick kept the page's main thread drawing every frame (bench/activity_frames.py).
     fill.dataset.until = String(deadline);
+    fill.getAnimations().forEach((a) => a.cancel()); // the previous turn's, or one a redraw cut
     fill.animate([{ transform: scale }, { transform: "scaleX(0)" }], {
       duration: left,
       easing: "linear",
@@ -540,5 +541,7 @@ export function tick(root: HTMLElement, s: State): void {
     });
   }
   fill.classList.toggle("low", left < 10_000);
-  secs.textContent = WORDS[s.lang].seconds(Math.ceil(left / 1000));
+  // Written when the second changes only: each write lays the line out again.
+  const text = WORDS[s.lang].seconds(Math.ceil(left / 1000));
+  if (secs.textContent !== text) secs.textContent = text;
 }
