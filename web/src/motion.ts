@@ -116,8 +116,9 @@ export function after(root: HTMLElement, was: Before, winner: number | null): vo
   }
   const leaving = [...was.trick].filter(([key]) => !shown.has(key));
   // Reads first (one layout), then the writes: no reading after a write in the same frame.
-  const targets = arrivals.map(([figure]) => figure.querySelector(".face")?.getBoundingClientRect() ?? figure.getBoundingClientRect());
-  const goal = winner === null ? undefined : root.querySelector(`.seat[data-seat="${winner}"]`)?.getBoundingClientRect();
+  const targets = arrivals.map(([figure]) => (figure.querySelector(".face") ?? figure).getBoundingClientRect());
+  const panel = winner === null ? null : root.querySelector(`.seat[data-seat="${winner}"]`);
+  const goal = panel?.getBoundingClientRect();
   arrivals.forEach(([figure, source, mine], i) => {
     const to = targets[i] as DOMRect;
     watch(
@@ -138,7 +139,10 @@ export function after(root: HTMLElement, was: Before, winner: number | null): vo
     ghost.style.height = `${rect.height}px`;
     ghost.appendChild(el);
     document.body.appendChild(ghost);
-    const small = new DOMRect(goal.left + goal.width / 2 - rect.width * 0.2, goal.top + goal.height / 2 - rect.height * 0.2, rect.width * 0.4, rect.height * 0.4);
+    // Into the middle of the winner's panel, at 40% of its size.
+    const w = rect.width * 0.4;
+    const h = rect.height * 0.4;
+    const small = new DOMRect(goal.left + (goal.width - w) / 2, goal.top + (goal.height - h) / 2, w, h);
     const animation = ghost.animate(
       [{ transform: "none", opacity: 1 }, { transform: from(small, rect), opacity: 0 }],
       { duration: GATHER_MS, easing: "ease-in" },
