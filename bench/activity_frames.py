@@ -280,8 +280,10 @@ const rec = window.__rec = {ts: [], anims: 0, loaf: [], on: true, moving: [], ru
 // (transitionrun to transitionend or cancel, counted, so overlapping ones make one span).
 if (!window.__animate) {
   window.__animate = Element.prototype.animate;
+  window.__started = 0;
   Element.prototype.animate = function (...args) {
     const a = window.__animate.apply(this, args);
+    window.__started++;
     const r = window.__rec;
     a.ready.then(() => {
       const t = a.effect.getComputedTiming();
@@ -547,6 +549,7 @@ def run(
     driver = chrome(flags)
     tracer = Tracer(driver.capabilities["goog:chromeOptions"]["debuggerAddress"])
     out = {m: Frames() for m in MOMENTS}
+    started: list[int] = []
     try:
         driver.get(server.url())
         wait(driver, "return document.querySelectorAll('.card').length === 13")
@@ -575,9 +578,14 @@ def run(
             moment("done", lambda: play(2, lambda: deal.model(None, gathered=False)))
             # The next trick opens: the finished one leaves the middle for the last-trick line.
             moment("gathered", lambda: server.push(table_json(deal.model(None))))
+            started.append(driver.execute_script("return window.__started"))
         frames = compositor_frames(tracer.stop(), window)
     finally:
         driver.quit()
+    # Whether the client kept animating: the Web Animations it had started after each trick
+    # (six a trick: three cards flying in, three taken to the winner; it stops when it finds
+    # the device too slow, web/src/motion.ts).
+    print("animations started, trick by trick:", " ".join(map(str, started)))
     return out, frames
 
 

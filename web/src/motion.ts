@@ -11,42 +11,48 @@
  * docs/activity.md "Frames"): the issue's "60 fps or no animation" leaves them unanimated.
  *
  * No animation at all under prefers-reduced-motion, nor on a device too slow for it: while
- * cards move, the frames are timed (requestAnimationFrame, only then), and once enough have
- * been seen (60, four or five cards), if more than one in ten came late (> 1.5 frames at
- * 60 Hz: one missed), the table stops animating for the rest of the visit.
+ * cards move, the frames are timed (requestAnimationFrame, only then), and once a second of
+ * motion has been seen (60 frames due at 60 Hz, four or five cards), if more than one frame in
+ * ten never came, the table stops animating for the rest of the visit.
  */
 
 const FLY_MS = 220;
 const GATHER_MS = 260;
-/** A frame later than this (ms) was missed: 1.5 frames at 60 Hz. */
-const LATE_MS = 25;
-/** Frames seen before judging, and the share of late ones that turns motion off. */
+/** One frame at 60 Hz, ms. */
+const FRAME_MS = 1000 / 60;
+/** Frames due (a second of motion) before judging, and the share missed that turns it off. */
 const JUDGE_AFTER = 60;
-const LATE_SHARE = 0.1;
+const MISSED_SHARE = 0.1;
 
 const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)");
 let slow = false;
-let frames = 0;
-let late = 0;
+/** While cards moved: the frames due at 60 Hz, and those of them that never came. */
+let due = 0;
+let missed = 0;
 let watching = 0;
 
 export function motionOn(): boolean {
   return !slow && !reduced?.matches;
 }
 
-/** Times the frames while an animation runs; judges the device once enough were seen. */
+/** Times the frames while an animation runs; judges the device once enough were due. */
 function watch(animation: Animation): void {
   watching++;
   animation.finished.catch(() => undefined).finally(() => watching--);
   if (watching > 1) return;
+  // The first interval holds the drawing of the table that started the motion (its cost,
+  // animated or not): counted from the next.
   let last = 0;
+  let seen = 0;
   const step = (now: number) => {
-    if (last > 0) {
-      frames++;
-      if (now - last > LATE_MS) late++;
+    if (++seen > 2) {
+      // Counted in frames due, not frames seen: a slow device shows few frames, each late.
+      const frames = Math.max(1, Math.round((now - last) / FRAME_MS));
+      due += frames;
+      missed += frames - 1;
     }
     last = now;
-    if (frames >= JUDGE_AFTER && late / frames > LATE_SHARE) {
+    if (due >= JUDGE_AFTER && missed / due > MISSED_SHARE) {
       slow = true;
       for (const a of document.getAnimations()) a.finish();
       return;
