@@ -4,7 +4,9 @@ send, and that it fits a phone and a desktop with nothing overlapping or overflo
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from bot.table_model import TableModel
+from bot.table_model import PlayedCard, TableModel
+from engine import Card
 from tests.activity import tables
 from tests.activity.conftest import SHOTS
 from tests.activity.fake_server import FakeActivityServer
@@ -400,6 +403,66 @@ def test_the_client_works_under_discords_proxy_prefix(
     open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0), prefix="/.proxy/")
     assert len(browser.find_elements(By.CSS_SELECTOR, "button.card")) == 9
     assert fake.sent("hello")
+
+
+# Cards moving (web/src/motion.ts) ------------------------------------------------------------
+
+#: Run in the page: records every Web Animation started from now on (what it moves and from
+#: where), and keeps the hand's card elements, to tell a hand changed in place from one redrawn.
+RECORD_ANIMATIONS = """
+window.__animated = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  window.__animated.push({card: this.dataset.card || null, from: frames[0].transform});
+  return animate.call(this, frames, options);
+};
+window.__hand = [...document.querySelectorAll('.fan .card')];
+"""
+
+
+def after_playing(code: str) -> TableModel:
+    """``nines_play(0)`` once Alex's ``code`` is on the trick: out of the hand, the turn on."""
+    before = tables.nines_play(0)
+    assert before.trick is not None and before.hand is not None
+    played = Card.parse(code)
+    return dataclasses.replace(
+        before,
+        trick=dataclasses.replace(before.trick, cards=(*before.trick.cards, PlayedCard(0, played))),
+        hand=dataclasses.replace(
+            before.hand,
+            cards=tuple(c for c in before.hand.cards if c != played),
+            legal=(),
+            playable=frozenset(),
+        ),
+        turn=None,
+    )
+
+
+@pytest.mark.parametrize("reduced", [False, True], ids=["motion", "reduced-motion"])
+def test_a_card_played_flies_to_the_trick_unless_motion_is_reduced(
+    browser: Driver, fake: FakeActivityServer, reduced: bool
+) -> None:
+    media = [{"name": "prefers-reduced-motion", "value": "reduce" if reduced else ""}]
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": media})
+    try:
+        open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+        browser.execute_script(RECORD_ANIMATIONS)
+        fake.views[tables.ALEX] = lambda: after_playing("TS")
+        card(browser, "TS").click()
+        wait_js(browser, "return !!document.querySelector('.played[data-card=\"TS\"]')")
+        # The hand is changed in place: the cards left are the elements they were.
+        kept = "return window.__hand.filter(n => n.isConnected).map(n => n.dataset.card)"
+        assert browser.execute_script(kept) == ["AS", "3S", "QH", "7H", "9C", "2C", "KD", "5D"]
+        moved = [a for a in browser.execute_script("return window.__animated") if a["card"]]
+        if reduced:
+            assert moved == []
+        else:
+            # From where it stood in the hand (below and aside of its place on the trick).
+            assert [a["card"] for a in moved] == ["TS"]
+            dx, dy = (float(v) for v in re.findall(r"(-?[\d.]+)px", moved[0]["from"]))
+            assert dy > 50 and dx != 0, moved
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 # Sizes: nothing overlaps, nothing overflows --------------------------------------------------

@@ -9,6 +9,7 @@
  */
 import { cardName, cardSvg, chipSvg, parseCard, suitSvg } from "./cards";
 import { WORDS, type Words } from "./i18n";
+import { after, before, motionOn } from "./motion";
 import type { CardText, HandResult, Seat, Table, Trick } from "./protocol";
 import type { State } from "./state";
 
@@ -143,14 +144,18 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
       const label = `${who}${w.colon}${cardName(played.card, w)}${call ? ` (${call})` : ""}`;
       const won = done && trick.winner === played.seat;
       return (
-        `<figure class="played pos-${pos.get(played.seat) ?? "top"}${won ? " won" : ""}" role="img" aria-label="${esc(label)}">` +
+        `<figure class="played pos-${pos.get(played.seat) ?? "top"}${won ? " won" : ""}" data-seat="${played.seat}" ` +
+        `data-card="${esc(played.card)}" role="img" aria-label="${esc(label)}">` +
         `${cardSvg(played.card, w)}<figcaption>${esc(who)}${call ? ` · ${esc(call)}` : ""}</figcaption></figure>`
       );
     })
     .join("");
   const caption =
     done && trick.winner !== null ? `<p class="caption">${esc(w.takes(seatName(t, trick.winner)))}</p>` : "";
-  return `<div class="trick n${t.seats.length}${done ? " done" : ""}" aria-label="${esc(`#${trick.number}`)}">${cards}</div>${caption}`;
+  return (
+    `<div class="trick n${t.seats.length}${done ? " done" : ""}" data-trick="${t.hand_number}.${trick.number}" ` +
+    `aria-label="${esc(`#${trick.number}`)}">${cards}</div>${caption}`
+  );
 }
 
 function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
@@ -280,28 +285,81 @@ function promptHtml(s: State, t: Table, w: Words): string {
   return "";
 }
 
+/** One card of the hand: its class (playable, dimmed or idle; armed) and whether it may be tapped. */
+interface HandCard {
+  card: CardText;
+  cls: string;
+  can: boolean;
+}
+
+function handCards(s: State, t: Table): HandCard[] {
+  const hand = t.hand;
+  if (hand === null) return [];
+  const playable = new Set(hand.playable);
+  const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
+  return hand.cards.map((card) => {
+    const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
+    const armed = s.armed === card || (s.jokerAsk && parseCard(card)?.suit === null);
+    return { card, can, cls: `card ${can ? "playable" : myTurn ? "dimmed" : "idle"}${armed ? " armed" : ""}` };
+  });
+}
+
+function cardButton(c: HandCard, w: Words): string {
+  return (
+    `<button type="button" class="${c.cls}" data-card="${esc(c.card)}" aria-label="${esc(cardName(c.card, w))}"` +
+    `${c.can ? "" : ` aria-disabled="true"`}>${cardSvg(c.card, w)}</button>`
+  );
+}
+
 function handHtml(s: State, t: Table, w: Words): string {
   const hand = t.hand;
   if (t.status !== "playing") return ""; // the game is not on: no hand, the middle gets the room
   if (hand === null) return `<p class="watch">${esc(w.watching)}</p>`;
-  const playable = new Set(hand.playable);
-  const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
-  const cards = hand.cards
-    .map((card) => {
-      const face = parseCard(card);
-      const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
-      const cls = can ? "playable" : myTurn ? "dimmed" : "idle";
-      return (
-        `<button type="button" class="card ${cls}${s.armed === card || (s.jokerAsk && face?.suit === null) ? " armed" : ""}" ` +
-        `data-card="${esc(card)}" aria-label="${esc(cardName(card, w))}"${can ? "" : ` aria-disabled="true"`}>` +
-        `${cardSvg(card, w)}</button>`
-      );
-    })
+  const cards = handCards(s, t)
+    .map((c) => cardButton(c, w))
     .join("");
-  const put = hand.put_down
-    ? `<p class="putdown">${esc(w.put_down + w.colon)}<span class="minis">${hand.put_down.map((c) => mini(c, w)).join("")}</span></p>`
-    : "";
-  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${put}`;
+  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${putDownHtml(t, w)}`;
+}
+
+function putDownHtml(t: Table, w: Words): string {
+  const put = t.hand?.put_down;
+  return put ? `<p class="putdown">${esc(w.put_down + w.colon)}<span class="minis">${put.map((c) => mini(c, w)).join("")}</span></p>` : "";
+}
+
+/**
+ * The hand, changed in place where it can be: a card played is taken out and the others only
+ * change class, so their SVG is neither parsed nor painted again, keyboard focus stays where
+ * it was. Anything else (a new deal, the language, the exchange)
+ * rebuilds the region.
+ */
+function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
+  const el = root.querySelector<HTMLElement>('[data-region="hand"]');
+  const fan = el?.querySelector<HTMLElement>(".fan");
+  const want = handCards(s, t);
+  const shape = `${s.lang}|${t.notation ?? ""}|${putDownHtml(t, w)}`;
+  const have = fan ? [...fan.querySelectorAll<HTMLElement>(".card")] : [];
+  const kept = new Set(want.map((c) => c.card));
+  const staying = have.filter((b) => kept.has(b.dataset.card ?? ""));
+  const inPlace =
+    el !== null && fan !== null && fan !== undefined && t.status === "playing" && t.hand !== null &&
+    previous.get("hand-shape") === shape && staying.length === want.length &&
+    staying.every((b, i) => b.dataset.card === want[i]?.card);
+  if (!inPlace) {
+    previous.set("hand-shape", shape);
+    patch(root, "hand", handHtml(s, t, w));
+    return;
+  }
+  const hadFocus = fan.contains(document.activeElement);
+  for (const b of have) if (!kept.has(b.dataset.card ?? "")) b.remove();
+  staying.forEach((b, i) => {
+    const c = want[i] as HandCard;
+    if (b.className !== c.cls) b.className = c.cls;
+    if (c.can) b.removeAttribute("aria-disabled");
+    else b.setAttribute("aria-disabled", "true");
+  });
+  // The card just played is gone: keep the keyboard in the hand, on its first card.
+  if (hadFocus && !fan.contains(document.activeElement)) staying[0]?.focus();
+  previous.delete("hand"); // the markup is no longer what was last written: rebuilt next time
 }
 
 function sheetHtml(t: Table, w: Words): string {
@@ -342,7 +400,43 @@ function optionsHtml(s: State, w: Words): string {
 
 const previous = new Map<string, string>();
 
-/** Replaces a region's markup if it changed, giving focus back to what had it. */
+/**
+ * Makes `el`'s children what `next`'s are, touching only what differs: an element whose markup
+ * is unchanged stays as it is (its SVG neither parsed, styled nor painted again, a card on the
+ * trick not redrawn when the next one comes); one that differs only in its attributes or some
+ * of its children is changed in place; anything else is replaced. Elements are matched by
+ * position, as the table's regions grow at their end (a trick's cards, a seat's lines).
+ */
+function morph(el: Element, next: Element | DocumentFragment): void {
+  const olds = [...el.childNodes];
+  const news = [...next.childNodes];
+  const elementsOnly = [...olds, ...news].every((n) => n.nodeType === Node.ELEMENT_NODE);
+  if (!elementsOnly) {
+    el.replaceChildren(...news); // text among them: small, rebuilt whole
+    return;
+  }
+  news.forEach((node, i) => {
+    const old = olds[i] as Element | undefined;
+    const neu = node as Element;
+    if (old === undefined) el.appendChild(neu);
+    else if (old.outerHTML === neu.outerHTML) return;
+    else if (old.tagName !== neu.tagName || old.namespaceURI !== neu.namespaceURI) old.replaceWith(neu);
+    else if (old.innerHTML === neu.innerHTML) attributes(old, neu);
+    else if (neu.namespaceURI !== "http://www.w3.org/1999/xhtml") old.replaceWith(neu); // an SVG: whole
+    else {
+      attributes(old, neu);
+      morph(old, neu);
+    }
+  });
+  for (const old of olds.slice(news.length)) old.remove();
+}
+
+function attributes(old: Element, neu: Element): void {
+  for (const { name } of [...old.attributes]) if (!neu.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of [...neu.attributes]) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+}
+
+/** Brings a region's markup up to date if it changed, giving focus back to what had it. */
 function patch(root: HTMLElement, region: string, html: string): void {
   if (previous.get(region) === html) return;
   previous.set(region, html);
@@ -353,8 +447,10 @@ function patch(root: HTMLElement, region: string, html: string): void {
   if (active instanceof HTMLElement && el.contains(active)) {
     focusKey = active.dataset.card ?? active.dataset.act ?? active.dataset.ui ?? null;
   }
-  el.innerHTML = html;
-  if (focusKey !== null) {
+  const next = document.createElement("template");
+  next.innerHTML = html;
+  morph(el, next.content);
+  if (focusKey !== null && !el.contains(document.activeElement)) {
     const again = el.querySelector<HTMLElement>(
       `[data-card="${focusKey}"],[data-act="${focusKey}"],[data-ui="${focusKey}"]`,
     );
@@ -372,6 +468,9 @@ function wordsFor(s: State): Words {
     : w;
 }
 
+/** Whether a table was drawn already: the first one appears, nothing flies in. */
+let drawn = false;
+
 export function render(root: HTMLElement, s: State): void {
   const w = wordsFor(s);
   document.documentElement.lang = s.lang;
@@ -379,9 +478,15 @@ export function render(root: HTMLElement, s: State): void {
   patch(root, "notice", noticeHtml(s, t, w));
   patch(root, "options", optionsHtml(s, w));
   if (t === null) return;
+  const was = drawn && motionOn() ? before(root) : null;
+  drawn = true;
   const pos = positions(t);
-  root.dataset.players = String(t.seats.length);
-  root.dataset.seated = t.hand ? "yes" : "no";
+  // Written only when they change: an attribute the stylesheet selects on, set again, can make
+  // the browser restyle the whole table.
+  const players = String(t.seats.length);
+  if (root.dataset.players !== players) root.dataset.players = players;
+  const seated = t.hand ? "yes" : "no";
+  if (root.dataset.seated !== seated) root.dataset.seated = seated;
   patch(root, "bar", barHtml(s, t, w));
   // The seat at the bottom (the viewer's, or the first seat for a watcher) gets the strip
   // above the hand; the others sit around the table.
@@ -395,13 +500,14 @@ export function render(root: HTMLElement, s: State): void {
   const me = t.seats[bottom];
   patch(root, "me", me ? seatHtml(t, me, "bottom", w, t.viewer !== null) : "");
   patch(root, "prompt", promptHtml(s, t, w));
-  patch(root, "hand", handHtml(s, t, w));
+  patchHand(root, s, t, w);
   // The fan's card count, for its overlap (style.css), set through the CSSOM: a style
   // attribute in markup would need 'unsafe-inline' in a Content Security Policy.
   root
     .querySelector<HTMLElement>(".fan")
     ?.style.setProperty("--n", String(Math.max(t.hand?.cards.length ?? 1, 1)));
   patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
+  if (was !== null) after(root, was, t.tricks[t.tricks.length - 1]?.winner ?? null);
   tick(root, s);
 }
 
@@ -419,7 +525,23 @@ export function tick(root: HTMLElement, s: State): void {
   const now = Date.now();
   const left = Math.max(0, deadline * 1000 - now);
   const whole = Math.max(1, deadline * 1000 - s.turnSeenAt);
-  fill.style.transform = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
+  const scale = `scaleX(${Math.min(1, left / whole).toFixed(3)})`;
+  if (!motionOn()) {
+    fill.getAnimations().forEach((a) => a.cancel());
+    fill.style.transform = scale; // a step every tick
+  } else if (fill.dataset.until !== String(deadline)) {
+    // One animation for the whole turn, run by the compositor: a transition started again at
+    // every tick kept the page's main thread drawing every frame (bench/activity_frames.py).
+    fill.dataset.until = String(deadline);
+    fill.getAnimations().forEach((a) => a.cancel()); // the previous turn's, or one a redraw cut
+    fill.animate([{ transform: scale }, { transform: "scaleX(0)" }], {
+      duration: left,
+      easing: "linear",
+      fill: "forwards",
+    });
+  }
   fill.classList.toggle("low", left < 10_000);
-  secs.textContent = WORDS[s.lang].seconds(Math.ceil(left / 1000));
+  // Written when the second changes only: each write lays the line out again.
+  const text = WORDS[s.lang].seconds(Math.ceil(left / 1000));
+  if (secs.textContent !== text) secs.textContent = text;
 }
