@@ -445,15 +445,7 @@ async def main(args: argparse.Namespace) -> None:
                     from testbed.postgres import running_server
 
                     server = stack.enter_context(running_server())
-                import asyncpg
-
-                name = f"load_{len(summaries)}"
-                admin = await asyncpg.connect(server.url("postgres"))
-                try:
-                    await admin.execute(f'CREATE DATABASE "{name}"')
-                finally:
-                    await admin.close()
-                url = server.url(name)
+                url = await server.create(f"load_{len(summaries)}")
             elif database != "sqlite":
                 raise SystemExit(f"--database {database!r}: sqlite or postgresql")
             print(
@@ -1186,79 +1178,65 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     }
 
 
+#: What each option is for, where its name does not say it all.
+HELP = {
+    "--clients": "chat: people click in the double (one or two a game, computers in the other "
+    "seats); sockets: three people a game at the Activity's web tables, browser-less, in a "
+    "process of their own (bench/socket_clients.py), the Activity on in the bot",
+    "--computers": "levels of the computer seats (a one-person game has the first two, a "
+    "two-person game the first); hard thinks in the bot's --workers (0: a thread)",
+    "--database": "sqlite, postgresql (a throwaway server started here), or both in turn: "
+    "sqlite,postgresql",
+    "--processes": "bot processes, each owning one shard of as many (SQLite: one shared file)",
+    "--pace": "mixed: half the people pause 0.5-2 s before a card; machine: none do; human: "
+    "all pause 3-7 s (a person's card every 5 s a game: issue 31's 'human pace', a thousand "
+    "games at 200 person cards a second)",
+    "--no-discord-limits": "serve without Discord-like per-channel rate limits",
+    "--drain": "after --seconds, how long games still going may take to finish before they "
+    "are left (new games start only within --seconds)",
+    "--global-limit": "make the double enforce a global limit of N requests a second on the "
+    "bot's routes (interaction routes are not bound to it): Discord's 50 without N",
+    "--profile": "write a cProfile of the bot process here",
+}
+
+
+def options() -> argparse.Namespace:
+    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add = parser.add_argument
+    add("--clients", choices=("chat", "sockets"), default="chat", help=HELP["--clients"])
+    add("--games", type=int, default=200)
+    add("--seconds", type=float, default=60)
+    add("--workers", type=int, default=1)
+    add("--ramp", type=float, default=10.0)
+    add("--computers", default="normal,easy", help=HELP["--computers"])
+    add("--validate-every", type=int, default=50)
+    add("--database", default="sqlite", help=HELP["--database"])
+    add("--processes", type=int, default=1, help=HELP["--processes"])
+    add("--pace", choices=("mixed", "machine", "human"), default="mixed", help=HELP["--pace"])
+    add(
+        "--no-discord-limits",
+        dest="discord_limits",
+        action="store_false",
+        help=HELP["--no-discord-limits"],
+    )
+    add("--drain", type=float, default=120.0, metavar="SECONDS", help=HELP["--drain"])
+    add(
+        "--global-limit",
+        type=int,
+        nargs="?",
+        const=DISCORD_GLOBAL_LIMIT,
+        default=0,
+        metavar="N",
+        help=HELP["--global-limit"],
+    )
+    add("--profile", type=lambda p: str(Path(p).resolve()), help=HELP["--profile"])
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
     if "--child" in sys.argv:
         asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
     else:
-        from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
-
-        parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-        parser.add_argument(
-            "--clients",
-            choices=("chat", "sockets"),
-            default="chat",
-            help="chat: people click in the double (one or two a game, computers in the other "
-            "seats); sockets: three people a game at the Activity's web tables, browser-less, "
-            "in a process of their own (bench/socket_clients.py), the Activity on in the bot",
-        )
-        parser.add_argument("--games", type=int, default=200)
-        parser.add_argument("--seconds", type=float, default=60)
-        parser.add_argument("--workers", type=int, default=1)
-        parser.add_argument("--ramp", type=float, default=10.0)
-        parser.add_argument(
-            "--computers",
-            default="normal,easy",
-            help="levels of the computer seats (a one-person game has the first two, a "
-            "two-person game the first); hard thinks in the bot's --workers (0: a thread)",
-        )
-        parser.add_argument("--validate-every", type=int, default=50)
-        parser.add_argument(
-            "--database",
-            default="sqlite",
-            help="sqlite, postgresql (a throwaway server started here), or both in turn: "
-            "sqlite,postgresql",
-        )
-        parser.add_argument(
-            "--processes",
-            type=int,
-            default=1,
-            help="bot processes, each owning one shard of as many (SQLite: one shared file)",
-        )
-        parser.add_argument(
-            "--pace",
-            choices=("mixed", "machine", "human"),
-            default="mixed",
-            help="mixed: half the people pause 0.5-2 s before a card; machine: none do; human: "
-            "all pause 3-7 s (a person's card every 5 s a game: issue 31's 'human pace', a "
-            "thousand games at 200 person cards a second)",
-        )
-        parser.add_argument(
-            "--no-discord-limits",
-            dest="discord_limits",
-            action="store_false",
-            help="serve without Discord-like per-channel rate limits",
-        )
-        parser.add_argument(
-            "--drain",
-            type=float,
-            default=120.0,
-            metavar="SECONDS",
-            help="after --seconds, how long games still going may take to finish before they "
-            "are left (new games start only within --seconds)",
-        )
-        parser.add_argument(
-            "--global-limit",
-            type=int,
-            nargs="?",
-            const=DISCORD_GLOBAL_LIMIT,
-            default=0,
-            metavar="N",
-            help="make the double enforce a global limit of N requests a second on the bot's "
-            "routes (interaction routes are not bound to it): Discord's 50 without N",
-        )
-        parser.add_argument(
-            "--profile",
-            type=lambda p: str(Path(p).resolve()),
-            help="write a cProfile of the bot process here",
-        )
-        asyncio.run(main(parser.parse_args()))
+        asyncio.run(main(options()))
