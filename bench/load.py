@@ -542,7 +542,8 @@ async def socket_people(
 ) -> tuple[Window, dict[str, Any]]:
     """People at the Activity's web tables (``--clients sockets``, bench/socket_clients.py):
     the games opened, the bot weighed with them live and no socket ("baseline"), then with
-    every socket open and idle ("rest"), then under play ("loaded"); the sockets' own figures."""
+    every socket open and idle ("rest"), not under play (weighing stops its loop); the
+    sockets' own figures."""
     spec = await socket_clients.open_tables(
         fake, args.games, lambda g: PAUSES[args.pace if paused(args.pace, g) else "machine"]
     )
@@ -559,8 +560,6 @@ async def socket_people(
         await asyncio.sleep(1.0)
         window = Window(fake)
         await clients.go()
-        await asyncio.sleep(min(args.seconds / 2, 20))
-        signal_bots(signal.SIGUSR2)
         figures = await clients.figures()
         await fake.settle()  # the chat tables of the last cards shown
         window.close()
@@ -820,6 +819,29 @@ def print_loop(data: dict[str, Any]) -> None:
     )
 
 
+def print_spent(data: dict[str, Any]) -> None:
+    """Where the bot's time went: its own timings (database writes, computers' decisions),
+    its collector's pauses, and where its loop stalled."""
+    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
+        ms = [v * 1000 for v in values]
+        print(
+            f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
+            f"max {max(ms):.1f} ms"
+        )
+    for generation, values in data["gc"].items():
+        if values:
+            ms = [v * 1000 for v in values]
+            print(
+                f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
+                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
+                f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
+            )
+    stalls = sorted(data["stalls"].items(), key=lambda kv: -kv[1])
+    print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
+    for where, n in stalls[:6]:
+        print(f"   {n:5d}  {where}")
+
+
 def print_cpu(data: dict[str, Any], elapsed: float, others: str, server: float | None) -> None:
     """CPU seconds: the bot's, the rest of the run's (``others``), PostgreSQL's; the machine."""
     print(
@@ -877,6 +899,7 @@ def report_sockets(
     window.print_429s()
     print(f"429s received: {sum(1 for r in window.requests if r.status == 429)}")
     print_loop(data)
+    print_spent(data)
     print_cpu(data, elapsed, f"the double {double_cpu:.1f} s, the sockets' own process "
               f"{sockets['cpu']:.1f} s", None)  # fmt: skip
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
@@ -1099,24 +1122,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"max {max(lag, default=float('nan')):.1f}  (n={len(lag)}, never shown: {never_shown})"
     )
     window.print_429s()
-    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
-        ms = [v * 1000 for v in values]
-        print(
-            f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
-            f"max {max(ms):.1f} ms"
-        )
-    for generation, values in data["gc"].items():
-        if values:
-            ms = [v * 1000 for v in values]
-            print(
-                f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
-                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
-                f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
-            )
-    stalls = sorted(data["stalls"].items(), key=lambda kv: -kv[1])
-    print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
-    for where, n in stalls[:6]:
-        print(f"   {n:5d}  {where}")
+    print_spent(data)
     server_cpu = database_cpu_at_stop - cpu_before[1]
     print_cpu(
         data,
