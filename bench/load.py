@@ -93,6 +93,15 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's main thread (the bot's event loop) has spent runnable but
+    waiting for a CPU (the kernel's schedstat); 0 once it ended."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def own_cpu() -> float:
     """CPU seconds this process (the double and its people) has used so far."""
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -474,9 +483,11 @@ class Window:
     """What the double counted while people played: every request, and Discord's budget
     (requests let through its global window, 429s by scope, invalid requests)."""
 
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
+    def __init__(self, fake: FakeDiscord, bots: list[int]) -> None:
+        self.fake, self.bots = fake, bots
         self.started = time.monotonic()
+        self._waited = sum(map(run_queue_wait, bots))
+        self.waited = 0.0
         limits = fake.ratelimits
         self._before = (
             len(fake.requests),
@@ -495,6 +506,7 @@ class Window:
 
         limits = self.fake.ratelimits
         self.elapsed = time.monotonic() - self.started
+        self.waited = sum(map(run_queue_wait, self.bots)) - self._waited
         self.requests = self.fake.requests[self._before[0] :]
         self.under_global = limits.under_global - self._before[1]
         self.by_scope = {
@@ -509,6 +521,13 @@ class Window:
             key = f"{r.method} {r.route}"
             counts[key] = counts.get(key, 0) + 1
         return counts
+
+    def print_waited(self) -> None:
+        print(
+            f"the bot's loop waited for a CPU (runnable, not running: the machine's other work "
+            f"took it) {self.waited:.1f} s in {self.elapsed:.1f} s "
+            f"({100 * self.waited / self.elapsed:.0f}%)"
+        )
 
     def print_429s(self) -> None:
         from fakecord.ratelimit import INVALID_REQUEST_LIMIT
@@ -539,6 +558,7 @@ async def socket_people(
     fake: FakeDiscord,
     port: int,
     signal_bots: Callable[[int], None],
+    bots: list[int],
 ) -> tuple[Window, dict[str, Any]]:
     """People at the Activity's web tables (``--clients sockets``, bench/socket_clients.py):
     the games opened, the bot weighed with them live and no socket ("baseline"), then with
@@ -558,7 +578,7 @@ async def socket_people(
         await asyncio.sleep(1.0)
         signal_bots(signal.SIGHUP)
         await asyncio.sleep(1.0)
-        window = Window(fake)
+        window = Window(fake, bots)
         await clients.go()
         figures = await clients.figures()
         await fake.settle()  # the chat tables of the last cards shown
@@ -573,6 +593,7 @@ async def chat_people(
     fake: FakeDiscord,
     guilds: list[Guild],
     signal_bots: Callable[[int], None],
+    bots: list[int],
 ) -> tuple[Window, ChatPlayed]:
     """People in chat (``--clients chat``): each table's games one after another, their people
     clicking in the double; the bots weighed idle before, under load, and at rest."""
@@ -778,7 +799,7 @@ async def chat_people(
             people = users[:2] if two else users[:1]
             await asyncio.gather(*(person(u, channel, human, since) for u in people))
 
-    window = Window(fake)
+    window = Window(fake, bots)
     stop_at = window.started + args.seconds
     tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
     await asyncio.sleep(min(args.seconds / 2, 20))
@@ -899,6 +920,7 @@ def report_sockets(
     window.print_429s()
     print(f"429s received: {sum(1 for r in window.requests if r.status == 429)}")
     print_loop(data)
+    window.print_waited()
     print_spent(data)
     print_cpu(data, elapsed, f"the double {double_cpu:.1f} s, the sockets' own process "
               f"{sockets['cpu']:.1f} s", None)  # fmt: skip
@@ -990,9 +1012,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         await fake.settle()
         await asyncio.sleep(1.0)
         if activity_port is not None:
-            window, sockets = await socket_people(args, fake, activity_port, signal_bots)
+            window, sockets = await socket_people(
+                args, fake, activity_port, signal_bots, [p.pid for p in procs]
+            )
         else:
-            window, played = await chat_people(args, fake, guilds, signal_bots)
+            window, played = await chat_people(
+                args, fake, guilds, signal_bots, [p.pid for p in procs]
+            )
 
         database_cpu_at_stop = database_cpu()  # the bots' connections end with them
         signal_bots(signal.SIGTERM)
@@ -1069,6 +1095,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"p99 {pct(seen, 0.99):.1f}  max {max(seen, default=float('nan')):.1f}"
     )
     print_loop(data)
+    window.print_waited()
     print(
         f"Discord requests: {play_requests} in all, {play_requests / max(person_moves, 1):.2f} "
         "per person move (lobbies, hands, tables and summaries included)"
