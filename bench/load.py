@@ -64,6 +64,11 @@ if TYPE_CHECKING:
 PAUSES = {"mixed": (0.5, 2.0), "human": (3.0, 7.0), "machine": (0.0, 0.0)}
 
 
+#: How long the double may stay busy with the bot's work before it is quiet (200 tables opened,
+#: 600 sockets' hellos, on a shared machine).
+SETTLE_WITHIN = 120.0
+
+
 def paused(pace: str, table: int) -> bool:
     """Whether the people of this table pause before a move (--pace mixed: every other)."""
     return pace == "human" or (pace == "mixed" and table % 2 == 0)
@@ -567,21 +572,23 @@ async def socket_people(
     spec = await socket_clients.open_tables(
         fake, args.games, lambda g: PAUSES[args.pace if paused(args.pace, g) else "machine"]
     )
-    await fake.settle()
+    await fake.settle(SETTLE_WITHIN)
     await asyncio.sleep(1.0)
     signal_bots(signal.SIGUSR1)
     await asyncio.sleep(1.0)
     clients = await socket_clients.SocketClients.start(spec, port, args.seconds)
     try:
         await clients.ready()
-        await fake.settle()  # the hellos' own requests (tokens, users, instances) answered
+        await fake.settle(
+            SETTLE_WITHIN
+        )  # the hellos' own requests (tokens, users, instances) answered
         await asyncio.sleep(1.0)
         signal_bots(signal.SIGHUP)
         await asyncio.sleep(1.0)
         window = Window(fake, bots)
         await clients.go()
         figures = await clients.figures()
-        await fake.settle()  # the chat tables of the last cards shown
+        await fake.settle(SETTLE_WITHIN)  # the chat tables of the last cards shown
         window.close()
     finally:
         clients.kill()
@@ -597,6 +604,8 @@ async def chat_people(
 ) -> tuple[Window, ChatPlayed]:
     """People in chat (``--clients chat``): each table's games one after another, their people
     clicking in the double; the bots weighed idle before, under load, and at rest."""
+    from bot.card_faces import face_key
+    from bot.emojis import PREFIX
     from engine.cards import Card
     from fakecord.models import Channel, Message, User
 
@@ -656,9 +665,13 @@ async def chat_people(
 
     def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
         # The bot names a seat by the person's display name (the double's is the user
-        # name), a card by its label in the guild's notation (English here).
-        label = Card.parse(custom_id.rsplit(":", 1)[1]).pretty
-        return re.compile(rf"(?<!\w){re.escape(user.name[:32])}[ *]{{1,3}}{re.escape(label)}")
+        # name), a card by its face's emoji (``<:nines_9h_1a2b3c4d:123>``, bot/emojis.py), or
+        # by its label where faces would pass a length limit, in the guild's notation and
+        # deck (English, two colours here).
+        card = Card.parse(custom_id.rsplit(":", 1)[1])
+        face = rf"<:{PREFIX}{face_key(card, 'en', False)}_[0-9a-f]{{8}}:\d+>"
+        shown = rf"(?:{re.escape(card.pretty)}|{face})"
+        return re.compile(rf"(?<!\w){re.escape(user.name[:32])}[ *]{{1,3}}{shown}")
 
     def watch_tables(msg: Message) -> None:
         nonlocal never_shown

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from fakecord import FakeDiscord
+    from fakecord.interactions import Interaction
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,6 +39,8 @@ Json = dict[str, Any]
 
 #: How long the sockets may take to open and say ready (600 on a loaded 2-core machine).
 READY_WITHIN = 300.0
+#: How long one click of a table's opening may wait for the bot's answer.
+ANSWER_WITHIN = 60.0
 #: Games opened at once through the double (each a slash command and three clicks).
 OPENING = 20
 #: The client's heartbeat (docs/activity.md: a ping every 10 s; the server drops a socket
@@ -52,15 +55,29 @@ async def open_tables(
     double (``OPENING`` at once); one spec per person: the code to exchange on ``/api/token``
     and the Activity instance the person is in, as Discord's client would hand them over, and
     the pause (seconds, uniform) before each of their actions, by table (``pause(g)``)."""
-    from testbed.games import open_game
+    from testbed.games import game_id_of
 
     gate = asyncio.Semaphore(OPENING)
+
+    async def answered(inter: Interaction) -> Interaction:
+        # Each click waits for its own answer, not for the double to settle: with games
+        # opening side by side it never would.
+        await asyncio.wait_for(inter.answered.wait(), ANSWER_WITHIN)
+        if inter.errors:
+            raise SystemExit(f"opening a table failed: {inter.errors}")
+        return inter
 
     async def one(g: int) -> list[Json]:
         async with gate:
             channel = fake.add_channel(name=f"table-{g}")
-            people = [fake.add_user(f"p{g}-{k}") for k in range(3)]
-            game = await open_game(fake, people[0], people=tuple(people[1:]), channel=channel)
+            host, *others = people = [fake.add_user(f"p{g}-{k}") for k in range(3)]
+            start = await answered(await fake.slash(host, channel, "nines start", wait=False))
+            lobby = start.message
+            assert lobby is not None  # answered with no error: the lobby
+            game = game_id_of(lobby)
+            for person in others:
+                await answered(await fake.click(person, lobby, "Join", wait=False))
+            await answered(await fake.click(host, lobby, "Start", wait=False))
         return [
             {
                 "game": game,
