@@ -1,6 +1,7 @@
 """Load run: many games at once through the Discord double (a script, not a test).
 
     .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1] [--global-limit]
+    .venv/bin/python bench/load.py --clients sockets [--games 200] [--seconds 60] [--pace human]
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
 own startup, through ``build_bot``) with its metrics on: each click's answer time, computer
@@ -11,6 +12,16 @@ the double is patched. Every game has one or two people and
 computers in the other seats; half of the people click at machine speed, half after a
 human-like pause. A finished game is followed by a new one in its channel, so the number of
 live games stays at ``--games``.
+
+``--clients sockets``: the Activity's people instead (bench/socket_clients.py), the bot's
+Activity on. Each game has three people, no computer, who act only through web-table sockets
+(``POST /api/token``, then the websocket's hello, as a browser does), held in a process of their
+own so their JSON is counted against neither the bot nor the double. Printed: a card sent to
+every other socket of its game having the table that shows it (p50, p99, max), the bot's
+memory added per connected socket (every socket open and idle, against the games live with
+none), requests under Discord's global limit per card (the double's own count) and every
+request by route, 429s, the load average, the bot's loop lag and how long it waited for a CPU.
+A finished game is not followed by another (only chat starts one).
 
 Diagnostics that slow the bot (not for figures): ``--profile FILE`` (cProfile of the bot),
 ``NINES_LOAD_CENSUS=FILE`` (the heap at rest by type, who holds leftover views and tasks, and
@@ -64,6 +75,8 @@ if TYPE_CHECKING:
 PAUSES = {"mixed": (0.5, 2.0), "human": (3.0, 7.0), "machine": (0.0, 0.0)}
 
 
+#: How long a bot may take to stop once told (its figures are written first).
+STOP_WITHIN = 120.0
 #: How long the double may stay busy with the bot's work before it is quiet (200 tables opened,
 #: 600 sockets' hellos, on a shared machine).
 SETTLE_WITHIN = 120.0
@@ -665,13 +678,13 @@ async def chat_people(
 
     def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
         # The bot names a seat by the person's display name (the double's is the user
-        # name), a card by its face's emoji (``<:nines_9h_1a2b3c4d:123>``, bot/emojis.py), or
-        # by its label where faces would pass a length limit, in the guild's notation and
-        # deck (English, two colours here).
+        # name) between Unicode's isolate marks (U+2068, U+2069); a card by its face's emoji
+        # (``<:nines_9h_1a2b3c4d:123>``, bot/emojis.py), or by its label where faces would
+        # pass a length limit, in the guild's notation and deck (English, two colours here).
         card = Card.parse(custom_id.rsplit(":", 1)[1])
         face = rf"<:{PREFIX}{face_key(card, 'en', False)}_[0-9a-f]{{8}}:\d+>"
         shown = rf"(?:{re.escape(card.pretty)}|{face})"
-        return re.compile(rf"(?<!\w){re.escape(user.name[:32])}[ *]{{1,3}}{shown}")
+        return re.compile(rf"(?<!\w){re.escape(user.name[:32])}\u2069?[ *]{{1,3}}{shown}")
 
     def watch_tables(msg: Message) -> None:
         nonlocal never_shown
@@ -1035,8 +1048,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
 
         database_cpu_at_stop = database_cpu()  # the bots' connections end with them
         signal_bots(signal.SIGTERM)
+        # Waited for with the double's loop running: a bot closing still talks to it (a
+        # blocking wait here left its last requests unanswered until the wait gave up).
         for proc in procs:
-            proc.wait(30)
+            try:
+                await asyncio.to_thread(proc.wait, STOP_WITHIN)
+            except subprocess.TimeoutExpired:
+                print(f"a bot had not stopped {STOP_WITHIN:.0f} s after SIGTERM: killed")
     finally:
         for proc in procs:
             if proc.poll() is None:
