@@ -601,11 +601,12 @@ async def socket_people(
         window = Window(fake, bots)
         await clients.go()
         figures = await clients.figures()
+        played = time.monotonic() - window.started
         await fake.settle(SETTLE_WITHIN)  # the chat tables of the last cards shown
         window.close()
     finally:
         clients.kill()
-    return window, {**figures, "sockets": len(spec)}
+    return window, {**figures, "sockets": len(spec), "played": played}
 
 
 async def chat_people(
@@ -914,7 +915,8 @@ def report_sockets(
     print(
         f"{args.games} games, {sockets['sockets']} sockets, pace {args.pace}: "
         f"{sockets['actions']} actions from the sockets ({sockets['cards']} cards) in "
-        f"{elapsed:.1f} s; {sockets['finished']} games finished; actions stored "
+        f"{sockets['played']:.1f} s of play, the chat's side done {elapsed:.1f} s after the "
+        f"start; {sockets['finished']} games finished; actions stored "
         f"{stored['actions']}; errors answered {sockets['errors']}; sockets failed "
         f"{sockets['failed']} {sockets['failures']}"
     )
@@ -950,6 +952,10 @@ def report_sockets(
     print_spent(data)
     print_cpu(data, elapsed, f"the double {double_cpu:.1f} s, the sockets' own process "
               f"{sockets['cpu']:.1f} s", None)  # fmt: skip
+    print(
+        f"   bot CPU per card from a socket: {1000 * data['cpu'] / cards:.1f} ms (its pushes "
+        "to the sockets, the chat table's edits and the storage it caused included)"
+    )
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
 
 
