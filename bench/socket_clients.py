@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 Json = dict[str, Any]
 
-#: How long the sockets may take to open and say ready (600 on a loaded 2-core machine).
+#: How long the sockets may take to open and say ready (600 of them, a loaded 2-core machine).
 READY_WITHIN = 300.0
 #: How long one click of a table's opening may wait for the bot's answer.
 ANSWER_WITHIN = 60.0
@@ -149,8 +149,10 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
     import aiohttp
 
     base = f"http://127.0.0.1:{port}"
-    #: game -> (when its last card was sent, the game's seq then, by which seat)
-    sent: dict[int, tuple[float, int, int]] = {}
+    #: game -> its cards not yet seen by every other socket: (when sent, the game's seq the
+    #: player saw then, by which seat). Every card counts, not only a game's last: at machine
+    #: speed the next card often leaves before the third socket has the last one's table.
+    sent: dict[int, list[tuple[float, int, int]]] = {}
     seen: dict[tuple[int, int], int] = {}  # (game, seat) -> newest seq
     waits: list[float] = []
     counts = {"actions": 0, "cards": 0, "finished": 0, "errors": 0}
@@ -201,15 +203,17 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                         await ws.send_json({"op": "ping"})
                     pinged = time.monotonic()
                 else:
-                    last = sent.get(game)
-                    if (
-                        last is not None
-                        and last[2] != seat  # the other sockets' wait, not the player's
-                        and seq > last[1]
-                        and seen.get((game, seat), -1) <= last[1]
-                    ):
-                        waits.append(time.monotonic() - last[0])
+                    # The cards this frame is the first to show this socket: sent after the
+                    # table it had (a card's own table comes after the seq its player saw).
+                    now, had = time.monotonic(), seen.get((game, seat), -1)
+                    pending = sent.get(game, [])
+                    waits.extend(
+                        now - at for at, at_seq, by in pending if by != seat and had <= at_seq < seq
+                    )
                 seen[(game, seat)] = max(seen.get((game, seat), -1), seq)
+                if frame["op"] == "table":  # forget the cards every other socket has seen
+                    oldest = min(seen.get((game, s), -1) for s in range(3))
+                    sent[game] = [c for c in sent.get(game, []) if c[1] >= oldest]
                 if table["status"] != "playing":
                     counts["finished"] += seat == 0
                     return
@@ -223,7 +227,7 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                     counts["actions"] += 1
                     if action not in ("swap", "keep"):  # a card, not the exchange's choice
                         counts["cards"] += 1
-                        sent[game] = (time.monotonic(), seq, seat)
+                        sent.setdefault(game, []).append((time.monotonic(), seq, seat))
                     await ws.send_json({"op": "act", "key": f"{game}-{seat}-{n}", "action": action})
 
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
