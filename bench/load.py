@@ -592,9 +592,8 @@ async def socket_people(
     clients = await socket_clients.SocketClients.start(spec, port, args.seconds)
     try:
         await clients.ready()
-        await fake.settle(
-            SETTLE_WITHIN
-        )  # the hellos' own requests (tokens, users, instances) answered
+        # The hellos' own requests (tokens, users, instances) answered.
+        await fake.settle(SETTLE_WITHIN)
         await asyncio.sleep(1.0)
         signal_bots(signal.SIGHUP)
         await asyncio.sleep(1.0)
