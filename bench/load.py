@@ -926,6 +926,11 @@ def report_sockets(
         f"p50 {pct(waits, 0.5):.1f}  p99 {pct(waits, 0.99):.1f}  "
         f"max {max(waits, default=float('nan')):.1f}  (n={len(waits)} deliveries)"
     )
+    lags = [x * 1000 for x in sockets["lags"]]
+    print(
+        f"   the sockets' own process's loop lag (in those figures too, ms): p50 "
+        f"{pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  max {max(lags, default=0.0):.1f}"
+    )
     base, rest = data["memory"].get("baseline"), data["memory"].get("rest")
     if base and rest:
         n = sockets["sockets"]

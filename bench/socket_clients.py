@@ -230,6 +230,15 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                         sent.setdefault(game, []).append((time.monotonic(), seq, seat))
                     await ws.send_json({"op": "act", "key": f"{game}-{seat}-{n}", "action": action})
 
+    lags: list[float] = []
+
+    async def lag_probe() -> None:
+        # This process's own loop lag: a frame read late here counts in the waits too.
+        while True:
+            started = time.monotonic()
+            await asyncio.sleep(0.01)
+            lags.append(time.monotonic() - started - 0.01)
+
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         readies = [asyncio.Event() for _ in spec]
         tasks = [asyncio.create_task(one(http, p, r)) for p, r in zip(spec, readies, strict=True)]
@@ -238,13 +247,16 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         stop_at = time.monotonic() + seconds
         all_ready.set()
+        probe = asyncio.create_task(lag_probe())
         outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+        probe.cancel()
     failed = [repr(o) for o in outcomes if isinstance(o, BaseException)]
     used = resource.getrusage(resource.RUSAGE_SELF)
     return {
         **counts,
         "cpu": used.ru_utime + used.ru_stime,
         "waits": sorted(waits),
+        "lags": sorted(lags),
         "failed": len(failed),
         "failures": failed[:3],
     }
