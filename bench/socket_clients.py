@@ -145,16 +145,43 @@ class SocketClients:
 # -- the child process -------------------------------------------------------------------------
 
 
+class Deliveries:
+    """How long each card took to reach every other socket of its game: from its player
+    sending it to each other socket's first table after it (a card's own table comes after
+    the seq its player saw). Every card counts, not only a game's last: at machine speed the
+    next card often leaves before the third socket has the last one's table."""
+
+    def __init__(self, seats: int = 3) -> None:
+        self.seats = seats
+        #: game -> its cards not yet seen by every other socket: (when sent, the game's seq
+        #: its player saw then, by which seat)
+        self.sent: dict[int, list[tuple[float, int, int]]] = {}
+        self.seen: dict[tuple[int, int], int] = {}  # (game, seat) -> newest seq
+        self.waits: list[float] = []
+
+    def card(self, game: int, seat: int, seq: int, at: float) -> None:
+        """``seat`` sent a card, its table at ``seq``."""
+        self.sent.setdefault(game, []).append((at, seq, seat))
+
+    def table(self, game: int, seat: int, seq: int, at: float) -> None:
+        """``seat``'s socket has the game's table at ``seq`` (its hello's, or a push)."""
+        had = self.seen.get((game, seat))
+        pending = self.sent.get(game, [])
+        if had is not None:  # a hello's table is no delivery
+            self.waits.extend(
+                at - sent for sent, sent_seq, by in pending if by != seat and had <= sent_seq < seq
+            )
+        self.seen[(game, seat)] = max(seq, -1 if had is None else had)
+        # Forget the cards every socket of the game has had a table after.
+        oldest = min(self.seen.get((game, s), -1) for s in range(self.seats))
+        self.sent[game] = [c for c in pending if c[1] >= oldest]
+
+
 async def clients(spec: list[Json], port: int, seconds: float) -> Json:
     import aiohttp
 
     base = f"http://127.0.0.1:{port}"
-    #: game -> its cards not yet seen by every other socket: (when sent, the game's seq the
-    #: player saw then, by which seat). Every card counts, not only a game's last: at machine
-    #: speed the next card often leaves before the third socket has the last one's table.
-    sent: dict[int, list[tuple[float, int, int]]] = {}
-    seen: dict[tuple[int, int], int] = {}  # (game, seat) -> newest seq
-    waits: list[float] = []
+    deliveries = Deliveries()
     counts = {"actions": 0, "cards": 0, "finished": 0, "errors": 0}
     rng = random.Random(1)
     stop_at = float("inf")  # set at "go": opening the sockets is not play
@@ -202,18 +229,7 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                             await asyncio.wait_for(all_ready.wait(), PING_EVERY)
                         await ws.send_json({"op": "ping"})
                     pinged = time.monotonic()
-                else:
-                    # The cards this frame is the first to show this socket: sent after the
-                    # table it had (a card's own table comes after the seq its player saw).
-                    now, had = time.monotonic(), seen.get((game, seat), -1)
-                    pending = sent.get(game, [])
-                    waits.extend(
-                        now - at for at, at_seq, by in pending if by != seat and had <= at_seq < seq
-                    )
-                seen[(game, seat)] = max(seen.get((game, seat), -1), seq)
-                if frame["op"] == "table":  # forget the cards every other socket has seen
-                    oldest = min(seen.get((game, s), -1) for s in range(3))
-                    sent[game] = [c for c in sent.get(game, []) if c[1] >= oldest]
+                deliveries.table(game, seat, seq, time.monotonic())
                 if table["status"] != "playing":
                     counts["finished"] += seat == 0
                     return
@@ -227,7 +243,7 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                     counts["actions"] += 1
                     if action not in ("swap", "keep"):  # a card, not the exchange's choice
                         counts["cards"] += 1
-                        sent.setdefault(game, []).append((time.monotonic(), seq, seat))
+                        deliveries.card(game, seat, seq, time.monotonic())
                     await ws.send_json({"op": "act", "key": f"{game}-{seat}-{n}", "action": action})
 
     lags: list[float] = []
@@ -255,7 +271,7 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
     return {
         **counts,
         "cpu": used.ru_utime + used.ru_stime,
-        "waits": sorted(waits),
+        "waits": sorted(deliveries.waits),
         "lags": sorted(lags),
         "failed": len(failed),
         "failures": failed[:3],
