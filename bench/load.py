@@ -126,20 +126,28 @@ def own_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
+def cpu_of(process: Path) -> float:
+    """CPU seconds a process (``/proc/<pid>``) has used so far; 0 once it ended."""
+    try:
+        fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def database_cpu() -> float:
     """CPU seconds used so far by the running PostgreSQL server's processes (0 without one)."""
-    total = 0
+    total = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             if (entry / "comm").read_text().strip() != "postgres":
                 continue
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # it ended meanwhile
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
-    return total / os.sysconf("SC_CLK_TCK")
+        total += cpu_of(entry)
+    return total
 
 
 def rss_parts() -> dict[str, int]:
@@ -505,7 +513,8 @@ class Window:
         self.fake, self.bots = fake, bots
         self.started = time.monotonic()
         self._waited = sum(map(run_queue_wait, bots))
-        self.waited = 0.0
+        self._cpu = self.bots_cpu()
+        self.waited = self.cpu = 0.0
         limits = fake.ratelimits
         self._before = (
             len(fake.requests),
@@ -525,6 +534,7 @@ class Window:
         limits = self.fake.ratelimits
         self.elapsed = time.monotonic() - self.started
         self.waited = sum(map(run_queue_wait, self.bots)) - self._waited
+        self.cpu = self.bots_cpu() - self._cpu
         self.requests = self.fake.requests[self._before[0] :]
         self.under_global = limits.under_global - self._before[1]
         self.by_scope = {
@@ -539,6 +549,9 @@ class Window:
             key = f"{r.method} {r.route}"
             counts[key] = counts.get(key, 0) + 1
         return counts
+
+    def bots_cpu(self) -> float:
+        return sum(cpu_of(Path(f"/proc/{pid}")) for pid in self.bots)
 
     def print_waited(self) -> None:
         print(
@@ -957,8 +970,10 @@ def report_sockets(
     print_cpu(data, elapsed, f"the double {double_cpu:.1f} s, the sockets' own process "
               f"{sockets['cpu']:.1f} s", None)  # fmt: skip
     print(
-        f"   bot CPU per card from a socket: {1000 * data['cpu'] / cards:.1f} ms (its pushes "
-        "to the sockets, the chat table's edits and the storage it caused included)"
+        f"   bot CPU in the play: {window.cpu:.1f} s ({100 * window.cpu / elapsed:.0f}% of a "
+        f"core), {1000 * window.cpu / cards:.1f} ms a card from a socket (its pushes to the "
+        "sockets, the chat table's edits and the storage it caused; the games' opening not "
+        "included)"
     )
     print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
 
