@@ -26,8 +26,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-import asyncpg
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -53,12 +51,7 @@ async def main(args: argparse.Namespace) -> int:
         web_tables=args.web_tables,
     )
     with running_server() as server:
-        admin = await asyncpg.connect(server.url("postgres"))
-        try:
-            await admin.execute('CREATE DATABASE "chaos"')
-        finally:
-            await admin.close()
-        chaos = Chaos(plan, server.url("chaos"))
+        chaos = Chaos(plan, await server.create("chaos"))
         figures = await chaos.run()
     print(figures.summary())
     for r in figures.rounds:

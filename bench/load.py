@@ -1,6 +1,7 @@
 """Load run: many games at once through the Discord double (a script, not a test).
 
     .venv/bin/python bench/load.py [--games 200] [--seconds 60] [--workers 1] [--global-limit]
+    .venv/bin/python bench/load.py --clients sockets [--games 200] [--seconds 60] [--pace human]
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
 own startup, through ``build_bot``) with its metrics on: each click's answer time, computer
@@ -11,6 +12,16 @@ the double is patched. Every game has one or two people and
 computers in the other seats; half of the people click at machine speed, half after a
 human-like pause. A finished game is followed by a new one in its channel, so the number of
 live games stays at ``--games``.
+
+``--clients sockets``: the Activity's people instead (bench/socket_clients.py), the bot's
+Activity on. Each game has three people, no computer, who act only through web-table sockets
+(``POST /api/token``, then the websocket's hello, as a browser does), held in a process of their
+own so their JSON is counted against neither the bot nor the double. Printed: a card sent to
+every other socket of its game having the table that shows it (p50, p99, max), the bot's
+memory added per connected socket (every socket open and idle, against the games live with
+none), requests under Discord's global limit per card (the double's own count) and every
+request by route, 429s, the load average, the bot's loop lag and how long it waited for a CPU.
+A finished game is not followed by another (only chat starts one).
 
 Diagnostics that slow the bot (not for figures): ``--profile FILE`` (cProfile of the bot),
 ``NINES_LOAD_CENSUS=FILE`` (the heap at rest by type, who holds leftover views and tasks, and
@@ -39,8 +50,10 @@ import traceback
 import warnings
 from array import array
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,10 +62,30 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     import discord  # noqa: F401  (imported early, its deprecation warnings silenced)
 
+from bench import socket_clients  # noqa: E402  (from ROOT, put on the path above)
+
+if TYPE_CHECKING:
+    from fakecord import FakeDiscord
+    from fakecord.models import Guild
+    from fakecord.server import RequestRecord
+
 # -- the bot side (child process) ------------------------------------------------------------
 
 #: The pause before a person's card (seconds, uniform) by --pace, for the people who pause.
 PAUSES = {"mixed": (0.5, 2.0), "human": (3.0, 7.0), "machine": (0.0, 0.0)}
+
+
+#: How long a bot may take to stop once told (its figures are written first).
+STOP_WITHIN = 120.0
+#: How long the double may stay busy with the bot's work before it is quiet (200 tables opened,
+#: 600 sockets' hellos, on a shared machine).
+SETTLE_WITHIN = 120.0
+
+
+def paused(pace: str, table: int) -> bool:
+    """Whether the people of this table pause before a move (--pace mixed: every other)."""
+    return pace == "human" or (pace == "mixed" and table % 2 == 0)
+
 
 STALL_S = 0.08  # a loop that has not ticked for this long is stalled: say where it is
 
@@ -78,26 +111,43 @@ def rss_bytes() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's main thread (the bot's event loop) has spent runnable but
+    waiting for a CPU (the kernel's schedstat); 0 once it ended."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def own_cpu() -> float:
     """CPU seconds this process (the double and its people) has used so far."""
     used = resource.getrusage(resource.RUSAGE_SELF)
     return used.ru_utime + used.ru_stime
 
 
+def cpu_of(process: Path) -> float:
+    """CPU seconds a process (``/proc/<pid>``) has used so far; 0 once it ended."""
+    try:
+        fields = (process / "stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def database_cpu() -> float:
     """CPU seconds used so far by the running PostgreSQL server's processes (0 without one)."""
-    total = 0
+    total = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             if (entry / "comm").read_text().strip() != "postgres":
                 continue
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:  # it ended meanwhile
             continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
-    return total / os.sysconf("SC_CLK_TCK")
+        total += cpu_of(entry)
+    return total
 
 
 def rss_parts() -> dict[str, int]:
@@ -420,7 +470,7 @@ async def stored_counts(database_url: str | None, sqlite_path: Path) -> dict[str
 async def main(args: argparse.Namespace) -> None:
     """Each --database in turn (one PostgreSQL server for them all), then the figures that
     compare them."""
-    summaries = []
+    summaries: list[tuple[str, dict[str, float]]] = []
     server = None
     with contextlib.ExitStack() as stack:
         for database in args.database.split(","):
@@ -430,15 +480,7 @@ async def main(args: argparse.Namespace) -> None:
                     from testbed.postgres import running_server
 
                     server = stack.enter_context(running_server())
-                import asyncpg
-
-                name = f"load_{len(summaries)}"
-                admin = await asyncpg.connect(server.url("postgres"))
-                try:
-                    await admin.execute(f'CREATE DATABASE "{name}"')
-                finally:
-                    await admin.close()
-                url = server.url(name)
+                url = await server.create(f"load_{len(summaries)}")
             elif database != "sqlite":
                 raise SystemExit(f"--database {database!r}: sqlite or postgresql")
             print(
@@ -463,11 +505,482 @@ async def main(args: argparse.Namespace) -> None:
             )
 
 
-async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
+class Window:
+    """What the double counted while people played: every request, and Discord's budget
+    (requests let through its global window, 429s by scope, invalid requests)."""
+
+    def __init__(self, fake: FakeDiscord, bots: list[int]) -> None:
+        self.fake, self.bots = fake, bots
+        self.started = time.monotonic()
+        self._waited = sum(map(run_queue_wait, bots))
+        self._cpu = self.bots_cpu()
+        self.waited = self.cpu = 0.0
+        limits = fake.ratelimits
+        self._before = (
+            len(fake.requests),
+            limits.under_global,
+            dict(limits.sent_429_by_scope),
+            limits.invalid_requests,
+        )
+        self.elapsed = 0.0
+        self.requests: list[RequestRecord] = []
+        self.under_global = 0
+        self.by_scope: dict[str, int] = {}
+        self.invalid = 0
+
+    def close(self) -> None:
+        from fakecord.ratelimit import SCOPES
+
+        limits = self.fake.ratelimits
+        self.elapsed = time.monotonic() - self.started
+        self.waited = sum(map(run_queue_wait, self.bots)) - self._waited
+        self.cpu = self.bots_cpu() - self._cpu
+        self.requests = self.fake.requests[self._before[0] :]
+        self.under_global = limits.under_global - self._before[1]
+        self.by_scope = {
+            scope: limits.sent_429_by_scope[scope] - self._before[2].get(scope, 0)
+            for scope in SCOPES
+        }
+        self.invalid = limits.invalid_requests - self._before[3]
+
+    def by_route(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for r in self.requests:
+            key = f"{r.method} {r.route}"
+            counts[key] = counts.get(key, 0) + 1
+        return counts
+
+    def bots_cpu(self) -> float:
+        return sum(cpu_of(Path(f"/proc/{pid}")) for pid in self.bots)
+
+    def print_waited(self) -> None:
+        print(
+            f"the bot's loop waited for a CPU (runnable, not running: the machine's other work "
+            f"took it) {self.waited:.1f} s in {self.elapsed:.1f} s "
+            f"({100 * self.waited / self.elapsed:.0f}%)"
+        )
+
+    def print_429s(self) -> None:
+        from fakecord.ratelimit import INVALID_REQUEST_LIMIT
+
+        print(
+            "429s by scope: "
+            + ", ".join(f"{scope} {n}" for scope, n in self.by_scope.items())
+            + f"; invalid requests (401, 403, 429 not shared): {self.invalid} "
+            f"(Cloudflare bans an IP at {INVALID_REQUEST_LIMIT:,} in 10 minutes)"
+        )
+
+
+@dataclass
+class ChatPlayed:
+    """What the chat's people did and saw."""
+
+    games_started: int
+    person_moves: int
+    refusals: int
+    unanswered: int
+    hand_clicks: dict[str, int]
+    table_lags: list[float]
+    never_shown: int
+
+
+async def socket_people(
+    args: argparse.Namespace,
+    fake: FakeDiscord,
+    port: int,
+    signal_bots: Callable[[int], None],
+    bots: list[int],
+) -> tuple[Window, dict[str, Any]]:
+    """People at the Activity's web tables (``--clients sockets``, bench/socket_clients.py):
+    the games opened, the bot weighed with them live and no socket ("baseline"), then with
+    every socket open and idle ("rest"), not under play (weighing stops its loop); the
+    sockets' own figures."""
+    spec = await socket_clients.open_tables(
+        fake, args.games, lambda g: PAUSES[args.pace if paused(args.pace, g) else "machine"]
+    )
+    await fake.settle(SETTLE_WITHIN)
+    await asyncio.sleep(1.0)
+    signal_bots(signal.SIGUSR1)
+    await asyncio.sleep(1.0)
+    clients = await socket_clients.SocketClients.start(spec, port, args.seconds)
+    try:
+        await clients.ready()
+        # The hellos' own requests (tokens, users, instances) answered.
+        await fake.settle(SETTLE_WITHIN)
+        await asyncio.sleep(1.0)
+        signal_bots(signal.SIGHUP)
+        await asyncio.sleep(1.0)
+        window = Window(fake, bots)
+        await clients.go()
+        figures = await clients.figures()
+        played = time.monotonic() - window.started
+        await fake.settle(SETTLE_WITHIN)  # the chat tables of the last cards shown
+        window.close()
+    finally:
+        clients.kill()
+    return window, {**figures, "sockets": len(spec), "played": played}
+
+
+async def chat_people(
+    args: argparse.Namespace,
+    fake: FakeDiscord,
+    guilds: list[Guild],
+    signal_bots: Callable[[int], None],
+    bots: list[int],
+) -> tuple[Window, ChatPlayed]:
+    """People in chat (``--clients chat``): each table's games one after another, their people
+    clicking in the double; the bots weighed idle before, under load, and at rest."""
+    from bot.card_faces import face_key
+    from bot.emojis import PREFIX
     from engine.cards import Card
-    from fakecord import FakeDiscord
     from fakecord.models import Channel, Message, User
-    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT, INVALID_REQUEST_LIMIT, SCOPES
+
+    signal_bots(signal.SIGUSR1)
+    await asyncio.sleep(0.5)
+
+    rng = random.Random(1)
+    computers = [level.strip() for level in args.computers.split(",")] * 2
+    channels = [
+        fake.add_channel(guilds[i % len(guilds)], name=f"table-{i}") for i in range(args.games)
+    ]
+    await asyncio.sleep(0.5)
+    person_moves = 0
+    refusals = 0
+    # Why people clicked "My hand": no hand of this game yet, or the one shown had no move
+    # when a notification said it was their turn.
+    hand_clicks = {"first": 0, "stale": 0}
+    games_started = 0
+    stop_at = 0.0
+
+    # Event-driven people: a channel's messages changing wakes its people (polling 200
+    # tables would make this process, not the bot, the bottleneck). People read only what
+    # Discord shows them: notifications (a mention in a newly created message) and their
+    # newest private hand.
+    changed: dict[int, asyncio.Event] = {ch.id: asyncio.Event() for ch in channels}
+    notified: dict[int, list[Message]] = defaultdict(list)
+    hands: dict[int, Message] = {}
+
+    def has_cards(msg: Message) -> bool:
+        return any(
+            ":play:" in (b.custom_id or "") or ":xchg:" in (b.custom_id or "")
+            for b in msg.buttons()
+        )
+
+    def announced(event: str, msg: Message) -> None:
+        if msg.channel_id in changed:
+            if event != "MESSAGE_DELETE" and awaited:
+                watch_tables(msg)
+            if event == "MESSAGE_CREATE" and msg.ephemeral_for is None:
+                # A turn message names its person, pinged or not (the bot pings only
+                # when it helps): people read the channel, not only their pings.
+                named = {int(i) for i in re.findall(r"<@!?(\d+)>", msg.content or "")}
+                for user_id in named | {user.id for user in msg.mentions}:
+                    notified[user_id].append(msg)
+            elif msg.ephemeral_for is not None and has_cards(msg):
+                hands[msg.ephemeral_for] = msg
+            changed[msg.channel_id].set()
+
+    fake.message_watchers.append(announced)
+
+    # Table lag: from a person's card click until a public message of the channel first
+    # shows that card beside the player's name (as the trick and the last trick write
+    # it: ``p3a **9♥**``, ``**p3a 9♥**``), read from what the bot sent the double.
+    awaited: defaultdict[int, list[tuple[re.Pattern[str], float]]] = defaultdict(list)
+    table_lags: list[float] = []
+    never_shown = 0
+
+    def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
+        # The bot names a seat by the person's display name (the double's is the user
+        # name) between Unicode's isolate marks (U+2068, U+2069); a card by its face's emoji
+        # (``<:nines_9h_1a2b3c4d:123>``, bot/emojis.py), or by its label where faces would
+        # pass a length limit, in the guild's notation and deck (English, two colours here).
+        card = Card.parse(custom_id.rsplit(":", 1)[1])
+        face = rf"<:{PREFIX}{face_key(card, 'en', False)}_[0-9a-f]{{8}}:\d+>"
+        shown = rf"(?:{re.escape(card.pretty)}|{face})"
+        return re.compile(rf"(?<!\w){re.escape(user.name[:32])}\u2069?[ *]{{1,3}}{shown}")
+
+    def watch_tables(msg: Message) -> None:
+        nonlocal never_shown
+        waiting = awaited.get(msg.channel_id)
+        if not waiting or msg.ephemeral_for is not None:
+            return
+        text = shown_text(msg)
+        now = fake.clock.now()
+        still = []
+        for pattern, clicked in waiting:
+            if pattern.search(text):
+                table_lags.append(now - clicked)
+            elif now - clicked > 60:  # its game moved on without showing it
+                never_shown += 1
+            else:
+                still.append((pattern, clicked))
+        awaited[msg.channel_id] = still
+
+    # People make no new move while ``go`` is clear (to weigh the games at rest).
+    go = asyncio.Event()
+    go.set()
+
+    def over(channel: Channel, since: int) -> bool:
+        """Whether the game started at message ``since`` of the channel has ended (only
+        its own messages: the last game's end is often among the last three)."""
+        for message in fake.store.messages.get(channel.id, [])[since:][-4:]:
+            if any(b.label == "Rematch" for b in message.buttons()):
+                return True
+            if any("ran out of time" in json.dumps(e) for e in message.embeds):
+                return True
+        return False
+
+    unanswered = 0
+
+    async def answered(inter: Any) -> bool:
+        """Whether the bot answered (a failed interaction is counted, not fatal)."""
+        nonlocal unanswered
+        try:
+            await asyncio.wait_for(inter.answered.wait(), 10)
+        except TimeoutError:
+            unanswered += 1
+            return False
+        return True
+
+    async def back() -> None:
+        """Wait while people are paused; then come back within 2 s, as people would,
+        not all in the same millisecond."""
+        if not go.is_set():
+            await go.wait()
+            await asyncio.sleep(rng.uniform(0.0, 2.0))
+
+    def enabled(hand: Message | None) -> list[str]:
+        return [
+            b.custom_id
+            for b in (hand.buttons() if hand is not None else [])
+            if b.custom_id and not b.disabled and ":hand:" not in b.custom_id
+        ]
+
+    async def person(user: User, channel: Channel, human: bool, since: int) -> None:
+        nonlocal person_moves, refusals
+        event = changed[channel.id]
+        while not over(channel, since):
+            await back()
+            hand = hands.get(user.id)
+            moves = enabled(hand)
+            # Their turn shows in a message naming them, or in their own hand: the answer
+            # to their last click gives them the turn with no ping (issue 29), and the bot
+            # keeps the hand current (its cards enabled) when the turn comes back.
+            if not notified[user.id] and not moves:
+                event.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), 1.0)
+                continue
+            note = notified[user.id][-1] if notified[user.id] else None
+            notified[user.id].clear()
+            if not moves and note is not None:
+                hand_clicks["first" if hand is None else "stale"] += 1
+                inter = await fake.click(user, note, "My hand", wait=False)
+                await answered(inter)
+                if inter.message is not None:
+                    hands[user.id] = hand = inter.message
+                moves = enabled(hand)
+                if not moves:
+                    continue
+            if human:
+                await asyncio.sleep(rng.uniform(*PAUSES[args.pace]))
+            choice = rng.choice(moves)
+            card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
+            if card is not None:
+                awaited[channel.id].append(card)
+            inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
+            await answered(inter)
+            person_moves += 1
+            # A deferred answer (the game was busy) edits the hand a little later.
+            answer = inter.message if inter.ack_type == 7 else None
+            if answer is not None and "out of date" in (answer.content or ""):
+                refusals += 1
+                if card in awaited[channel.id]:  # refused: no table will show it
+                    awaited[channel.id].remove(card)
+            calls = [
+                b.custom_id
+                for b in (answer.buttons() if answer else [])
+                if b.custom_id and ":joker:" in b.custom_id
+            ]
+            if calls:
+                inter = await fake.click(user, answer, rng.choice(calls), wait=False)  # type: ignore[arg-type]
+                await answered(inter)
+
+    async def table_loop(i: int, channel: Channel) -> None:
+        nonlocal games_started
+        guild = guilds[i % len(guilds)]
+        users = [fake.add_user(f"p{i}a", guild=guild), fake.add_user(f"p{i}b", guild=guild)]
+        two = i % 5 == 0  # one game in five has two people
+        human = paused(args.pace, i)
+        await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
+        while time.monotonic() < stop_at:
+            await back()
+            host = users[0]
+            res = await fake.slash(host, channel, "nines start", start=5, wait=False)
+            await answered(res)
+            lobby = res.message
+            if lobby is None or not lobby.buttons():  # the last game is still closing
+                await asyncio.sleep(0.2)
+                continue
+            gid = lobby.buttons()[0].custom_id.split(":")[3]  # type: ignore[union-attr]
+            if two:
+                await answered(await fake.click(users[1], lobby, "Join", wait=False))
+                levels = computers[:1]
+            else:
+                levels = computers[:2]
+            for level in levels:
+                await answered(
+                    await fake.click(host, lobby, f"nines:1:lobby:{gid}:cpu-{level}", wait=False)
+                )
+            since = len(fake.store.messages.get(channel.id, []))
+            await answered(await fake.click(host, lobby, "Start", wait=False))
+            games_started += 1
+            people = users[:2] if two else users[:1]
+            await asyncio.gather(*(person(u, channel, human, since) for u in people))
+
+    window = Window(fake, bots)
+    stop_at = window.started + args.seconds
+    tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
+    await asyncio.sleep(min(args.seconds / 2, 20))
+    signal_bots(signal.SIGUSR2)
+    await asyncio.sleep(0.5)
+    # Then at rest: no new click for a moment, every click answered and every table
+    # edited, the games still live.
+    go.clear()
+    await asyncio.sleep(3.0)
+    signal_bots(signal.SIGHUP)
+    await asyncio.sleep(0.5)
+    go.set()
+    done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            print("a table failed:", repr(task.exception()))
+    window.close()
+    never_shown += sum(len(waiting) for waiting in awaited.values())
+    return window, ChatPlayed(
+        games_started, person_moves, refusals, unanswered, hand_clicks, table_lags, never_shown
+    )
+
+
+def print_loop(data: dict[str, Any]) -> None:
+    """The bot's event loop: its lag, and one hop through its queue."""
+    lags = [x * 1000 for x in data["lags"]]
+    print(
+        f"event-loop lag (ms): p50 {pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  "
+        f"max {max(lags, default=float('nan')):.1f}"
+    )
+    hops = [x * 1000 for x in data["hops"]]
+    print(
+        f"one hop through the loop's queue (ms): p50 {pct(hops, 0.5):.1f}  "
+        f"p99 {pct(hops, 0.99):.1f}; callbacks queued: p50 {pct(data['queued'], 0.5):.0f}  "
+        f"p99 {pct(data['queued'], 0.99):.0f}"
+    )
+
+
+def print_spent(data: dict[str, Any]) -> None:
+    """Where the bot's time went: its own timings (database writes, computers' decisions),
+    its collector's pauses, and where its loop stalled."""
+    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
+        ms = [v * 1000 for v in values]
+        print(
+            f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
+            f"max {max(ms):.1f} ms"
+        )
+    for generation, values in data["gc"].items():
+        if values:
+            ms = [v * 1000 for v in values]
+            print(
+                f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
+                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
+                f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
+            )
+    stalls = sorted(data["stalls"].items(), key=lambda kv: -kv[1])
+    print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
+    for where, n in stalls[:6]:
+        print(f"   {n:5d}  {where}")
+
+
+def print_cpu(data: dict[str, Any], elapsed: float, others: str, server: float | None) -> None:
+    """CPU seconds: the bot's, the rest of the run's (``others``), PostgreSQL's; the machine."""
+    print(
+        f"CPU: bot {data['cpu']:.1f} s ({100 * data['cpu'] / elapsed:.0f}% of a core); "
+        f"{others}; "
+        + (f"PostgreSQL {server:.1f} s; " if server is not None else "")
+        + f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+    )
+
+
+def report_sockets(
+    args: argparse.Namespace,
+    fake: FakeDiscord,
+    data: dict[str, Any],
+    stored: dict[str, int],
+    window: Window,
+    sockets: dict[str, Any],
+    double_cpu: float,
+) -> None:
+    """The figures of a ``--clients sockets`` run."""
+    elapsed, cards = window.elapsed, max(sockets["cards"], 1)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"{args.games} games, {sockets['sockets']} sockets, pace {args.pace}: "
+        f"{sockets['actions']} actions from the sockets ({sockets['cards']} cards) in "
+        f"{sockets['played']:.1f} s of play, the chat's side done {elapsed:.1f} s after the "
+        f"start; {sockets['finished']} games finished; actions stored "
+        f"{stored['actions']}; errors answered {sockets['errors']}; sockets failed "
+        f"{sockets['failed']} {sockets['failures']}"
+    )
+    print(f"load average at the end: {load} ({os.cpu_count()} cores)")
+    waits = [x * 1000 for x in sockets["waits"]]
+    print(
+        "a card sent -> every other socket of its game has the table showing it (ms): "
+        f"p50 {pct(waits, 0.5):.1f}  p99 {pct(waits, 0.99):.1f}  "
+        f"max {max(waits, default=float('nan')):.1f}  (n={len(waits)} deliveries)"
+    )
+    lags = [x * 1000 for x in sockets["lags"]]
+    print(
+        f"   the sockets' own process's loop lag (in those figures too, ms): p50 "
+        f"{pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  max {max(lags, default=0.0):.1f}"
+    )
+    base, rest = data["memory"].get("baseline"), data["memory"].get("rest")
+    if base and rest:
+        n = sockets["sockets"]
+        print(
+            f"bot memory with every socket open and idle: {base['rss'] / 2**20:.1f} MB with "
+            f"{base['live']} live games and no socket, {rest['rss'] / 2**20:.1f} MB with {n}: "
+            f"{(rest['rss'] - base['rss']) / n / 1024:.1f} KB per connected socket "
+            f"(Python's allocated blocks: {(rest['blocks'] - base['blocks']) / n / 1024:.1f} KB)"
+        )
+    print(
+        f"requests under Discord's global limit: {window.under_global} in all, "
+        f"{window.under_global / cards:.3f} per card from a socket, "
+        f"{window.under_global / elapsed:.1f}/s (the chat tables' edits and turn messages the "
+        "sockets' actions caused; interaction routes are not bound to it)"
+    )
+    print("Discord requests per card from a socket, by route:")
+    for key, count in sorted(window.by_route().items(), key=lambda kv: -kv[1]):
+        print(f"   {count / cards:6.3f}  {key}")
+    window.print_429s()
+    print(f"429s received: {sum(1 for r in window.requests if r.status == 429)}")
+    print_loop(data)
+    window.print_waited()
+    print_spent(data)
+    print_cpu(data, elapsed, f"the double {double_cpu:.1f} s, the sockets' own process "
+              f"{sockets['cpu']:.1f} s", None)  # fmt: skip
+    print(
+        f"   bot CPU in the play: {window.cpu:.1f} s ({100 * window.cpu / elapsed:.0f}% of a "
+        f"core), {1000 * window.cpu / cards:.1f} ms a card from a socket (its pushes to the "
+        "sockets, the chat table's edits and the storage it caused; the games' opening not "
+        "included)"
+    )
+    print(f"spec-checked bodies: 1 in {args.validate_every}; violations: {len(fake.violations)}")
+
+
+async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, float]:
+    from fakecord import FakeDiscord
+    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
 
     # The double's and the database's CPU from here: runs of one invocation go in turn.
     cpu_before = own_cpu(), database_cpu()
@@ -492,6 +1005,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         fake.ratelimits.use_discord_route_limits()
     if args.global_limit:
         fake.ratelimits.limit_global(args.global_limit)
+    activity_port = free_port() if args.clients == "sockets" else None
+    if activity_port is not None:
+        if args.processes > 1:
+            raise SystemExit("--clients sockets: one bot process (the sockets reach its port)")
+        # The Activity on, as its README section says: the bot's aiohttp serves the web
+        # tables' sockets on ACTIVITY_PORT and exchanges codes with the client secret.
+        fake.enable_activities()
     work = Path(tempfile.mkdtemp(prefix="nines-load-"))
     env = {
         **os.environ,
@@ -508,6 +1028,9 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         env["DATABASE_URL"] = database_url
     if args.profile:
         env["NINES_LOAD_PROFILE"] = args.profile
+    if activity_port is not None:
+        env["ACTIVITY_PORT"] = str(activity_port)
+        env["DISCORD_CLIENT_SECRET"] = fake.client_secret
     metrics = [work / f"metrics{i}.json" for i in range(args.processes)]
     procs = []
     for i in range(args.processes):
@@ -539,246 +1062,24 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
             await asyncio.sleep(0.05)
         await fake.settle()
         await asyncio.sleep(1.0)
-        signal_bots(signal.SIGUSR1)
-        await asyncio.sleep(0.5)
-
-        rng = random.Random(1)
-        computers = [level.strip() for level in args.computers.split(",")] * 2
-        channels = [
-            fake.add_channel(guilds[i % len(guilds)], name=f"table-{i}") for i in range(args.games)
-        ]
-        await asyncio.sleep(0.5)
-        person_moves = 0
-        refusals = 0
-        # Why people clicked "My hand": no hand of this game yet, or the one shown had no move
-        # when a notification said it was their turn.
-        hand_clicks = {"first": 0, "stale": 0}
-        games_started = 0
-        stop_at = 0.0
-
-        # Event-driven people: a channel's messages changing wakes its people (polling 200
-        # tables would make this process, not the bot, the bottleneck). People read only what
-        # Discord shows them: notifications (a mention in a newly created message) and their
-        # newest private hand.
-        changed: dict[int, asyncio.Event] = {ch.id: asyncio.Event() for ch in channels}
-        notified: dict[int, list[Message]] = defaultdict(list)
-        hands: dict[int, Message] = {}
-
-        def has_cards(msg: Message) -> bool:
-            return any(
-                ":play:" in (b.custom_id or "") or ":xchg:" in (b.custom_id or "")
-                for b in msg.buttons()
+        if activity_port is not None:
+            window, sockets = await socket_people(
+                args, fake, activity_port, signal_bots, [p.pid for p in procs]
+            )
+        else:
+            window, played = await chat_people(
+                args, fake, guilds, signal_bots, [p.pid for p in procs]
             )
 
-        def announced(event: str, msg: Message) -> None:
-            if msg.channel_id in changed:
-                if event != "MESSAGE_DELETE" and awaited:
-                    watch_tables(msg)
-                if event == "MESSAGE_CREATE" and msg.ephemeral_for is None:
-                    # A turn message names its person, pinged or not (the bot pings only
-                    # when it helps): people read the channel, not only their pings.
-                    named = {int(i) for i in re.findall(r"<@!?(\d+)>", msg.content or "")}
-                    for user_id in named | {user.id for user in msg.mentions}:
-                        notified[user_id].append(msg)
-                elif msg.ephemeral_for is not None and has_cards(msg):
-                    hands[msg.ephemeral_for] = msg
-                changed[msg.channel_id].set()
-
-        fake.message_watchers.append(announced)
-
-        # Table lag: from a person's card click until a public message of the channel first
-        # shows that card beside the player's name (as the trick and the last trick write
-        # it: ``p3a **9♥**``, ``**p3a 9♥**``), read from what the bot sent the double.
-        awaited: defaultdict[int, list[tuple[re.Pattern[str], float]]] = defaultdict(list)
-        table_lags: list[float] = []
-        never_shown = 0
-
-        def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
-            # The bot names a seat by the person's display name (the double's is the user
-            # name), a card by its label in the guild's notation (English here).
-            label = Card.parse(custom_id.rsplit(":", 1)[1]).pretty
-            return re.compile(rf"(?<!\w){re.escape(user.name[:32])}[ *]{{1,3}}{re.escape(label)}")
-
-        def watch_tables(msg: Message) -> None:
-            nonlocal never_shown
-            waiting = awaited.get(msg.channel_id)
-            if not waiting or msg.ephemeral_for is not None:
-                return
-            text = shown_text(msg)
-            now = fake.clock.now()
-            still = []
-            for pattern, clicked in waiting:
-                if pattern.search(text):
-                    table_lags.append(now - clicked)
-                elif now - clicked > 60:  # its game moved on without showing it
-                    never_shown += 1
-                else:
-                    still.append((pattern, clicked))
-            awaited[msg.channel_id] = still
-
-        # People make no new move while ``go`` is clear (to weigh the games at rest).
-        go = asyncio.Event()
-        go.set()
-
-        def over(channel: Channel, since: int) -> bool:
-            """Whether the game started at message ``since`` of the channel has ended (only
-            its own messages: the last game's end is often among the last three)."""
-            for message in fake.store.messages.get(channel.id, [])[since:][-4:]:
-                if any(b.label == "Rematch" for b in message.buttons()):
-                    return True
-                if any("ran out of time" in json.dumps(e) for e in message.embeds):
-                    return True
-            return False
-
-        unanswered = 0
-
-        async def answered(inter: Any) -> bool:
-            """Whether the bot answered (a failed interaction is counted, not fatal)."""
-            nonlocal unanswered
-            try:
-                await asyncio.wait_for(inter.answered.wait(), 10)
-            except TimeoutError:
-                unanswered += 1
-                return False
-            return True
-
-        async def back() -> None:
-            """Wait while people are paused; then come back within 2 s, as people would,
-            not all in the same millisecond."""
-            if not go.is_set():
-                await go.wait()
-                await asyncio.sleep(rng.uniform(0.0, 2.0))
-
-        def enabled(hand: Message | None) -> list[str]:
-            return [
-                b.custom_id
-                for b in (hand.buttons() if hand is not None else [])
-                if b.custom_id and not b.disabled and ":hand:" not in b.custom_id
-            ]
-
-        async def person(user: User, channel: Channel, human: bool, since: int) -> None:
-            nonlocal person_moves, refusals
-            event = changed[channel.id]
-            while not over(channel, since):
-                await back()
-                hand = hands.get(user.id)
-                moves = enabled(hand)
-                # Their turn shows in a message naming them, or in their own hand: the answer
-                # to their last click gives them the turn with no ping (issue 29), and the bot
-                # keeps the hand current (its cards enabled) when the turn comes back.
-                if not notified[user.id] and not moves:
-                    event.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(event.wait(), 1.0)
-                    continue
-                note = notified[user.id][-1] if notified[user.id] else None
-                notified[user.id].clear()
-                if not moves and note is not None:
-                    hand_clicks["first" if hand is None else "stale"] += 1
-                    inter = await fake.click(user, note, "My hand", wait=False)
-                    await answered(inter)
-                    if inter.message is not None:
-                        hands[user.id] = hand = inter.message
-                    moves = enabled(hand)
-                    if not moves:
-                        continue
-                if human:
-                    await asyncio.sleep(rng.uniform(*PAUSES[args.pace]))
-                choice = rng.choice(moves)
-                card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
-                if card is not None:
-                    awaited[channel.id].append(card)
-                inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
-                await answered(inter)
-                person_moves += 1
-                # A deferred answer (the game was busy) edits the hand a little later.
-                answer = inter.message if inter.ack_type == 7 else None
-                if answer is not None and "out of date" in (answer.content or ""):
-                    refusals += 1
-                    if card in awaited[channel.id]:  # refused: no table will show it
-                        awaited[channel.id].remove(card)
-                calls = [
-                    b.custom_id
-                    for b in (answer.buttons() if answer else [])
-                    if b.custom_id and ":joker:" in b.custom_id
-                ]
-                if calls:
-                    inter = await fake.click(user, answer, rng.choice(calls), wait=False)  # type: ignore[arg-type]
-                    await answered(inter)
-
-        async def table_loop(i: int, channel: Channel) -> None:
-            nonlocal games_started
-            guild = guilds[i % len(guilds)]
-            users = [fake.add_user(f"p{i}a", guild=guild), fake.add_user(f"p{i}b", guild=guild)]
-            two = i % 5 == 0  # one game in five has two people
-            human = args.pace == "human" or (args.pace == "mixed" and i % 2 == 0)
-            await asyncio.sleep(i * args.ramp / max(args.games, 1))  # tables open over --ramp s
-            while time.monotonic() < stop_at:
-                await back()
-                host = users[0]
-                res = await fake.slash(host, channel, "nines start", start=5, wait=False)
-                await answered(res)
-                lobby = res.message
-                if lobby is None or not lobby.buttons():  # the last game is still closing
-                    await asyncio.sleep(0.2)
-                    continue
-                gid = lobby.buttons()[0].custom_id.split(":")[3]  # type: ignore[union-attr]
-                if two:
-                    await answered(await fake.click(users[1], lobby, "Join", wait=False))
-                    levels = computers[:1]
-                else:
-                    levels = computers[:2]
-                for level in levels:
-                    await answered(
-                        await fake.click(
-                            host, lobby, f"nines:1:lobby:{gid}:cpu-{level}", wait=False
-                        )
-                    )
-                since = len(fake.store.messages.get(channel.id, []))
-                await answered(await fake.click(host, lobby, "Start", wait=False))
-                games_started += 1
-                people = users[:2] if two else users[:1]
-                await asyncio.gather(*(person(u, channel, human, since) for u in people))
-
-        started = time.monotonic()
-        stop_at = started + args.seconds
-        requests_before = len(fake.requests)
-        limits = fake.ratelimits
-        budget_before = (
-            limits.under_global,
-            dict(limits.sent_429_by_scope),
-            limits.invalid_requests,
-        )
-        tasks = [asyncio.create_task(table_loop(i, ch)) for i, ch in enumerate(channels)]
-        await asyncio.sleep(min(args.seconds / 2, 20))
-        signal_bots(signal.SIGUSR2)
-        await asyncio.sleep(0.5)
-        # Then at rest: no new click for a moment, every click answered and every table
-        # edited, the games still live.
-        go.clear()
-        await asyncio.sleep(3.0)
-        signal_bots(signal.SIGHUP)
-        await asyncio.sleep(0.5)
-        go.set()
-        done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
-        for task in pending:
-            task.cancel()
-        for task in done:
-            if task.exception() is not None:
-                print("a table failed:", repr(task.exception()))
-        elapsed = time.monotonic() - started
-        requests = fake.requests[requests_before:]
-        under_global = limits.under_global - budget_before[0]
-        by_scope = {
-            scope: limits.sent_429_by_scope[scope] - budget_before[1].get(scope, 0)
-            for scope in SCOPES
-        }
-        invalid = limits.invalid_requests - budget_before[2]
-        never_shown += sum(len(waiting) for waiting in awaited.values())
         database_cpu_at_stop = database_cpu()  # the bots' connections end with them
         signal_bots(signal.SIGTERM)
+        # Waited for with the double's loop running: a bot closing still talks to it (a
+        # blocking wait here left its last requests unanswered until the wait gave up).
         for proc in procs:
-            proc.wait(30)
+            try:
+                await asyncio.to_thread(proc.wait, STOP_WITHIN)
+            except subprocess.TimeoutExpired:
+                print(f"a bot had not stopped {STOP_WITHIN:.0f} s after SIGTERM: killed")
     finally:
         for proc in procs:
             if proc.poll() is None:
@@ -787,6 +1088,18 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
 
     data = merged([json.loads(m.read_text()) for m in metrics])
     stored = await stored_counts(database_url, work / "nines.sqlite3")
+    if activity_port is not None:
+        report_sockets(args, fake, data, stored, window, sockets, own_cpu() - cpu_before[0])
+        print(f"logs and database in {work}", flush=True)
+        return {}
+    elapsed, requests, under_global = window.elapsed, window.requests, window.under_global
+    games_started, person_moves, refusals = (
+        played.games_started,
+        played.person_moves,
+        played.refusals,
+    )
+    unanswered, hand_clicks, never_shown = played.unanswered, played.hand_clicks, played.never_shown
+    table_lags = played.table_lags
     # Each click's answer time as the bot measured it, by what the click was (the double
     # knows each interaction's custom_id).
     by_kind: defaultdict[str, list[float]] = defaultdict(list)
@@ -795,13 +1108,9 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         custom_id = str((inter.payload.get("data") or {}).get("custom_id") or "") if inter else ""
         by_kind[interaction_kind(custom_id, inter.command_name if inter else "?")].append(seconds)
     lat = [x * 1000 for values in by_kind.values() for x in values]
-    lags = [x * 1000 for x in data["lags"]]
     base, loaded = data["memory"].get("baseline"), data["memory"].get("loaded")
     rest = data["memory"].get("rest")
-    by_route: dict[str, int] = {}
-    for r in requests:
-        key = f"{r.method} {r.route}"
-        by_route[key] = by_route.get(key, 0) + 1
+    by_route = window.by_route()
     play_requests = sum(1 for r in requests if r.route != "/applications/{application_id}/commands")
     print(
         f"games: {args.games} tables, {games_started} games started, "
@@ -841,16 +1150,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"click -> answer as the double saw it (sent to answered, ms): p50 {pct(seen, 0.5):.1f}  "
         f"p99 {pct(seen, 0.99):.1f}  max {max(seen, default=float('nan')):.1f}"
     )
-    print(
-        f"event-loop lag (ms): p50 {pct(lags, 0.5):.1f}  p99 {pct(lags, 0.99):.1f}  "
-        f"max {max(lags, default=float('nan')):.1f}"
-    )
-    hops = [x * 1000 for x in data["hops"]]
-    print(
-        f"one hop through the loop's queue (ms): p50 {pct(hops, 0.5):.1f}  "
-        f"p99 {pct(hops, 0.99):.1f}; callbacks queued: p50 {pct(data['queued'], 0.5):.0f}  "
-        f"p99 {pct(data['queued'], 0.99):.0f}"
-    )
+    print_loop(data)
+    window.print_waited()
     print(
         f"Discord requests: {play_requests} in all, {play_requests / max(person_moves, 1):.2f} "
         "per person move (lobbies, hands, tables and summaries included)"
@@ -903,37 +1204,14 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"p50 {pct(lag, 0.5):.1f}  p99 {pct(lag, 0.99):.1f}  "
         f"max {max(lag, default=float('nan')):.1f}  (n={len(lag)}, never shown: {never_shown})"
     )
-    print(
-        "429s by scope: "
-        + ", ".join(f"{scope} {n}" for scope, n in by_scope.items())
-        + f"; invalid requests (401, 403, 429 not shared): {invalid} "
-        f"(Cloudflare bans an IP at {INVALID_REQUEST_LIMIT:,} in 10 minutes)"
-    )
-    for name, values in sorted(data["spent"].items(), key=lambda kv: -sum(kv[1])):
-        ms = [v * 1000 for v in values]
-        print(
-            f"   {name}: n={len(ms)} p50 {pct(ms, 0.5):.1f} p99 {pct(ms, 0.99):.1f} "
-            f"max {max(ms):.1f} ms"
-        )
-    for generation, values in data["gc"].items():
-        if values:
-            ms = [v * 1000 for v in values]
-            print(
-                f"   gc generation {generation}: n={len(ms)} p50 {pct(ms, 0.5):.1f} "
-                f"max {max(ms):.1f} ms, {sum(ms) / 1000:.1f} s in all; objects freed "
-                f"p50 {pct(data['gc_collected'][generation], 0.5):.0f}"
-            )
-    stalls = sorted(data["stalls"].items(), key=lambda kv: -kv[1])
-    print(f"loop stalls over {STALL_S * 1000:.0f} ms: {sum(n for _, n in stalls)}; where:")
-    for where, n in stalls[:6]:
-        print(f"   {n:5d}  {where}")
-    double_cpu = own_cpu() - cpu_before[0]
+    window.print_429s()
+    print_spent(data)
     server_cpu = database_cpu_at_stop - cpu_before[1]
-    print(
-        f"CPU: bot {data['cpu']:.1f} s ({100 * data['cpu'] / elapsed:.0f}% of a core); "
-        f"the double and its people {double_cpu:.1f} s; "
-        + (f"PostgreSQL {server_cpu:.1f} s; " if database_url else "")
-        + f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}"
+    print_cpu(
+        data,
+        elapsed,
+        f"the double and its people {own_cpu() - cpu_before[0]:.1f} s",
+        server_cpu if database_url else None,
     )
     print(
         f"   bot CPU per person move: {1000 * data['cpu'] / max(person_moves, 1):.2f} ms "
@@ -989,71 +1267,65 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     }
 
 
+#: What each option is for, where its name does not say it all.
+HELP = {
+    "--clients": "chat: people click in the double (one or two a game, computers in the other "
+    "seats); sockets: three people a game at the Activity's web tables, browser-less, in a "
+    "process of their own (bench/socket_clients.py), the Activity on in the bot",
+    "--computers": "levels of the computer seats (a one-person game has the first two, a "
+    "two-person game the first); hard thinks in the bot's --workers (0: a thread)",
+    "--database": "sqlite, postgresql (a throwaway server started here), or both in turn: "
+    "sqlite,postgresql",
+    "--processes": "bot processes, each owning one shard of as many (SQLite: one shared file)",
+    "--pace": "mixed: half the people pause 0.5-2 s before a card; machine: none do; human: "
+    "all pause 3-7 s (a person's card every 5 s a game: issue 31's 'human pace', a thousand "
+    "games at 200 person cards a second)",
+    "--no-discord-limits": "serve without Discord-like per-channel rate limits",
+    "--drain": "after --seconds, how long games still going may take to finish before they "
+    "are left (new games start only within --seconds)",
+    "--global-limit": "make the double enforce a global limit of N requests a second on the "
+    "bot's routes (interaction routes are not bound to it): Discord's 50 without N",
+    "--profile": "write a cProfile of the bot process here",
+}
+
+
+def options() -> argparse.Namespace:
+    from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add = parser.add_argument
+    add("--clients", choices=("chat", "sockets"), default="chat", help=HELP["--clients"])
+    add("--games", type=int, default=200)
+    add("--seconds", type=float, default=60)
+    add("--workers", type=int, default=1)
+    add("--ramp", type=float, default=10.0)
+    add("--computers", default="normal,easy", help=HELP["--computers"])
+    add("--validate-every", type=int, default=50)
+    add("--database", default="sqlite", help=HELP["--database"])
+    add("--processes", type=int, default=1, help=HELP["--processes"])
+    add("--pace", choices=("mixed", "machine", "human"), default="mixed", help=HELP["--pace"])
+    add(
+        "--no-discord-limits",
+        dest="discord_limits",
+        action="store_false",
+        help=HELP["--no-discord-limits"],
+    )
+    add("--drain", type=float, default=120.0, metavar="SECONDS", help=HELP["--drain"])
+    add(
+        "--global-limit",
+        type=int,
+        nargs="?",
+        const=DISCORD_GLOBAL_LIMIT,
+        default=0,
+        metavar="N",
+        help=HELP["--global-limit"],
+    )
+    add("--profile", type=lambda p: str(Path(p).resolve()), help=HELP["--profile"])
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
     if "--child" in sys.argv:
         asyncio.run(child(Path(os.environ["NINES_LOAD_CHILD"])))
     else:
-        from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
-
-        parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-        parser.add_argument("--games", type=int, default=200)
-        parser.add_argument("--seconds", type=float, default=60)
-        parser.add_argument("--workers", type=int, default=1)
-        parser.add_argument("--ramp", type=float, default=10.0)
-        parser.add_argument(
-            "--computers",
-            default="normal,easy",
-            help="levels of the computer seats (a one-person game has the first two, a "
-            "two-person game the first); hard thinks in the bot's --workers (0: a thread)",
-        )
-        parser.add_argument("--validate-every", type=int, default=50)
-        parser.add_argument(
-            "--database",
-            default="sqlite",
-            help="sqlite, postgresql (a throwaway server started here), or both in turn: "
-            "sqlite,postgresql",
-        )
-        parser.add_argument(
-            "--processes",
-            type=int,
-            default=1,
-            help="bot processes, each owning one shard of as many (SQLite: one shared file)",
-        )
-        parser.add_argument(
-            "--pace",
-            choices=("mixed", "machine", "human"),
-            default="mixed",
-            help="mixed: half the people pause 0.5-2 s before a card; machine: none do; human: "
-            "all pause 3-7 s (a person's card every 5 s a game: issue 31's 'human pace', a "
-            "thousand games at 200 person cards a second)",
-        )
-        parser.add_argument(
-            "--no-discord-limits",
-            dest="discord_limits",
-            action="store_false",
-            help="serve without Discord-like per-channel rate limits",
-        )
-        parser.add_argument(
-            "--drain",
-            type=float,
-            default=120.0,
-            metavar="SECONDS",
-            help="after --seconds, how long games still going may take to finish before they "
-            "are left (new games start only within --seconds)",
-        )
-        parser.add_argument(
-            "--global-limit",
-            type=int,
-            nargs="?",
-            const=DISCORD_GLOBAL_LIMIT,
-            default=0,
-            metavar="N",
-            help="make the double enforce a global limit of N requests a second on the bot's "
-            "routes (interaction routes are not bound to it): Discord's 50 without N",
-        )
-        parser.add_argument(
-            "--profile",
-            type=lambda p: str(Path(p).resolve()),
-            help="write a cProfile of the bot process here",
-        )
-        asyncio.run(main(parser.parse_args()))
+        asyncio.run(main(options()))

@@ -87,19 +87,12 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=200)
     args = parser.parse_args()
 
-    import asyncpg
-
     from testbed.postgres import running_server
 
     with running_server() as server:
 
         async def run() -> None:
-            admin = await asyncpg.connect(server.url("postgres"))
-            try:
-                await admin.execute('CREATE DATABASE "turns"')
-            finally:
-                await admin.close()
-            await measure(server.url("turns"), args.busy_ms / 1000, args.writes)
+            await measure(await server.create("turns"), args.busy_ms / 1000, args.writes)
 
         asyncio.run(run())
 

@@ -36,6 +36,17 @@ class PostgresServer:
     def url(self, database: str) -> str:
         return f"postgresql://{SUPERUSER}@{self.host}:{self.port}/{database}"
 
+    async def create(self, database: str) -> str:
+        """A new, empty database on the server; its URL."""
+        import asyncpg
+
+        admin = await asyncpg.connect(self.url("postgres"))
+        try:
+            await admin.execute(f'CREATE DATABASE "{database}"')
+        finally:
+            await admin.close()
+        return self.url(database)
+
 
 def _bin_dir() -> Path:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))

@@ -26,12 +26,7 @@ _database_numbers = itertools.count(1)
 async def postgres_url(postgres_server: PostgresServer) -> AsyncIterator[str]:
     """A fresh, empty database on the session's server for one test; dropped afterwards."""
     name = f"test_{os.getpid()}_{next(_database_numbers)}"
-    admin = await asyncpg.connect(postgres_server.url("postgres"))
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    yield postgres_server.url(name)
+    yield await postgres_server.create(name)
     admin = await asyncpg.connect(postgres_server.url("postgres"))
     try:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -97,7 +97,7 @@ return out;
 """
 
 #: How long a card may take to show in the other view: a hang guard, not a latency goal
-#: (bench/activity_sockets.py measures that); eight test workers load this 2-core machine.
+#: (bench/load.py --clients sockets measures that); eight test workers load this 2-core machine.
 SEEN_WITHIN = 60.0
 
 SHOWS = """
