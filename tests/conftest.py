@@ -76,8 +76,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         k = min(range(workers), key=lambda j: load[j])
         blocks[k].append(item)
         load[k] += _seconds(item)
-    rest = iter(i for i in items if not _seconds(i))
-    for block, size in zip(blocks, sizes, strict=True):
-        block.extend(itertools.islice(rest, max(0, size - len(block))))
-    blocks[-1].extend(rest)
+    # The others: each block takes its share of the tests that play through the double (most
+    # of their time waits on Discord's rate limits, ten to thirty seconds each) before its
+    # share of the quick ones, so no bot test is left to run alone at the end while the other
+    # workers, done, steal what little is left.
+    rest = [i for i in items if not _seconds(i)]
+    waits = iter([i for i in rest if _plays_through_the_double(i)])
+    quick = iter([i for i in rest if not _plays_through_the_double(i)])
+    need = [max(0, size - len(block)) for block, size in zip(blocks, sizes, strict=True)]
+    count, total = sum(map(_plays_through_the_double, rest)), max(1, sum(need))
+    for block, room in zip(blocks, need, strict=True):
+        first = len(block)
+        block.extend(itertools.islice(waits, round(count * room / total)))
+        block.extend(itertools.islice(quick, room - (len(block) - first)))
+    blocks[-1].extend(itertools.chain(waits, quick))
     items[:] = [item for block in blocks for item in block]
+
+
+def _plays_through_the_double(item: pytest.Item) -> bool:
+    return item.nodeid.startswith(("tests/bot/", "tests/activity/"))
