@@ -33,7 +33,7 @@ class FanOut:
         # Only a chat presenter that coalesces for the web table has it (cogs/nines/table.py).
         catch_up = getattr(self.chat, "web_table_left", None)
         if catch_up is not None:
-            self.hub.background(catch_up(session), f"activity-left-{session.id}")
+            self.hub.background.run(catch_up(session), f"activity-left-{session.id}")
 
     async def show(self, session: GameSession, change: Change) -> None:
         # The sockets' push first: it runs in its own task and waits for no Discord request.

@@ -24,7 +24,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from aiohttp import WSMsgType, web
 
@@ -37,6 +37,7 @@ from .discord_api import ActivityApi, DiscordUnavailable, Person
 from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
 from .relay import READY_WITHIN
+from .tasks import Background
 from .words import refusal, session_refusal
 
 if TYPE_CHECKING:
@@ -151,6 +152,19 @@ class Answered:
             del self.answers[key]
 
 
+def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> GameSession | None:
+    """The game in play in a channel of that guild, if this process runs it."""
+    if channel_id is None:
+        return None
+    session: GameSession | None = bot.sessions.in_channel(channel_id)
+    if session is None or session.guild_id != guild_id:
+        return None
+    serves = bot.serves
+    if serves is not None and not serves(session.guild_id):
+        return None  # another process runs this guild's games
+    return session
+
+
 class Hub:
     def __init__(
         self,
@@ -164,7 +178,7 @@ class Hub:
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
         self.silent_seconds = SILENT_SECONDS
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.background = Background()
         #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
         self.relay: Relay | None = None
         #: Told when a seated person's last socket at a game in play closed: the web table no
@@ -180,18 +194,7 @@ class Hub:
         room = self.rooms.get(session.id)
         if room is None or not room.clients:
             return
-        self.background(self._push(session, room), f"activity-push-{session.id}")
-
-    def background(self, work: Any, name: str) -> None:
-        """Run ``work`` in a task kept until done; its failure is logged."""
-        task = asyncio.get_running_loop().create_task(work, name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("activity task %s failed", task.get_name(), exc_info=task.exception())
+        self.background.run(self._push(session, room), f"activity-push-{session.id}")
 
     async def _push(self, session: GameSession, room: Room) -> None:
         # Under the game's lock: no move is half made (applied, not yet stored) meanwhile.
@@ -324,7 +327,7 @@ class Hub:
         ):
             await self._refuse(ws, "wrong-channel", refusal(lang, "wrong-channel"))
             return None
-        session = self._game_in(instance.channel_id, instance.guild_id)
+        session = game_in(self.bot, instance.channel_id, instance.guild_id)
         if session is None:
             return await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
         client = Client(ws, person.user_id, person.name, lang, session.id)
@@ -381,17 +384,6 @@ class Hub:
         asyncio.get_running_loop().call_later(READY_WITHIN, unanswered)
         return client
 
-    def _game_in(self, channel_id: int | None, guild_id: int | None) -> GameSession | None:
-        if channel_id is None:
-            return None
-        session: GameSession | None = self.bot.sessions.in_channel(channel_id)
-        if session is None or session.guild_id != guild_id:
-            return None
-        serves = self.bot.serves
-        if serves is not None and not serves(session.guild_id):
-            return None  # another process runs this guild's games
-        return session
-
     def at_table(self, game_id: int) -> frozenset[int]:
         """The people (user ids) with the game's table open now: a socket signed in (its
         person from their token, checked in the channel's instance) here or relayed here."""
@@ -399,26 +391,23 @@ class Hub:
         return frozenset() if room is None else frozenset(c.user_id for c in room.clients)
 
     def forget(self, viewer: Viewer) -> None:
-        """``viewer`` left the table."""
+        """``viewer`` left the table: if it was a seated person's last socket at a game in
+        play, the chat tells them their turns again (``seat_left``)."""
         room = self.rooms.get(viewer.game_id)
         if room is not None:
             room.clients.discard(viewer)
-            if viewer.user_id not in self.at_table(viewer.game_id):
-                self._seat_left(viewer)
+            session = self.bot.sessions.get(viewer.game_id)
+            if (
+                session is not None
+                and session.status == "live"
+                and not session.closed
+                and session.seat_of(viewer.user_id) is not None
+                and viewer.user_id not in self.at_table(viewer.game_id)
+                and self.seat_left is not None
+                and not self.closing
+            ):
+                self.seat_left(session)
         self._forget_ended()
-
-    def _seat_left(self, viewer: Viewer) -> None:
-        session = self.bot.sessions.get(viewer.game_id)
-        if (
-            self.seat_left is None
-            or self.closing
-            or session is None
-            or session.closed
-            or session.status != "live"
-            or session.seat_of(viewer.user_id) is None
-        ):
-            return
-        self.seat_left(session)
 
     def release_lost(self) -> None:
         """Close the sockets opened here on games this process ran and no longer runs, unended
@@ -550,7 +539,7 @@ class Hub:
                 # chat click's show: cogs.nines.ui.GameButton.answer).
                 log.info("activity: the game's shard has another holder; it shows the move")
 
-        self.background(wait(), "activity-show")
+        self.background.run(wait(), "activity-show")
 
     # -- stopping -----------------------------------------------------------------------------
 
@@ -565,6 +554,4 @@ class Hub:
                 for client in list(clients):
                     client.stop()
         self.rooms.clear()
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(task, 5.0)
+        await self.background.finish(5.0)

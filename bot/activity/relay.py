@@ -120,7 +120,7 @@ class Relay:
             kind, size = message["t"], len(payload)
             log.error("activity relay: a %s message of %d bytes is too long", kind, size)
             return
-        self.hub.background(self._notify(channel, payload), "activity-relay-send")
+        self.hub.background.run(self._notify(channel, payload), "activity-relay-send")
 
     async def _notify(self, channel: str, payload: str) -> None:
         conn = self._conn
@@ -198,7 +198,7 @@ class Relay:
             if kind == "frame":
                 self._frame(message)
             elif kind == "join":
-                self.hub.background(self._join(message), "activity-relay-join")
+                self.hub.background.run(self._join(message), "activity-relay-join")
             elif kind == "act":
                 self._act(message)
             elif kind == "leave":
@@ -237,7 +237,7 @@ class Relay:
         if client is None:
             return  # not watching here: another holder (or none) answers
         act = Act(str(message["key"]), str(message["action"]))
-        self.hub.background(self.hub.act(client, act), "activity-relay-act")
+        self.hub.background.run(self.hub.act(client, act), "activity-relay-act")
 
     def forget_games(self, games: set[int]) -> None:
         """On the holder: the games ended; nobody watches them through here any more."""
