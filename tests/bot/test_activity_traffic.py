@@ -243,9 +243,11 @@ async def test_the_web_table_tells_its_people_their_turn_and_the_chat_pings_the_
         assert seat in (0, 1), table["turn"]
         action = rng.choice(latest[seat]["table"]["hand"]["legal"])
         after = await act(sockets, latest, seat, action)
-        if isinstance(parse_action(action), Play) and after["hand_number"] == table["hand_number"]:
-            # The card is on the chat table (in the trick, or the trick it completed; a hand's
-            # last card is in its summary).
+        on_table = after["status"] == "playing" and after["hand_number"] == table["hand_number"]
+        if isinstance(parse_action(action), Play) and on_table:
+            # The card is on the chat table (in the trick, or the trick it completed). A card
+            # that ends the hand (the last trick then plays itself) is in the hand's summary,
+            # and one that ends the game too is in the summary the end message follows.
             card = {"seat": seat, "card": action.partition(":")[0]}
             await wait_for(
                 fake,
