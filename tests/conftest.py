@@ -28,9 +28,10 @@ pytest_plugins = ["fakecord.fixtures", "tests.postgres", "tests.storage_backends
 def pytest_configure(config: pytest.Config) -> None:
     """On a fresh checkout, the bytecode caches written once before the workers start.
 
-    Each xdist worker collects the whole suite: with no caches yet, all eight rewrote every
+    Each xdist worker collects the whole suite: with no caches yet, every one rewrote every
     test module's asserts and compiled the project at once, about 5 s of CPU each (8 s against
-    3 s for a collection), 40 s in all on two cores. One collection first writes them for all.
+    3 s for a collection). One collection first writes them for all: the start of a run on a
+    fresh clone took 34 s of CPU instead of 50 s (eight workers).
     """
     workers = config.getoption("numprocesses", None)
     if not workers or hasattr(config, "workerinput") or not _without_caches():
