@@ -268,7 +268,10 @@ def distinct(
 #:   characters (which ``clean`` leaves in no name) while it escapes the rest;
 #: - at the start of a line: an ordered list's ``1.``, a ``+`` bullet, and a ``>`` with no
 #:   space after it (the text after the name may bring the space that makes it a quote);
-#: - a bare URL, which Discord makes a link: ``\\:`` breaks its ``scheme://``.
+#: - a bare URL, which Discord makes a link: ``\\:`` breaks its ``scheme://``; every colon of
+#:   a run before ``//``, so that no colon stands beside the slashes once escapes are read
+#:   (``:://``).
+_COLONS_BEFORE_SLASHES: Final = re.compile(r":+(?=//)")
 _ORDERED_LIST: Final = re.compile(r"^(\d+)\.")
 _LINE_START: Final = re.compile(r"^([>+])")
 _BRACKETS_ASIDE: Final = str.maketrans({"[": "\ue000", "]": "\ue001"})
@@ -284,7 +287,7 @@ def _escape(text: str) -> str:
     out = out.translate(_BRACKETS_BACK)
     out = _ORDERED_LIST.sub(r"\1\\.", out)
     out = _LINE_START.sub(r"\\\1", out)
-    return out.replace("://", "\\://")
+    return _COLONS_BEFORE_SLASHES.sub(lambda colons: "\\:" * len(colons.group()), out)
 
 
 def _inert_mentions(text: str) -> str:
