@@ -75,8 +75,17 @@ async def play_until_dead(
     for _ in range(2000):
         if bot.proc is None or bot.proc.poll() is not None:
             return
+        move = asyncio.ensure_future(play_one(fake, users, fake.channel, rng))
+        # A click the bot dies in the middle of is given up as soon as the process is gone:
+        # the double would otherwise wait out its settling time on a bot that will never answer.
+        while not move.done() and bot.proc.poll() is None:
+            await asyncio.wait({move}, timeout=0.05)
+        if not move.done():
+            move.cancel()
+            await asyncio.gather(move, return_exceptions=True)
+            return
         try:
-            played = await asyncio.wait_for(play_one(fake, users, fake.channel, rng), 20)
+            played = move.result()
         except (AssertionError, TimeoutError):
             played = True  # type: ignore[assignment]  # a click the dying bot left unanswered
         if played is None:
