@@ -15,20 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Final, TextIO
 
+from . import events as ev
 from .actions import Action, Play, parse_action
 from .cards import Card, sort_hand
 from .errors import NinesError
-from .events import (
-    CardPlayed,
-    DealerChosen,
-    Event,
-    ExchangeDecided,
-    GameEnded,
-    HandEnded,
-    HandStarted,
-    TrickWon,
-    TrumpSet,
-)
 from .game import Game
 from .record import game_record
 from .rules import DEFAULTS, RULESETS, TRUMP_PRESETS, Rules, Trump
@@ -113,36 +103,36 @@ def action_pretty(action: Action) -> str:
     return str(action)
 
 
-def describe(event: Event, names: Sequence[str], rules: Rules | None = None) -> str | None:
+def describe(event: ev.Event, names: Sequence[str], rules: Rules | None = None) -> str | None:
     """One line for the table, or None for events the table shows otherwise. With ``rules``,
     a Nein Nine round is called a round, and has no trump until the first 8 (G5)."""
     unit = unit_word(rules) if rules is not None else "Hand"
     trump_from_play = rules is not None and rules.kind.trump_from_play
     match event:
-        case DealerChosen(rounds=rounds, dealer=dealer):
+        case ev.DealerChosen(rounds=rounds, dealer=dealer):
             draws = "; ".join(
                 ", ".join(f"{names[s]} {c.pretty}" for s, c in draw) for draw in rounds
             )
             return f"Draw for first dealer: {draws}. {names[dealer]} deals first."
-        case HandStarted(number=number, dealer=dealer, trump=trump):
+        case ev.HandStarted(number=number, dealer=dealer, trump=trump):
             shown = "no trump yet (the first 8 sets it)" if trump_from_play else trump_text(trump)
             return f"\n== {unit} {number}: {names[dealer]} deals, trump: {shown} =="
-        case ExchangeDecided(seat=seat, swap=swap):
+        case ev.ExchangeDecided(seat=seat, swap=swap):
             return f"{names[seat]} {'swaps for the spare' if swap else 'keeps'}."
-        case CardPlayed(seat=seat, card=card, joker=joker):
+        case ev.CardPlayed(seat=seat, card=card, joker=joker):
             call = f" ({joker})" if joker else ""
             return f"{names[seat]} plays {card.pretty}{call}."
-        case TrumpSet(suit=suit, big_spit=big, little_spit=little):
+        case ev.TrumpSet(suit=suit, big_spit=big, little_spit=little):
             return f"Trump is now {trump_text(suit)}: Spits {big.pretty} and {little.pretty}."
-        case TrickWon(number=number, winner=winner):
+        case ev.TrickWon(number=number, winner=winner):
             return f"Trick {number} to {names[winner]} with {event.winning_card.pretty}."
-        case HandEnded(tricks_won=tricks, spare=spare):
+        case ev.HandEnded(tricks_won=tricks, spare=spare):
             won = ", ".join(f"{names[s]} {t}" for s, t in enumerate(tricks))
             line = f"{unit} over. Tricks: {won}."
             if spare is not None:
                 line += f" The spare was: {cards_pretty(sort_hand(spare))}."
             return line
-        case GameEnded(winners=winners):
+        case ev.GameEnded(winners=winners):
             return f"Game over: {' and '.join(names[s] for s in winners)} won."
 
 
@@ -253,13 +243,13 @@ def play_terminal(
     names = ["Player 1 (you)"] + [f"Bot {i + 1} ({level})" for i in range(1, rules.players)]
     computers = {seat: make_player(level, seed=seed + seat) for seat in range(1, rules.players)}
     write(f"{rules.name}, against {rules.players - 1} computer players ({level}). Type help.")
-    pending: list[Event] = list(game.opening)
+    pending: list[ev.Event] = list(game.opening)
     while True:
         for event in pending:
             line = describe(event, names, rules)
             if line:
                 write(line)
-            if isinstance(event, HandEnded):
+            if isinstance(event, ev.HandEnded):
                 write(sheet_text(game, names))
         pending = []
         if game.turn is None:

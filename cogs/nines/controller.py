@@ -20,7 +20,7 @@ from bot import table_model
 from bot.i18n import tr
 from bot.names import distinct
 from bot.session import GameSession, SeatInfo, SessionError, stored_rules
-from engine import JOKER, Action, Exchange, Play
+from engine import JOKER, Action, Play
 
 from . import ids, render, replies, ui
 from .activity import open_table_button
@@ -143,10 +143,8 @@ class Controller(Opening):
                 await self.hand_click(interaction, click)
             case ids.PlayClick():
                 await self.play_click(interaction, click)
-            case ids.ExchangeClick():
-                await self.exchange_click(interaction, click)
-            case ids.JokerClick():
-                await self.joker_click(interaction, click)
+            case ids.ExchangeClick() | ids.JokerClick():
+                await self.act(interaction, click, click.action)
             case ids.BackClick():
                 await self.back_click(interaction, click)
             case ids.RematchClick():
@@ -249,12 +247,6 @@ class Controller(Opening):
             await self.joker_prompt(interaction, click)
             return
         await self.act(interaction, click, Play(click.card))
-
-    async def exchange_click(self, interaction: Interaction, click: ids.ExchangeClick) -> None:
-        await self.act(interaction, click, Exchange(click.swap))
-
-    async def joker_click(self, interaction: Interaction, click: ids.JokerClick) -> None:
-        await self.act(interaction, click, Play(JOKER, "win" if click.win else "lose"))
 
     async def joker_prompt(self, interaction: Interaction, click: ids.PlayClick) -> None:
         """Nein Nine: the Joker asks Win or Lose in the same private message."""

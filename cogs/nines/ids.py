@@ -10,7 +10,7 @@ the controller never reads a custom_id's text.
 >>> PLAY.parse('nines:1:play:42:7:9X') is None
 True
 >>> parse('nines:1:xchg:42:7:swap')
-ExchangeClick(game=42, n=7, swap=True)
+ExchangeClick(game=42, n=7, chosen=True)
 >>> PlayClick(game=42, n=7, card=Card.parse("JK")).custom_id
 'nines:1:play:42:7:JK'
 >>> parse('nines:1:play:42:7:9X') is None
@@ -23,7 +23,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import ClassVar, Final, Literal, Self, cast, get_args
 
-from engine import Action, Card, Exchange, Play
+from engine import JOKER, Action, Card, Exchange, Play
 
 PREFIX: Final = "nines:1:"
 _GAME = r"(?P<game>[1-9][0-9]{0,17})"
@@ -63,8 +63,8 @@ PLAY: Final = IdTemplate(
 EXCHANGE: Final = IdTemplate(
     rf"nines:1:xchg:{_GAME}:{_N}:(?P<choice>keep|swap)", "nines:1:xchg:{game}:{n}:{choice}"
 )
-JOKER: Final = IdTemplate(
-    rf"nines:1:joker:{_GAME}:{_N}:(?P<call>win|lose)", "nines:1:joker:{game}:{n}:{call}"
+JOKER_CALL: Final = IdTemplate(
+    rf"nines:1:joker:{_GAME}:{_N}:(?P<choice>win|lose)", "nines:1:joker:{game}:{n}:{choice}"
 )
 BACK: Final = IdTemplate(rf"nines:1:back:{_GAME}", "nines:1:back:{game}")
 REMATCH: Final = IdTemplate(rf"nines:1:rematch:{_GAME}", "nines:1:rematch:{game}")
@@ -146,40 +146,48 @@ class PlayClick:
 
 
 @dataclass(frozen=True, slots=True)
-class ExchangeClick:
-    """Keep or Swap during the exchange."""
+class ChoiceClick:
+    """One of a move's two buttons at the game's move count ``n``: its TEMPLATE's ``choice``
+    is one of WORDS, the first meaning ``chosen``."""
 
-    TEMPLATE: ClassVar[IdTemplate] = EXCHANGE
+    TEMPLATE: ClassVar[IdTemplate]
+    WORDS: ClassVar[tuple[str, str]]
     game: int
     n: int
-    swap: bool
+    chosen: bool
 
     @property
     def custom_id(self) -> str:
-        choice = "swap" if self.swap else "keep"
-        return EXCHANGE.format(game=self.game, n=self.n, choice=choice)
+        word = self.WORDS[0] if self.chosen else self.WORDS[1]
+        return self.TEMPLATE.format(game=self.game, n=self.n, choice=word)
 
     @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> ExchangeClick:
-        return cls(int(fields["game"]), int(fields["n"]), fields["choice"] == "swap")
+    def from_fields(cls, fields: dict[str, str]) -> Self:
+        return cls(int(fields["game"]), int(fields["n"]), fields["choice"] == cls.WORDS[0])
 
 
 @dataclass(frozen=True, slots=True)
-class JokerClick:
-    """Nein Nine: the Joker's call, Win or Lose."""
+class ExchangeClick(ChoiceClick):
+    """Swap (``chosen``) or Keep during the exchange."""
 
-    TEMPLATE: ClassVar[IdTemplate] = JOKER
-    game: int
-    n: int
-    win: bool
+    TEMPLATE: ClassVar[IdTemplate] = EXCHANGE
+    WORDS: ClassVar[tuple[str, str]] = ("swap", "keep")
 
     @property
-    def custom_id(self) -> str:
-        return JOKER.format(game=self.game, n=self.n, call="win" if self.win else "lose")
+    def action(self) -> Exchange:
+        return Exchange(self.chosen)
 
-    @classmethod
-    def from_fields(cls, fields: dict[str, str]) -> JokerClick:
-        return cls(int(fields["game"]), int(fields["n"]), fields["call"] == "win")
+
+@dataclass(frozen=True, slots=True)
+class JokerClick(ChoiceClick):
+    """Nein Nine: the Joker's call, Win (``chosen``) or Lose."""
+
+    TEMPLATE: ClassVar[IdTemplate] = JOKER_CALL
+    WORDS: ClassVar[tuple[str, str]] = ("win", "lose")
+
+    @property
+    def action(self) -> Play:
+        return Play(JOKER, "win" if self.chosen else "lose")
 
 
 @dataclass(frozen=True, slots=True)

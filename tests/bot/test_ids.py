@@ -24,10 +24,10 @@ EXAMPLES: list[ids.Click] = [
     *(ids.PlayClick(42, 7, card) for card in (*FULL_DECK, JOKER)),
     ids.PlayClick(42, 0, JOKER),
     ids.PlayClick(42, 9_999_999, FULL_DECK[0]),
-    ids.ExchangeClick(42, 3, swap=True),
-    ids.ExchangeClick(42, 3, swap=False),
-    ids.JokerClick(42, 12, win=True),
-    ids.JokerClick(42, 12, win=False),
+    ids.ExchangeClick(42, 3, chosen=True),
+    ids.ExchangeClick(42, 3, chosen=False),
+    ids.JokerClick(42, 12, chosen=True),
+    ids.JokerClick(42, 12, chosen=False),
     ids.BackClick(42),
     ids.RematchClick(42),
     ids.ForgetClick(1),
@@ -53,8 +53,8 @@ def test_the_typed_fields_read_as_the_text_did() -> None:
     assert ids.parse("nines:1:lobby:5:cpu-hard") == ids.LobbyClick(5, "cpu-hard")
     assert ids.LobbyClick(5, "cpu-hard").level == "hard"
     assert ids.LobbyClick(5, "uncpu").level is None
-    assert ids.parse("nines:1:xchg:5:3:keep") == ids.ExchangeClick(5, 3, swap=False)
-    assert ids.parse("nines:1:joker:5:3:lose") == ids.JokerClick(5, 3, win=False)
+    assert ids.parse("nines:1:xchg:5:3:keep") == ids.ExchangeClick(5, 3, chosen=False)
+    assert ids.parse("nines:1:joker:5:3:lose") == ids.JokerClick(5, 3, chosen=False)
     played = ids.parse("nines:1:play:5:3:JK")
     assert isinstance(played, ids.PlayClick) and played.card is JOKER
     assert ids.parse("nines:1:forget:77") == ids.ForgetClick(77)
@@ -133,8 +133,8 @@ def test_docstring_examples() -> None:
 def test_a_move_is_the_click_of_its_button() -> None:
     """Tests and benches click the button of an engine action (``ids.move_click``)."""
     nine = FULL_DECK[7]
-    assert ids.move_click(42, 3, Exchange(True)) == ids.ExchangeClick(42, 3, swap=True)
+    assert ids.move_click(42, 3, Exchange(True)) == ids.ExchangeClick(42, 3, chosen=True)
     assert ids.move_click(42, 3, Play(nine)) == ids.PlayClick(42, 3, nine)
-    assert ids.move_click(42, 3, Play(JOKER, "lose")) == ids.JokerClick(42, 3, win=False)
+    assert ids.move_click(42, 3, Play(JOKER, "lose")) == ids.JokerClick(42, 3, chosen=False)
     click = ids.move_click(42, 3, Play(JOKER, "win"))
-    assert ids.parse(click.custom_id) == ids.JokerClick(42, 3, win=True)
+    assert ids.parse(click.custom_id) == ids.JokerClick(42, 3, chosen=True)
