@@ -78,6 +78,7 @@ from engine import Card, Rules  # noqa: E402
 from engine.actions import parse_action  # noqa: E402
 from engine.cards import Suit  # noqa: E402
 from engine.gametype import game_type  # noqa: E402
+from testbed.browser import wait_js  # noqa: E402
 
 STATIC = ROOT / "bot" / "activity" / "static"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -523,16 +524,6 @@ class Frames:
         )
 
 
-def wait(driver: Any, script: str, timeout: float = 20.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise RuntimeError(f"the page never satisfied: {script}")
-
-
 def run(
     static: Path, rate: float, rounds: int, window: float, flags: list[str], timer: bool
 ) -> tuple[dict[str, Frames], dict[str, Compositor]]:
@@ -552,7 +543,7 @@ def run(
     started: list[int] = []
     try:
         driver.get(server.url())
-        wait(driver, "return document.querySelectorAll('.card').length === 13")
+        wait_js(driver, "return document.querySelectorAll('.card').length === 13", timeout=20)
         driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": rate})
         time.sleep(1.0)  # the first layout and the fonts, settled
         tracer.start()

@@ -16,6 +16,7 @@ import pytest
 
 from bot.table_model import PlayedCard, TableModel
 from engine import Card
+from testbed.browser import wait_js
 from tests.activity import tables
 from tests.activity.conftest import SHOTS
 from tests.activity.fake_server import FakeActivityServer
@@ -47,16 +48,6 @@ def open_table(
     query = f"mock={user}&guild=444&channel=555&instance=inst-{user}&locale={locale}"
     driver.get(fake.url(query, prefix))
     wait_js(driver, "return document.querySelector('[data-region=center]').childElementCount > 0")
-
-
-def wait_js(driver: Driver, script: str, timeout: float = 5.0) -> Any:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for: {script}")
 
 
 def card(driver: Driver, code: str) -> Any:
