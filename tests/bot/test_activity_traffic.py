@@ -30,6 +30,12 @@ from .test_activity import Activity, Json, Table, activity, drain, turn_seat  # 
 CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
 #: Past an interaction token's life on Discord's side (15 minutes; the double's TOKEN_LIFETIME).
 PAST_TOKENS = 16 * 60.0
+#: The three people of every game here, by name.
+NAMES = ("alice", "bob", "carol")
+
+
+def three_people(fake: FakeDiscord) -> tuple[User, ...]:
+    return tuple(fake.add_user(name) for name in NAMES)
 
 
 async def person_cards(bot: NinesBot, game_id: int) -> int:
@@ -118,11 +124,12 @@ def edits_on_the_channel_route(sent: list[RequestRecord]) -> list[RequestRecord]
     return [r for r in sent if r.method == "PATCH" and r.route == CHANNEL_MESSAGE]
 
 
-def shown_in_chat(fake: FakeDiscord, user: User, seat_names: list[str], card: Json) -> bool:
-    """Whether the chat table shows this card played by its seat ("alice **10♥**")."""
+def shown_in_chat(fake: FakeDiscord, user: User, card: Json) -> bool:
+    """Whether the chat table shows this card played by its seat ("alice **10♥**"), the seats
+    being NAMES."""
     chat = table_message(fake, user, fake.channel)
     label = card_label(Card.parse(card["card"]), "en")
-    return chat is not None and f"{seat_names[card['seat']]} **{label}**" in text_of(chat)
+    return chat is not None and f"{NAMES[card['seat']]} **{label}**" in text_of(chat)
 
 
 async def act(sockets: dict[int, Table], latest: dict[int, Json], seat: int, action: str) -> Json:
@@ -158,7 +165,7 @@ async def test_a_game_played_only_at_the_web_table_costs_a_request_a_trick_at_mo
     chat read every trick and the end."""
     fake, bot = activity.fake, activity.bot
     assert bot is not None
-    people = tuple(fake.add_user(name) for name in ("alice", "bob", "carol"))
+    people = three_people(fake)
     game = await without_live_tokens(activity, people, ruleset=ruleset, **options)
     sockets, latest = await open_tables(activity, people)
     mark = len(fake.requests)
@@ -204,12 +211,11 @@ async def test_the_web_table_tells_its_people_their_turn_and_the_chat_pings_the_
     shows every card as it is played."""
     fake, bot = activity.fake, activity.bot
     assert bot is not None
-    alice, bob, carol = people = tuple(fake.add_user(name) for name in ("alice", "bob", "carol"))
+    alice, bob, carol = people = three_people(fake)
     await without_live_tokens(activity, people, start=3)
     sockets, latest = await open_tables(activity, people[:2])
     mark = len(fake.requests)
     rng = random.Random(3)
-    names = ["alice", "bob", "carol"]
     carols_turns = 0
     carol_again = False
     for _ in range(40):
@@ -251,7 +257,7 @@ async def test_the_web_table_tells_its_people_their_turn_and_the_chat_pings_the_
             card = {"seat": seat, "card": action.partition(":")[0]}
             await wait_for(
                 fake,
-                lambda c=card: shown_in_chat(fake, carol, names, c),
+                lambda c=card: shown_in_chat(fake, carol, c),
                 within=HANG_GUARD,
                 what=f"{action} in chat",
             )
@@ -274,10 +280,9 @@ async def test_closing_the_web_table_brings_the_chat_table_up_to_date_and_pings(
     chat table shows the trick so far at once, and the chat pings them."""
     fake, bot = activity.fake, activity.bot
     assert bot is not None
-    people = tuple(fake.add_user(name) for name in ("alice", "bob", "carol"))
+    people = three_people(fake)
     await without_live_tokens(activity, people, start=3)
     sockets, latest = await open_tables(activity, people)
-    names = ["alice", "bob", "carol"]
     rng = random.Random(11)
     # Through the exchange, to the first card of a trick after the first.
     completed = 0
@@ -295,7 +300,7 @@ async def test_closing_the_web_table_brings_the_chat_table_up_to_date_and_pings(
             for card in after["tricks"][-1]["cards"]:
                 await wait_for(
                     fake,
-                    lambda c=card: shown_in_chat(fake, people[0], names, c),
+                    lambda c=card: shown_in_chat(fake, people[0], c),
                     within=HANG_GUARD,
                     what="a trick",
                 )
@@ -307,14 +312,14 @@ async def test_closing_the_web_table_brings_the_chat_table_up_to_date_and_pings(
     # That card was not edited onto the chat table, and nobody was pinged.
     card = after["trick"]["cards"][-1]
     assert edits_on_the_channel_route(fake.requests[mark:]) == []
-    assert not shown_in_chat(fake, people[0], names, card)
+    assert not shown_in_chat(fake, people[0], card)
     assert turn_messages(fake, people[0], fake.channel) == []
     # The person whose turn it is closes the web table: the chat takes over for them.
     due = turn_seat(after)
     assert due is not None
     await sockets[due].ws.close()
     await wait_for(
-        fake, lambda: shown_in_chat(fake, people[0], names, card), within=HANG_GUARD, what="card"
+        fake, lambda: shown_in_chat(fake, people[0], card), within=HANG_GUARD, what="card"
     )
     pinged = await wait_for(
         fake,
@@ -336,10 +341,9 @@ async def test_a_chat_click_brings_back_an_edit_a_card_through_its_token(
     token, off the global limit."""
     fake, bot = activity.fake, activity.bot
     assert bot is not None
-    people = tuple(fake.add_user(name) for name in ("alice", "bob", "carol"))
+    people = three_people(fake)
     await without_live_tokens(activity, people, start=3)
     sockets, latest = await open_tables(activity, people)
-    names = ["alice", "bob", "carol"]
     rng = random.Random(13)
     # A click from now on lives as on Discord.
     bot.presenter.chat.token_seconds = TOKEN_SECONDS  # type: ignore[attr-defined]
@@ -357,7 +361,7 @@ async def test_a_chat_click_brings_back_an_edit_a_card_through_its_token(
             card = {"seat": seat, "card": action.partition(":")[0]}
             await wait_for(
                 fake,
-                lambda c=card: shown_in_chat(fake, people[0], names, c),
+                lambda c=card: shown_in_chat(fake, people[0], c),
                 within=HANG_GUARD,
                 what=action,
             )
