@@ -1,0 +1,94 @@
+"""bot/activity/seal.py: the relay's envelope opens only with the key, on its channel, once, and
+while fresh; what travels cannot be read without the key."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import pytest
+
+from bot.activity import seal as seal_module
+from bot.activity.seal import PREFIX, STALE_AFTER, Dropped, Seal
+
+KEY = "k7W1vQ3y9Zp2RrC8tHnXa4LmE6sJdB0uGfKcYoTiV5w"
+CHANNEL = "nines_activity_0123456789abcdef"
+HAND = '{"op":"table","table":{"hand":{"cards":["9H","AS","KD"]}}}'
+
+
+def message(n: int = 1) -> dict[str, object]:
+    return {"t": "frame", "from": "0123456789abcdef", "game": 7, "user": 42 + n, "frame": HAND}
+
+
+def reason(reader: Seal, payload: str, channel: str = CHANNEL) -> str:
+    with pytest.raises(Dropped) as dropped:
+        reader.open(channel, payload)
+    return dropped.value.reason
+
+
+def test_a_sealed_message_opens_with_the_key_and_hides_the_hand() -> None:
+    sender, reader = Seal(KEY), Seal(KEY)
+    payload = sender.seal(CHANNEL, message())
+    assert payload.startswith(PREFIX)
+    assert reader.open(CHANNEL, payload) == message()
+    raw = base64.b64decode(payload[len(PREFIX) :])
+    for word in (b"9H", b"AS", b"hand", b"frame", b"42"):
+        assert word not in raw  # encrypted, not merely compressed
+
+
+def test_unsigned_garbled_and_plain_json_are_dropped() -> None:
+    reader = Seal(KEY)
+    plain = json.dumps({"t": "act", "from": "x", "game": 7, "user": 1, "key": "k", "action": "9H"})
+    assert reason(reader, plain) == "unsigned"
+    assert reason(reader, PREFIX + "not base64!") == "unsigned"
+    assert reason(reader, PREFIX + base64.b64encode(b"short").decode()) == "unsigned"
+
+
+def test_another_key_a_changed_byte_or_another_channel_is_forged() -> None:
+    sender, reader = Seal(KEY), Seal(KEY)
+    assert reason(reader, Seal(KEY[::-1]).seal(CHANNEL, message())) == "forged"
+    payload = sender.seal(CHANNEL, message(2))
+    raw = bytearray(base64.b64decode(payload[len(PREFIX) :]))
+    raw[20] ^= 1
+    assert reason(reader, PREFIX + base64.b64encode(bytes(raw)).decode()) == "forged"
+    # Moved to another process's channel: its box does not open there.
+    assert reason(reader, payload, "nines_activity") == "forged"
+    assert reader.open(CHANNEL, payload) == message(2)  # untouched, it opens
+
+
+def test_a_message_heard_twice_or_out_of_order_is_a_replay() -> None:
+    sender, reader = Seal(KEY), Seal(KEY)
+    first, second = sender.seal(CHANNEL, message(1)), sender.seal(CHANNEL, message(2))
+    assert reader.open(CHANNEL, first) == message(1)
+    assert reader.open(CHANNEL, second) == message(2)
+    assert reason(reader, second) == "replayed"
+    assert reason(reader, first) == "replayed"
+    assert reader.open(CHANNEL, sender.seal(CHANNEL, message(3))) == message(3)
+
+
+def test_an_old_message_or_one_sealed_before_listening_is_a_replay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sender = Seal(KEY)
+    recorded = sender.seal(CHANNEL, message())
+    # A process that began listening after it was sealed could not have heard it.
+    late = Seal(KEY)
+    late.listening_since = time.time() + 1
+    assert reason(late, recorded) == "replayed"
+    # Heard long after, by anyone: stale (the reader's clock moved on, not the sender's).
+    now = time.time()
+    monkeypatch.setattr(seal_module.time, "time", lambda: now + STALE_AFTER + 1)
+    reader = Seal(KEY)
+    reader.listening_since = 0.0
+    assert reason(reader, recorded) == "replayed"
+
+
+def test_a_sealer_takes_a_fresh_id_before_its_count_wraps() -> None:
+    sender, reader = Seal(KEY), Seal(KEY)
+    assert reader.open(CHANNEL, sender.seal(CHANNEL, message(1))) == message(1)
+    sender._count = seal_module.COUNT_LAST  # as after 2**32 messages
+    payload = sender.seal(CHANNEL, message(2))
+    nonce = base64.b64decode(payload[len(PREFIX) :])[:12]
+    assert int.from_bytes(nonce[8:], "big") == 1  # a new sealer, counting from one
+    assert reader.open(CHANNEL, payload) == message(2)
