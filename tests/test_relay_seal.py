@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 
 import pytest
 
@@ -67,21 +66,23 @@ def test_a_message_heard_twice_or_out_of_order_is_a_replay() -> None:
     assert reader.open(CHANNEL, sender.seal(CHANNEL, message(3))) == message(3)
 
 
-def test_an_old_message_or_one_sealed_before_listening_is_a_replay(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    sender = Seal(KEY)
+def test_an_old_message_or_one_sealed_before_listening_is_a_replay() -> None:
+    now = [1_000_000.0]
+
+    def clock() -> float:
+        return now[0]
+
+    sender = Seal(KEY, clock=clock)
     recorded = sender.seal(CHANNEL, message())
+    now[0] += 1
     # A process that began listening after it was sealed could not have heard it.
-    late = Seal(KEY)
-    late.listening_since = time.time() + 1
-    assert reason(late, recorded) == "replayed"
-    # Heard long after, by anyone: stale (the reader's clock moved on, not the sender's).
-    now = time.time()
-    monkeypatch.setattr(seal_module.time, "time", lambda: now + STALE_AFTER + 1)
-    reader = Seal(KEY)
-    reader.listening_since = 0.0
-    assert reason(reader, recorded) == "replayed"
+    assert reason(Seal(KEY, clock=clock), recorded) == "replayed"
+    # One listening since before that did not hear it: stale once STALE_AFTER has passed.
+    early = Seal(KEY, clock=clock)
+    early.listening_since = 0.0
+    now[0] += STALE_AFTER
+    assert reason(early, recorded) == "replayed"
+    assert early.open(CHANNEL, sender.seal(CHANNEL, message(2))) == message(2)  # fresh: heard
 
 
 def test_a_sealer_takes_a_fresh_id_before_its_count_wraps() -> None:

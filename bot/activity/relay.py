@@ -48,7 +48,7 @@ import asyncpg
 
 from .. import metrics
 from .protocol import Act, Json
-from .seal import Dropped, Reason, Seal
+from .seal import STALE_AFTER, Dropped, Reason, Seal
 
 if TYPE_CHECKING:
     from .hub import Client, Hub
@@ -336,9 +336,11 @@ class Relay:
         counts = ", ".join(f"{n} {why}" for why, n in sorted(self._dropped.items()))
         self._dropped.clear()
         log.warning(
-            "activity relay: dropped messages that do not open with RELAY_KEY (%s): a process "
-            "with another RELAY_KEY, or someone else on the database, sends on its channels",
+            "activity relay: dropped messages that do not open with RELAY_KEY since its last "
+            "warning (%s): a process with another RELAY_KEY or someone else on the database "
+            "sends on its channels, or (replayed) the hosts' clocks are over %.0f s apart",
             counts,
+            STALE_AFTER,
         )
 
     def _frame(self, message: Json) -> None:

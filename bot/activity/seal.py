@@ -27,6 +27,7 @@ import json
 import secrets
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -71,13 +72,15 @@ class Heard:
 class Seal:
     """Seals this process's messages and opens everyone's (its own included)."""
 
-    def __init__(self, key_text: str) -> None:
+    def __init__(self, key_text: str, clock: Callable[[], float] = time.time) -> None:
         self._aead = AESGCM(relay_key(key_text))
+        #: The wall clock (the hosts' clocks agree, their monotonic ones do not).
+        self._clock = clock
         self._id = secrets.token_bytes(8)
         self._count = 0
         self._heard: dict[bytes, Heard] = {}
         #: Since when this process listens (the reader's clock; set on each connection).
-        self.listening_since = time.time()
+        self.listening_since = clock()
 
     def seal(self, channel: str, message: Json) -> str:
         """``message`` for ``channel``. One caller at a time, in the order the messages are
@@ -86,7 +89,7 @@ class Seal:
             self._id, self._count = secrets.token_bytes(8), 0
         self._count += 1
         nonce = self._id + self._count.to_bytes(4, "big")
-        body = json.dumps({**message, "at": time.time()}, separators=(",", ":")).encode()
+        body = json.dumps({**message, "at": self._clock()}, separators=(",", ":")).encode()
         box = self._aead.encrypt(nonce, zlib.compress(body, 6), channel.encode())
         return PREFIX + base64.b64encode(nonce + box).decode()
 
@@ -108,7 +111,7 @@ class Seal:
             raise Dropped("forged") from None
         message: Json = json.loads(body)
         sealer, count = nonce[:8], int.from_bytes(nonce[8:], "big")
-        now = time.time()
+        now = self._clock()
         at = float(message.pop("at"))
         heard = self._heard.get(sealer)
         if abs(now - at) > STALE_AFTER:
