@@ -1,15 +1,22 @@
 """bot/activity/seal.py: the relay's envelope opens only with the key, on its channel, once, and
-while fresh; what travels cannot be read without the key."""
+while fresh; what travels cannot be read without the key. And without RELAY_KEY there is no
+relay (bot/activity/__init__.py), said once."""
 
 from __future__ import annotations
 
 import base64
 import json
+import logging
+from typing import Any
 
 import pytest
 
+from bot.activity import ActivityServer
 from bot.activity import seal as seal_module
 from bot.activity.seal import PREFIX, STALE_AFTER, Dropped, Seal
+from bot.settings import Settings
+
+from .test_settings import TOKEN
 
 KEY = "k7W1vQ3y9Zp2RrC8tHnXa4LmE6sJdB0uGfKcYoTiV5w"
 CHANNEL = "nines_activity_0123456789abcdef"
@@ -93,3 +100,22 @@ def test_a_sealer_takes_a_fresh_id_before_its_count_wraps() -> None:
     nonce = base64.b64decode(payload[len(PREFIX) :])[:12]
     assert int.from_bytes(nonce[8:], "big") == 1  # a new sealer, counting from one
     assert reader.open(CHANNEL, payload) == message(2)
+
+
+def test_without_a_relay_key_nothing_is_relayed_and_it_is_said_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    env = {
+        "DISCORD_TOKEN": TOKEN,
+        "ACTIVITY_PORT": "8081",
+        "DISCORD_CLIENT_SECRET": "secret",
+        "DATABASE_URL": "postgresql://nines@localhost/nines",
+    }
+    bot: Any = None  # making the server touches none of the bot
+    with caplog.at_level(logging.WARNING):
+        server = ActivityServer(bot, Settings.from_mapping(env))
+    assert server.hub.relay is None  # never a relay anyone on the database could read or forge
+    said = [r for r in caplog.records if "RELAY_KEY" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    keyed = ActivityServer(bot, Settings.from_mapping({**env, "RELAY_KEY": KEY}))
+    assert keyed.hub.relay is not None
