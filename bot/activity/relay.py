@@ -102,7 +102,8 @@ class Relay:
         self.seal = Seal(key)
         self._conn: asyncpg.Connection[Any] | None = None
         self._sending = asyncio.Lock()
-        #: Set when the listening connection is lost (by asyncpg, or a failed check).
+        #: Set when the listening connection is lost (by asyncpg, a failed check or send); one
+        #: for each connection.
         self._lost = asyncio.Event()
         #: On the edge: the local sockets of games run elsewhere, by (game, user).
         self.edge_clients: dict[tuple[int, int], set[Client]] = {}
@@ -220,7 +221,7 @@ class Relay:
 
     async def _notify(self, channel: str, message: Json) -> None:
         async with self._sending:  # one statement at a time on the connection, sealed in order
-            conn = self._conn
+            conn, lost = self._conn, self._lost  # the connection and its own event
             if conn is None or conn.is_closed():
                 return  # lost: the resync once listening again makes up for it
             payload = self.seal.seal(channel, message)
@@ -234,7 +235,7 @@ class Relay:
                 )
             except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 log.info("activity relay: a %s message was not sent (%s)", message["t"], error)
-                self._lost.set()
+                lost.set()
 
     def to_edge(self, edge: str, game_id: int, user_id: int, text: str) -> None:
         message = {"t": "frame", "from": self.me, "game": game_id, "user": user_id, "frame": text}
