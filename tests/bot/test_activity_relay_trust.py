@@ -230,23 +230,37 @@ async def test_forged_unsigned_and_replayed_messages_are_dropped_counted_and_cha
 async def test_a_relay_whose_connection_is_terminated_reopens_and_its_socket_plays_on(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """The holder's listening connection, then the edge's, terminated from the database: each
-    relay listens again, Carol's relayed socket is closed to resync (its page reconnects and
-    gets the table whole), and a move played after is answered and shown."""
+    """The holder's listening connection, then the edge's, terminated from the database (the
+    edge's while the database refuses new connections, so it tries again, later and later):
+    each relay listens again, Carol's relayed socket is closed to resync (its page reconnects
+    and gets the table whole), and a move played after is answered and shown."""
     async with relayed_game(postgres_url, tmp_path) as game:
         sockets = await game.open()
-        admin = await asyncpg.connect(postgres_url)
+        # The server's own database: a database refuses new connections only from another.
+        database = postgres_url.rsplit("/", 1)[1]
+        admin = await asyncpg.connect(postgres_url.rsplit("/", 1)[0] + "/postgres")
         try:
             for node in (game.holder, game.edge):
+                refusing = node is game.edge
+                if refusing:
+                    await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
                 name = f"{APPLICATION_NAME}-{node.relay_ids()[0]}"
                 terminated = await admin.fetchval(
                     "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) "
-                    "FROM pg_stat_activity WHERE application_name = $1",
+                    "FROM pg_stat_activity WHERE datname = $1 AND application_name = $2",
+                    database,
                     name,
                 )
                 assert terminated == 1
+                if refusing:
+
+                    def retried(n: Node = node) -> bool:
+                        return n.process.log.read_text().count("cannot reach PostgreSQL") >= 2
+
+                    await wait_for(game.fake, retried, within=20, what="two tries refused")
+                    await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
                 carols, _ = sockets[0]
-                assert await carols.closed(within=30), "the relayed socket was not resynced"
+                assert await carols.closed(within=60), "the relayed socket was not resynced"
                 await wait_for(game.fake, lambda n=node: len(n.relay_ids()) == 2, within=5)
                 assert "re-opening it" in node.process.log.read_text()
                 await sockets[1][0].ws.close()
@@ -256,6 +270,7 @@ async def test_a_relay_whose_connection_is_terminated_reopens_and_its_socket_pla
                 # Listening again, both ends are each other's: no message was taken for forged.
                 assert await game.holder.dropped() == {} and await game.edge.dropped() == {}
         finally:
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
             await admin.close()
 
 
