@@ -7,7 +7,8 @@ longer frame is not relayed. For each ruleset, ``--games`` random games are play
 with every seat's name 32 emoji long (the longest a seat stores) and an avatar for each; every
 seventh move, the table frame of seat 0 and of a watcher is built with the Activity's own
 ``table_json``, then relayed two ways: as before issue 44 (zlib, base64, in the message's JSON)
-and sealed (bot/activity/seal.py: the whole message compressed, AES-256-GCM, base64). Printed:
+and sealed (bot/activity/seal.py: the whole message compressed, padded to 256 bytes, AES-256-GCM,
+base64). Printed:
 the largest of each, with its frame's JSON size and hand number, then the time to seal and to
 open one such frame (this machine, one core).
 """
@@ -89,8 +90,8 @@ def main() -> None:
                     table = table_json(table_for(live, viewer), avatars)
                     text = json.dumps({"op": "table", "seq": 99999, "table": table})
                     sealed = seal.seal(CHANNEL, message(text))
-                    if len(sealed) > worst[0]:
-                        worst = (len(sealed), len(before(text)), len(text), game.hand_number)
+                    measured = (len(sealed), len(before(text)), len(text), game.hand_number)
+                    worst = max(worst, measured)
                     if len(text) > len(largest):
                         largest = text
         print(f"{name}: {worst[0]} / {worst[1]}, frame {worst[2]}, hand {worst[3]}")

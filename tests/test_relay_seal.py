@@ -41,6 +41,10 @@ def test_a_sealed_message_opens_with_the_key_and_hides_the_hand() -> None:
     raw = base64.b64decode(payload[len(PREFIX) :])
     for word in (b"9H", b"AS", b"hand", b"frame", b"42"):
         assert word not in raw  # encrypted, not merely compressed
+    # Padded: a shorter hand seals to as long a payload.
+    shorter = {**message(), "frame": HAND.replace(',"KD"', "")}
+    assert reader.open(CHANNEL, again := sender.seal(CHANNEL, shorter)) == shorter
+    assert len(again) == len(payload) and (len(raw) - 12 - 16) % seal_module.PAD_TO == 0
 
 
 def test_unsigned_garbled_and_plain_json_are_dropped() -> None:

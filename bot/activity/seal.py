@@ -5,10 +5,11 @@ nothing (hands travel in the frames), NOTIFY and forge nothing, record and repla
 
 An envelope is ``n1.`` then the base64 of: the nonce (12 bytes: the sealer's random 8-byte id
 and its 4-byte count of messages) and the AES-256-GCM box of the zlib-compressed JSON message,
-which holds the time it was sealed (``at``). GCM's tag authenticates the nonce, the message and
-the channel it is sent on (the box's associated data): a message moved to another process's
-channel does not open. The AES key is derived from RELAY_KEY (HMAC-SHA256), never from anything
-the database knows.
+which holds the time it was sealed (``at``), padded with zeros to a multiple of ``PAD_TO``
+bytes (a box's length tells the length of what it holds: a hand's cards, a move's kind). GCM's
+tag authenticates the nonce, the message and the channel it is sent on (the box's associated
+data): a message moved to another process's channel does not open. The AES key is derived from
+RELAY_KEY (HMAC-SHA256), never from anything the database knows.
 
 Replays are caught twice: a sealer's count must rise (it sends on one connection, one
 statement at a time, and PostgreSQL delivers notifications in commit order), and a message must
@@ -39,6 +40,8 @@ Json = dict[str, Any]
 PREFIX: Final = "n1."
 #: A message sealed longer ago than this (or this far ahead of the reader's clock) is dropped.
 STALE_AFTER: Final = 30.0
+#: Boxes are this many bytes, or a multiple: a table frame is 1-2 KB compressed.
+PAD_TO: Final = 256
 #: A sealer's count is 4 bytes of the nonce: past it, the sealer takes a fresh id (a nonce is
 #: never used twice with the key).
 COUNT_LAST: Final = 2**32 - 1
@@ -90,7 +93,9 @@ class Seal:
         self._count += 1
         nonce = self._id + self._count.to_bytes(4, "big")
         body = json.dumps({**message, "at": self._clock()}, separators=(",", ":")).encode()
-        box = self._aead.encrypt(nonce, zlib.compress(body, 6), channel.encode())
+        packed = zlib.compress(body, 6)
+        packed += bytes(-len(packed) % PAD_TO)
+        box = self._aead.encrypt(nonce, packed, channel.encode())
         return PREFIX + base64.b64encode(nonce + box).decode()
 
     def open(self, channel: str, payload: str) -> Json:
@@ -106,9 +111,10 @@ class Seal:
         if len(nonce) < 12:
             raise Dropped("unsigned")
         try:
-            body = zlib.decompress(self._aead.decrypt(nonce, box, channel.encode()))
+            packed = self._aead.decrypt(nonce, box, channel.encode())
         except InvalidTag:
             raise Dropped("forged") from None
+        body = zlib.decompressobj().decompress(packed)  # up to the stream's end: not the padding
         message: Json = json.loads(body)
         sealer, count = nonce[:8], int.from_bytes(nonce[8:], "big")
         now = self._clock()
