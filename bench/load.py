@@ -39,6 +39,7 @@ import os
 import random
 import re
 import resource
+import secrets
 import signal
 import socket
 import subprocess
@@ -1031,6 +1032,7 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     if activity_port is not None:
         env["ACTIVITY_PORT"] = str(activity_port)
         env["DISCORD_CLIENT_SECRET"] = fake.client_secret
+        env["RELAY_KEY"] = secrets.token_urlsafe(32)  # the same on every process
     metrics = [work / f"metrics{i}.json" for i in range(args.processes)]
     procs = []
     for i in range(args.processes):

@@ -73,6 +73,13 @@ class Metrics:
             ["route", "scope"],
             registry=r,
         )
+        self.relay_dropped = Counter(
+            "nines_activity_relay_dropped",
+            "Messages between processes (the web table's relay) dropped: unsigned, forged or "
+            "replayed, by reason",
+            ["reason"],
+            registry=r,
+        )
         #: Clicks waiting for their first answer: interaction id -> when it reached the bot.
         self._clicked: dict[int, float] = {}
         self._listeners: list[Listener] = []
@@ -174,3 +181,9 @@ def enable() -> Metrics:
 def decision_time(seconds: float) -> None:
     if active is not None:
         active.observe(DECISION, seconds)
+
+
+def relay_dropped(reason: str) -> None:
+    """A relay message that did not open (bot/activity/relay.py)."""
+    if active is not None:
+        active.relay_dropped.labels(reason).inc()

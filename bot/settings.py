@@ -12,6 +12,9 @@ from typing import Any, Final
 DISCORD_API_BASE: Final = "https://discord.com/api/v10"
 DISCORD_GATEWAY_URL: Final = "wss://gateway.discord.gg"
 
+#: RELAY_KEY's shortest length: secrets.token_urlsafe(32) makes 43 characters (256 bits).
+RELAY_KEY_SHORTEST: Final = 32
+
 # Discord tokens are dot-separated base64url parts; anything else is a paste mistake.
 _TOKEN = re.compile(r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+){1,2}$")
 
@@ -56,6 +59,9 @@ class Settings:
     #: Activity's authorization code for an access token.
     client_id: int | None = None
     client_secret: str | None = None
+    #: The key every process shares to encrypt and authenticate the web table's messages
+    #: between processes on PostgreSQL (bot/activity/relay.py). None: not relayed.
+    relay_key: str | None = None
 
     @property
     def activity_on(self) -> bool:
@@ -160,7 +166,8 @@ def _shards(env: Mapping[str, str]) -> dict[str, Any]:
 
 def _activity(env: Mapping[str, str]) -> dict[str, Any]:
     """ACTIVITY_PORT, DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: the Activity is on only
-    with a port and a secret; a port without the secret is a half-done setup, said at once."""
+    with a port and a secret; a port without the secret is a half-done setup, said at once.
+    RELAY_KEY: the relay's key (several processes), long enough not to be guessed."""
     port = _port(env, "ACTIVITY_PORT")
     secret = env.get("DISCORD_CLIENT_SECRET", "").strip() or None
     client_text = env.get("DISCORD_CLIENT_ID", "").strip()
@@ -175,10 +182,18 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
             "from the Developer Portal (OAuth2 > Client Secret) into .env, or unset "
             "ACTIVITY_PORT to run without the Activity."
         )
+    relay_key = env.get("RELAY_KEY", "").strip() or None
+    if relay_key is not None and (len(relay_key) < RELAY_KEY_SHORTEST or " " in relay_key):
+        raise SettingsError(
+            f"RELAY_KEY must be at least {RELAY_KEY_SHORTEST} characters without spaces: make "
+            "one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'` and give "
+            "every process the same."
+        )
     return {
         "activity_port": port,
         "client_id": int(client_text) if client_text else None,
         "client_secret": secret,
+        "relay_key": relay_key,
     }
 
 

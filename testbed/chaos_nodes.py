@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import secrets
 import signal
 import socket
 import subprocess
@@ -25,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Seconds from a process's start to its first IDENTIFY at most, on a busy machine (Python
 #: imports, PostgreSQL, logging in): a process up for less is not yet able to serve a shard.
 STARTUP_GRACE = 5.0
+#: The key the processes share to relay the web tables' sockets (bot/activity/seal.py).
+RELAY_KEY = secrets.token_urlsafe(32)
 
 
 @dataclass
@@ -138,6 +141,7 @@ class Processes:
             if self.plan.web_tables:
                 env["ACTIVITY_PORT"] = str(free_port())
                 env["DISCORD_CLIENT_SECRET"] = self.fake.client_secret
+                env["RELAY_KEY"] = RELAY_KEY  # the same on every process
             self.nodes.append(Node(index, env, self.workdir / f"bot{index}.log"))
         for node in self.nodes:
             await node.start()

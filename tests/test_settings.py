@@ -126,3 +126,11 @@ def test_database_pool_size():
     assert settings().database_pool_size is None  # the driver's default
     assert settings(DATABASE_POOL_SIZE=" 8 ").database_pool_size == 8
     assert settings().card_emojis and not settings(CARD_EMOJIS=" OFF ").card_emojis
+
+
+def test_the_relay_key_is_read_and_a_short_one_refused() -> None:
+    key = "k7W1vQ3y9Zp2RrC8tHnXa4LmE6sJdB0uGfKcYoTiV5w"
+    assert settings(RELAY_KEY=f" {key} ").relay_key == key
+    assert settings().relay_key is None
+    words = refusal(DISCORD_TOKEN=TOKEN, RELAY_KEY="hunter2")
+    assert "RELAY_KEY" in words and "secrets.token_urlsafe(32)" in words

@@ -68,12 +68,20 @@ class ActivityServer:
         self.client_id = settings.client_id
         self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
         self.hub = Hub(bot, self.api, self.application_id)
-        if settings.database_url is not None:
+        if settings.database_url is not None and settings.relay_key is None:
+            # No key, no relay: anyone on the database could read and forge its messages, and
+            # nothing the database knows may stand in for the key (bot/activity/seal.py).
+            log.warning(
+                "RELAY_KEY is not set: a web table's socket reaching a process that does not "
+                "run its game is told there is none. With several processes, set the same "
+                "RELAY_KEY on each (.env.example)"
+            )
+        elif settings.database_url is not None and settings.relay_key is not None:
             # Several processes may share the database: a socket may reach one that does not
             # run its game (bot/activity/relay.py).
             from .relay import Relay
 
-            self.hub.relay = Relay(settings.database_url, self.hub)
+            self.hub.relay = Relay(settings.database_url, self.hub, settings.relay_key)
         self._runner: web.AppRunner | None = None
 
     def application_id(self) -> int | None:

@@ -21,6 +21,9 @@ from .test_activity import Activity, Json, Table, play_from_sockets_until_a_card
 from .test_failover import second_guild, sharded
 from .test_network_faults import free_port
 
+#: The key the processes share (bot/activity/seal.py), as .env.example says to make one.
+RELAY_KEY = "k7W1vQ3y9Zp2RrC8tHnXa4LmE6sJdB0uGfKcYoTiV5w"
+
 
 @pytest.mark.slow(40)
 async def test_a_socket_on_another_process_plays_through_the_relay(
@@ -34,7 +37,9 @@ async def test_a_socket_on_another_process_plays_through_the_relay(
     ports = (free_port(), free_port())
     processes = [sharded(fake, backend, database, shard) for shard in (0, 1)]
     for process, port in zip(processes, ports, strict=True):
-        process.env.update(ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
+        process.env.update(
+            ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret, RELAY_KEY=RELAY_KEY
+        )
     guild, channel = second_guild(fake)  # on shard 1: the second process runs its games
     carol, dave = fake.add_user("carol", guild=guild), fake.add_user("dave", guild=guild)
     try:
@@ -91,7 +96,9 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
     ports = (free_port(), free_port())
     processes = [sharded(fake, backend, database, shard) for shard in (0, 1)]
     for process, port in zip(processes, ports, strict=True):
-        process.env.update(ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
+        process.env.update(
+            ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret, RELAY_KEY=RELAY_KEY
+        )
     guild, channel = second_guild(fake)
     carol, dave = fake.add_user("carol", guild=guild), fake.add_user("dave", guild=guild)
     try:
@@ -145,7 +152,9 @@ async def test_a_key_resent_to_the_process_taking_over_gets_its_first_answer(
     ports = (free_port(), free_port())
     processes = [sharded(fake, backend, database, shard) for shard in (0, 1)]
     for process, port in zip(processes, ports, strict=True):
-        process.env.update(ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret)
+        process.env.update(
+            ACTIVITY_PORT=str(port), DISCORD_CLIENT_SECRET=fake.client_secret, RELAY_KEY=RELAY_KEY
+        )
     guild, channel = second_guild(fake)  # on shard 1: the second process runs its games
     carol, dave = fake.add_user("carol", guild=guild), fake.add_user("dave", guild=guild)
     storage = await backend.open()
