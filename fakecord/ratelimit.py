@@ -178,8 +178,8 @@ class RateLimits:
         is_global: bool = False,
     ) -> None:
         """Answer the next `count` requests matching method and path (glob on the path, or
-        the spec's route template exactly) with `status`: 500, 502, ... or 429 (then with
-        `retry_after` and the `global` flag, as Discord sends them)."""
+        the spec's route template exactly) with `status`: 401, 403, 500, 502, ... or 429 (then
+        with `retry_after` and the `global` flag, as Discord sends them)."""
         self._faults.append(Fault(status, method.upper(), path, count, retry_after, is_global))
 
     def invalid_in_window(self) -> int:
@@ -211,14 +211,18 @@ class RateLimits:
                     )
                 self.sent_faults += 1
                 reason = {
+                    401: "Unauthorized",
+                    403: "Forbidden",
                     500: "Internal Server Error",
                     502: "Bad Gateway",
                     503: "Service Unavailable",
                     504: "Gateway Timeout",
                 }.get(fault.status, "")
                 body = {"message": f"{fault.status}: {reason}".strip(), "code": 0}
-                # discord.py retries a 5xx after 1, 3, 5 ... seconds.
-                return Verdict({}, fault.status, body, hold=1.0 + 2 * (fault.served - 1))
+                # discord.py retries a 500, 502 or 504 after 1, 3, 5 ... seconds (no other).
+                retried = fault.status in (500, 502, 504)
+                hold = 1.0 + 2 * (fault.served - 1) if retried else 0.0
+                return Verdict({}, fault.status, body, hold=hold)
         return None
 
     def _too_many(
