@@ -204,7 +204,7 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
         "activity_discord_per_minute": _whole(env, "ACTIVITY_DISCORD_PER_MINUTE", 300, 1, 1_200),
         # Under Discord's 10,000, with room for the bot's own refusals.
         "activity_invalid_limit": _whole(env, "ACTIVITY_INVALID_LIMIT", 1_000, 1, 5_000),
-        "activity_recheck_seconds": _whole(env, "ACTIVITY_RECHECK_SECONDS", 300, 10, 86_400),
+        "activity_recheck_seconds": _whole(env, "ACTIVITY_RECHECK_SECONDS", 300, 1, 86_400),
     }
 
 

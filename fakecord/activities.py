@@ -183,6 +183,8 @@ class Activities:
             **self.fake.application_json(),
             "id": str(app_id),
             "name": self.fake.bot.name if app_id == self.fake.app_id else "Another app",
+            "type": None,
+            "flags_new": "0",
         }
         for private in ("owner", "team", "bot", "interactions_endpoint_url", "redirect_uris"):
             application.pop(private, None)  # a partial application, as Discord shows it
@@ -194,7 +196,8 @@ class Activities:
             "expires": datetime.fromtimestamp(wall, UTC).isoformat(),
         }
         if "identify" in scopes:
-            body["user"] = self.fake.store.user(found.user_id).to_json()
+            user = self.fake.store.user(found.user_id).to_json()
+            body["user"] = {**user, "flags": 0, "primary_guild": None}
         return body
 
     def leave(self, user: User | int, instance_id: str) -> None:

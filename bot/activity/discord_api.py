@@ -148,7 +148,7 @@ class ActivityApi:
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
+            self._session = aiohttp.ClientSession()
         return self._session
 
     async def close(self) -> None:
@@ -202,7 +202,11 @@ class ActivityApi:
         self._spend(f"{method} {path}")
         try:
             async with self._http().request(
-                method, self.api_base + path, headers=headers, data=data
+                method,
+                self.api_base + path,
+                headers=headers,
+                data=data,
+                timeout=aiohttp.ClientTimeout(total=self.timeout),
             ) as answer:
                 status = answer.status
                 body = await answer.json(content_type=None) if status != 204 else None
