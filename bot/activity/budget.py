@@ -75,12 +75,16 @@ class WindowCount:
         self._forget(now)
         return len(self.times)
 
-    def full_for(self, now: float) -> float:
-        """0 while under the limit; else the seconds until the count falls back under it."""
+    def full_for(self, now: float, pending: int = 0) -> float:
+        """0 while the count, with ``pending`` events that may yet come, is under the limit;
+        else the seconds until it falls back under it."""
         self._forget(now)
-        if len(self.times) < self.limit:
+        over = len(self.times) + pending - self.limit
+        if over < 0:
             return 0.0
-        return self.times[len(self.times) - self.limit] + self.window - now
+        if over >= len(self.times):
+            return 1.0  # what is pending must come back first
+        return self.times[over] + self.window - now
 
     def _forget(self, now: float) -> None:
         while self.times and self.times[0] <= now - self.window:

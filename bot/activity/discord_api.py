@@ -66,9 +66,11 @@ class DiscordUnavailable(Exception):
     """Discord did not answer, answered with a server error or a rate limit, or this server's
     own budget of calls is spent: try again after ``retry_after`` seconds."""
 
-    def __init__(self, why: str, retry_after: float = RETRY_SOON) -> None:
+    def __init__(self, why: str, retry_after: float = RETRY_SOON, *, local: bool = False) -> None:
         super().__init__(why)
         self.retry_after = max(1.0, retry_after)
+        #: This server's own budget said no: Discord was not asked.
+        self.local = local
 
 
 class CodeRefused(Exception):
@@ -142,8 +144,9 @@ class ActivityApi:
         self.secret_refused_until = 0.0
         self._secret_said = False
         self._invalid_said = False
-        #: Calls sent to Discord (for the figures and the tests).
+        #: Calls sent to Discord (for the figures and the tests), and those not answered yet.
         self.calls = 0
+        self.in_flight = 0
         self._session: aiohttp.ClientSession | None = None
 
     def _http(self) -> aiohttp.ClientSession:
@@ -161,7 +164,9 @@ class ActivityApi:
     def _spend(self, what: str) -> None:
         """Take one call from the budget, or raise DiscordUnavailable without asking."""
         now = time.monotonic()
-        full = self.invalid.full_for(now)
+        # The calls on their way may each come back refused: counted before they do, so the
+        # limit holds however many sign-ins arrive at once.
+        full = self.invalid.full_for(now, self.in_flight)
         if full > 0:
             if not self._invalid_said:
                 self._invalid_said = True
@@ -172,14 +177,17 @@ class ActivityApi:
                     self.invalid.limit,
                     full,
                 )
-            raise DiscordUnavailable(f"{what}: too many refusals from Discord", full)
+            raise DiscordUnavailable(f"{what}: too many refusals from Discord", full, local=True)
         self._invalid_said = False
         if self.paused_until > now:
             raise DiscordUnavailable(f"{what}: Discord's rate limit", self.paused_until - now)
         wait = self.bucket.take(now)
         if wait > 0:
-            raise DiscordUnavailable(f"{what}: the Activity's budget of calls is spent", wait)
+            raise DiscordUnavailable(
+                f"{what}: the Activity's budget of calls is spent", wait, local=True
+            )
         self.calls += 1
+        self.in_flight += 1
 
     def _answered(self, status: int, headers: Any, body: Any) -> None:
         """Count an invalid answer; a 429 pauses every call for its retry_after."""
@@ -200,6 +208,14 @@ class ActivityApi:
         self, method: str, path: str, *, headers: dict[str, str], data: Any = None
     ) -> tuple[int, Any]:
         self._spend(f"{method} {path}")
+        try:
+            return await self._send(method, path, headers, data)
+        finally:
+            self.in_flight -= 1
+
+    async def _send(
+        self, method: str, path: str, headers: dict[str, str], data: Any
+    ) -> tuple[int, Any]:
         try:
             async with self._http().request(
                 method,
@@ -302,8 +318,14 @@ class ActivityApi:
         (https://discord.com/developers/docs/activities/development-guides/multiplayer-experience#activity-instance-management)."""
         if not INSTANCE_ID.fullmatch(instance_id):
             return None
+        self._spend("GET activity-instances")
+        try:
+            return await self._ask_instance(application_id, instance_id)
+        finally:
+            self.in_flight -= 1
+
+    async def _ask_instance(self, application_id: int, instance_id: str) -> Instance | None:
         what = "GET activity-instances"
-        self._spend(what)
         try:
             # discord.py waits out a 429 and retries a 500/502/504 itself: within the timeout.
             body = await asyncio.wait_for(

@@ -195,7 +195,12 @@ class Gate:
         except TokenRefused:
             return Refused("auth", "activity.error.auth")
         except DiscordUnavailable as error:
-            log.warning("activity sign-in: Discord did not answer (%s)", error)
+            # The server's own budget is said once, where it binds (discord_api), not a hello.
+            log.log(
+                logging.DEBUG if error.local else logging.WARNING,
+                "activity sign-in: Discord did not answer (%s)",
+                error,
+            )
             return Refused("retry", "activity.error.discord", error.retry_after)
         if instance is None or person.user_id not in instance.users:
             return Refused("not-in-instance", "activity.error.not_in_instance")
