@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -72,7 +73,7 @@ class Refused:
     def frame(self, lang: str) -> dict[str, Any]:
         frame = error_frame(None, self.code, tr(lang, self.words))
         if self.retry_after is not None:
-            frame["retry_after"] = round(self.retry_after)
+            frame["retry_after"] = math.ceil(self.retry_after)
         return frame
 
 
