@@ -41,10 +41,10 @@ from .protocol import Hello, error_frame
 
 log = logging.getLogger(__name__)
 
-#: How long an instance's record is trusted (its ``users`` change as people come and go).
+#: How long an instance's record (or its absence) is trusted: its ``users`` change as people
+#: come and go.
 INSTANCE_SECONDS: Final = 10.0
-#: How long a refused token or an unknown instance is remembered (a flood repeating one costs
-#: one call a minute).
+#: How long a refused token is remembered (a flood repeating one costs a call a minute).
 REFUSED_SECONDS: Final = 60.0
 #: Entries kept per cache (the least recently used forgotten past it): a flood of made-up
 #: tokens cannot grow the server's memory.
@@ -168,8 +168,7 @@ class Gate:
 
     async def _ask_instance(self, app: int, instance_id: str) -> Instance | None:
         found = await self.api.instance(app, instance_id)
-        seconds = INSTANCE_SECONDS if found is not None else min(INSTANCE_SECONDS, REFUSED_SECONDS)
-        self.instances.keep(instance_id, time.monotonic() + seconds, found)
+        self.instances.keep(instance_id, time.monotonic() + INSTANCE_SECONDS, found)
         return found
 
     # -- the check ----------------------------------------------------------------------------
