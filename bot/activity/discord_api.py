@@ -194,10 +194,9 @@ class ActivityApi:
         if status not in (401, 403, 429):
             return
         scope = headers.get("X-RateLimit-Scope") if headers is not None else None
-        if status == 429 and scope == "shared":
-            return  # not counted by Discord (the docs above)
         now = time.monotonic()
-        self.invalid.add(now)
+        if status != 429 or scope != "shared":
+            self.invalid.add(now)  # a shared 429 is not counted by Discord (the docs above)
         if status == 429:
             after = body.get("retry_after") if isinstance(body, dict) else None
             if not isinstance(after, int | float):
