@@ -176,7 +176,8 @@ class ActivityServer:
         """Who is calling: the connection's address, or the one the trusted reverse proxies
         in front appended to X-Forwarded-For (each appends the address it was called from)."""
         if self.trusted_proxies > 0:
-            hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",")]
+            forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+            hops = [h.strip() for h in forwarded.split(",")]
             if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
                 return hops[-self.trusted_proxies]
         return request.remote or "?"
