@@ -197,6 +197,31 @@ async def test_a_flood_from_many_addresses_stops_at_the_budget_and_the_refusal_l
     assert "trying again" in retried[0]["message"]
 
 
+async def test_made_up_instances_spend_no_more_of_the_bots_budget_than_the_bound(
+    open_activity: OpenActivity,
+):
+    """A real person's token with made-up instance ids, from as many addresses: each id is a
+    call with the bot's token (a 404, not a refusal), so they come out of the budget in all."""
+    activity = await open_activity(
+        ACTIVITY_TRUSTED_PROXIES="1", ACTIVITY_DISCORD_BURST="20", ACTIVITY_DISCORD_PER_MINUTE="60"
+    )
+    fake = activity.fake
+    token = await activity.token_for(fake.add_user("mallory"))
+    started = time.monotonic()
+
+    async def send(i: int) -> Json:
+        forwarded = {"X-Forwarded-For": f"10.1.{i // 256}.{i % 256}"}
+        return await hello(activity, token, f"i-{i}-made-up", headers=forwarded)
+
+    answers = await flood(150, send)
+    minutes = (time.monotonic() - started) / 60
+    spent = asked(fake)
+    assert sum(spent.values()) <= 20 + 60 * minutes  # the code's exchange included
+    assert spent[AUTHORIZATION] == 1  # the token asked once, cached after
+    assert {a["code"] for a in answers} == {"not-in-instance", "retry"}
+    assert fake.ratelimits.invalid_in_window() == 0  # 404s: no refusal counted
+
+
 # -- whose token -------------------------------------------------------------------------------
 
 
