@@ -206,8 +206,8 @@ async def test_made_up_instances_spend_no_more_of_the_bots_budget_than_the_bound
         ACTIVITY_TRUSTED_PROXIES="1", ACTIVITY_DISCORD_BURST="20", ACTIVITY_DISCORD_PER_MINUTE="60"
     )
     fake = activity.fake
+    started = time.monotonic()  # before the exchange, the budget's first call
     token = await activity.token_for(fake.add_user("mallory"))
-    started = time.monotonic()
 
     async def send(i: int) -> Json:
         forwarded = {"X-Forwarded-For": f"10.1.{i // 256}.{i % 256}"}
