@@ -86,7 +86,7 @@ class ActivityServer:
         instance = partial(discord_internals.activity_instance, bot)
         self.api = ActivityApi(settings.api_base, settings.client_secret, instance, limits)
         self.gate = Gate(self.api, self.application_id, settings.activity_recheck_seconds)
-        self.hub = Hub(bot, self.gate, self.application_id)
+        self.hub = Hub(bot, self.gate)
         self.per_address = PerAddress(
             settings.activity_address_burst, settings.activity_address_per_minute
         )

@@ -167,15 +167,10 @@ def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> Game
 
 
 class Hub:
-    def __init__(
-        self,
-        bot: NinesBot,
-        gate: Gate,
-        application_id: Callable[[], int | None],
-    ) -> None:
+    def __init__(self, bot: NinesBot, gate: Gate) -> None:
         self.bot = bot
+        #: Who may sit at a table (bot/activity/gate.py): hellos checked, sockets re-checked.
         self.gate = gate
-        self.application_id = application_id
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
         self.silent_seconds = SILENT_SECONDS
