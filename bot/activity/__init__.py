@@ -225,7 +225,7 @@ class ActivityServer:
             return _error(503, "the table cannot sign anyone in just now: try again later")
         except DiscordUnavailable as error:
             log.warning("activity token exchange: %s", error)
-            seconds = math.ceil(error.retry_after)
+            seconds = max(1, math.ceil(error.retry_after))
             response = _error(
                 503, f"Discord did not answer: try again in {seconds} s", retry_after=seconds
             )

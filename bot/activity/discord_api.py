@@ -68,7 +68,8 @@ class DiscordUnavailable(Exception):
 
     def __init__(self, why: str, retry_after: float = RETRY_SOON, *, local: bool = False) -> None:
         super().__init__(why)
-        self.retry_after = max(1.0, retry_after)
+        #: Seconds (a page is told at least a whole one).
+        self.retry_after = max(0.05, retry_after)
         #: This server's own budget said no: Discord was not asked.
         self.local = local
 

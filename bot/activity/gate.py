@@ -49,6 +49,8 @@ REFUSED_SECONDS: Final = 60.0
 #: Entries kept per cache (the least recently used forgotten past it): a flood of made-up
 #: tokens cannot grow the server's memory.
 KEPT: Final = 20_000
+#: How many times the periodic re-check tries a socket again that the budget could not afford.
+PACED_TRIES: Final = 3
 #: The scope the page asks for (web/src/main.ts) and without which no person is named.
 SCOPE: Final = "identify"
 
@@ -73,7 +75,7 @@ class Refused:
     def frame(self, lang: str) -> dict[str, Any]:
         frame = error_frame(None, self.code, tr(lang, self.words))
         if self.retry_after is not None:
-            frame["retry_after"] = math.ceil(self.retry_after)
+            frame["retry_after"] = max(1, math.ceil(self.retry_after))
         return frame
 
 
@@ -217,10 +219,14 @@ class Gate:
         for gone in [s for s in self.watched if s.ws.closed]:
             del self.watched[gone]
 
-    async def recheck(self, instance_id: str | None = None) -> int:
+    async def recheck(self, instance_id: str | None = None, *, paced: bool = False) -> int:
         """Check every watched socket again (or those of one instance, whose record is asked
         afresh: Discord said its participants changed); a person no longer allowed loses the
-        socket, told why. How many were closed."""
+        socket, told why. How many were closed.
+
+        ``paced`` (the periodic round): a check the budget of calls cannot afford now waits
+        its ``retry_after`` and is tried again (up to PACED_TRIES), so a round spreads over
+        the budget instead of checking its first few sockets and putting off the rest."""
         app = self.application_id()
         if app is None:
             return 0
@@ -232,13 +238,17 @@ class Gate:
                 return 0
         closed = 0
         for socket, hello in list(self.watched.items()):
-            if socket.ws.closed:
-                self.watched.pop(socket, None)
-                continue
             if instance_id is not None and hello.instance_id != instance_id:
                 continue
             verdict = await self.check(hello)
-            if isinstance(verdict, Refused) and verdict.code != "retry":
+            for _ in range(PACED_TRIES if paced else 0):
+                if not isinstance(verdict, Refused) or verdict.code != "retry":
+                    break
+                await asyncio.sleep(verdict.retry_after or 1.0)
+                verdict = await self.check(hello)
+            if socket.ws.closed:
+                self.watched.pop(socket, None)
+            elif isinstance(verdict, Refused) and verdict.code != "retry":
                 log.info("activity: %s is no longer let in (%s)", socket.user_id, verdict.code)
                 socket.send(verdict.frame(socket.lang))
                 socket.stop()
@@ -251,6 +261,6 @@ class Gate:
         while True:
             await asyncio.sleep(self.recheck_seconds)
             try:
-                await self.recheck()
+                await self.recheck(paced=True)
             except Exception:
                 log.exception("activity re-check failed; trying again next round")
