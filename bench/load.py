@@ -64,6 +64,7 @@ with warnings.catch_warnings():
     import discord  # noqa: F401  (imported early, its deprecation warnings silenced)
 
 from bench import socket_clients  # noqa: E402  (from ROOT, put on the path above)
+from testbed.web_tables import CROWD_SIGN_INS  # noqa: E402
 
 if TYPE_CHECKING:
     from fakecord import FakeDiscord
@@ -1033,6 +1034,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         env["ACTIVITY_PORT"] = str(activity_port)
         env["DISCORD_CLIENT_SECRET"] = fake.client_secret
         env["RELAY_KEY"] = secrets.token_urlsafe(32)  # the same on every process
+        # Every person here signs in from 127.0.0.1, all at once: limits for a crowd.
+        env.update(CROWD_SIGN_INS)
     metrics = [work / f"metrics{i}.json" for i in range(args.processes)]
     procs = []
     for i in range(args.processes):

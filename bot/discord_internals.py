@@ -77,6 +77,7 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.http.HTTPClient", "get_guild_commands", "sync_commands"),
     PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_global_commands", "sync_commands"),
     PrivateAttribute("discord.http.HTTPClient", "bulk_upsert_guild_commands", "sync_commands"),
+    PrivateAttribute("discord.http.HTTPClient", "request", "activity_instance"),
     # Undocumented methods of View that sending a view calls, overridden by PrebuiltView.
     PrivateAttribute("discord.ui.view.View", "to_components", "PrebuiltView"),
     PrivateAttribute("discord.ui.view.View", "is_dispatchable", "PrebuiltView"),
@@ -111,6 +112,23 @@ def point_at(api_base: str, gateway_url: str) -> None:
     process-wide."""
     Route.BASE = api_base
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def activity_instance(client: discord.Client, application_id: int, instance_id: str) -> Any:
+    """``GET /applications/{app}/activity-instances/{id}`` with the bot's token, through
+    discord.py's own HTTP client: the bot's global rate limit (discord.py holds every request
+    while a global 429 lasts), its session and ``DISCORD_API_BASE`` (the shared proxy where it
+    runs). discord.py has no method for this route. None for 404 (no such instance)."""
+    route = Route(
+        "GET",
+        "/applications/{application_id}/activity-instances/{instance_id}",
+        application_id=application_id,
+        instance_id=instance_id,
+    )
+    try:
+        return await client.http.request(route)
+    except discord.NotFound:
+        return None
 
 
 # -- the HTTP session -------------------------------------------------------------------------

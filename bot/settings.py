@@ -62,6 +62,23 @@ class Settings:
     #: The key every process shares to encrypt and authenticate the web table's messages
     #: between processes on PostgreSQL (bot/activity/relay.py). None: not relayed.
     relay_key: str | None = None
+    #: Sign-ins (``POST /api/token`` and socket hellos) one address may make: a burst, then so
+    #: many a minute (answered 429 with Retry-After past it). People reach the table through
+    #: Discord's proxy, which hides their addresses, so many share one: generous.
+    activity_address_burst: int = 60
+    activity_address_per_minute: int = 60
+    #: Reverse proxies in front of ACTIVITY_PORT that append the caller to X-Forwarded-For
+    #: (0: the address is the connection's own).
+    activity_trusted_proxies: int = 0
+    #: The Activity's calls to Discord in all (cache misses): a burst, then so many a minute
+    #: (bot/activity/discord_api.py says what a flood costs Discord at most with these).
+    activity_discord_burst: int = 50
+    activity_discord_per_minute: int = 300
+    #: Discord's refusals (401, 403, 429) in 10 minutes at which the Activity stops asking:
+    #: Discord bans the IP (bot included) at 10,000.
+    activity_invalid_limit: int = 1_000
+    #: Seconds between re-checks of an open table's token and place in its instance.
+    activity_recheck_seconds: int = 300
 
     @property
     def activity_on(self) -> bool:
@@ -194,7 +211,26 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
         "client_id": int(client_text) if client_text else None,
         "client_secret": secret,
         "relay_key": relay_key,
+        "activity_address_burst": _whole(env, "ACTIVITY_ADDRESS_BURST", 60, 1, 100_000),
+        "activity_address_per_minute": _whole(env, "ACTIVITY_ADDRESS_PER_MINUTE", 60, 1, 100_000),
+        "activity_trusted_proxies": _whole(env, "ACTIVITY_TRUSTED_PROXIES", 0, 0, 10),
+        "activity_discord_burst": _whole(env, "ACTIVITY_DISCORD_BURST", 50, 1, 1_000),
+        # At most 1,200 a minute: 20 a second, well under the bot's global 50.
+        "activity_discord_per_minute": _whole(env, "ACTIVITY_DISCORD_PER_MINUTE", 300, 1, 1_200),
+        # Under Discord's 10,000, with room for the bot's own refusals.
+        "activity_invalid_limit": _whole(env, "ACTIVITY_INVALID_LIMIT", 1_000, 1, 5_000),
+        "activity_recheck_seconds": _whole(env, "ACTIVITY_RECHECK_SECONDS", 300, 1, 86_400),
     }
+
+
+def _whole(env: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    """A whole-number setting within [low, high], or its default when unset."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise SettingsError(f"{name}={text!r} must be a whole number from {low:,} to {high:,}.")
+    return int(text)
 
 
 def _port(env: Mapping[str, str], name: str) -> int | None:

@@ -6,6 +6,9 @@ Sources: Discord's OAuth2 docs ("Authorization Code Grant": a code is exchanged 
 that expires; https://discord.com/developers/docs/topics/oauth2#authorization-code-grant);
 "Get Application Activity Instance" (the instance's ``location`` and ``users``;
 https://discord.com/developers/docs/resources/application#get-application-activity-instance);
+"Get Current Authorization Information" (``GET /oauth2/@me`` with a bearer token: the token's
+``application``, ``scopes``, ``expires``, and its ``user`` when ``identify`` was granted;
+https://discord.com/developers/docs/topics/oauth2#get-current-authorization-information);
 the Activities overview (enabling Activities makes a default Entry Point command, "Launch";
 https://discord.com/developers/docs/activities/overview#launching-activities), and Discord's
 answer to a bulk overwrite without it (50240, serenity-rs/serenity#2993).
@@ -14,7 +17,9 @@ answer to a bulk overwrite without it (50240, serenity-rs/serenity#2993).
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from .commands import PRIMARY_ENTRY_POINT
@@ -38,11 +43,18 @@ class Grant:
     used: bool = False
 
 
+#: What the Embedded App SDK's ``authorize`` asks for the web table (web/src/main.ts).
+SCOPE = "identify"
+
+
 @dataclass
 class Token:
     user_id: int
     expires_at: float
-    scope: str = "identify applications.commands"
+    #: Space-separated, as OAuth2's ``scope`` (RFC 6749 3.3).
+    scope: str = SCOPE
+    #: The application the token was granted to (None: the double's own).
+    application_id: int | None = None
 
 
 @dataclass
@@ -122,8 +134,7 @@ class Activities:
             refused = 'Invalid "code" in request.'
             return 400, {"error": "invalid_grant", "error_description": refused}
         grant.used = True  # a code is good once
-        token = secrets.token_urlsafe(24)
-        self.tokens[token] = Token(grant.user_id, self.fake.clock.now() + TOKEN_SECONDS)
+        token = self.mint(grant.user_id)
         return 200, {
             "access_token": token,
             "token_type": "Bearer",
@@ -132,12 +143,75 @@ class Activities:
             "scope": self.tokens[token].scope,
         }
 
-    def holder(self, token: str) -> int | None:
-        """Whose bearer token this is, if it is a live one."""
+    def mint(
+        self, user: User | int, *, application_id: int | None = None, scope: str = SCOPE
+    ) -> str:
+        """A live bearer token of this person for an application (by default the double's
+        own; another's is what any "Login with Discord" site holds for its users)."""
+        user_id = user if isinstance(user, int) else user.id
+        token = secrets.token_urlsafe(24)
+        self.tokens[token] = Token(
+            user_id, self.fake.clock.now() + TOKEN_SECONDS, scope, application_id
+        )
+        return token
+
+    def revoke(self, token: str) -> None:
+        """The person (or the app) revoked the token: Discord answers 401 for it from now on
+        (https://discord.com/developers/docs/topics/oauth2#authorization-code-grant-token-revocation-example)."""
+        self.tokens.pop(token, None)
+
+    def live(self, token: str) -> Token | None:
+        """The bearer token, if it is a live one."""
         found = self.tokens.get(token)
         if found is None or found.expires_at <= self.fake.clock.now():
             return None
-        return found.user_id
+        return found
+
+    def holder(self, token: str) -> int | None:
+        """Whose bearer token this is, if it is a live one."""
+        found = self.live(token)
+        return None if found is None else found.user_id
+
+    def authorization(self, token: str) -> dict[str, Any] | None:
+        """``GET /oauth2/@me``: the token's application, scopes and expiry, and its person
+        when it has ``identify``; None for a token that is not a live one (401)."""
+        found = self.live(token)
+        if found is None:
+            return None
+        app_id = found.application_id or self.fake.app_id
+        application = {
+            **self.fake.application_json(),
+            "id": str(app_id),
+            "name": self.fake.bot.name if app_id == self.fake.app_id else "Another app",
+            "type": None,
+            "flags_new": "0",
+        }
+        for private in ("owner", "team", "bot", "interactions_endpoint_url", "redirect_uris"):
+            application.pop(private, None)  # a partial application, as Discord shows it
+        scopes = found.scope.split()
+        wall = time.time() + (found.expires_at - self.fake.clock.now())
+        body: dict[str, Any] = {
+            "application": application,
+            "scopes": scopes,
+            "expires": datetime.fromtimestamp(wall, UTC).isoformat(),
+        }
+        if "identify" in scopes:
+            user = self.fake.store.user(found.user_id).to_json()
+            body["user"] = {**user, "flags": 0, "primary_guild": None}
+        return body
+
+    def leave(self, user: User | int, instance_id: str) -> None:
+        """The person closed the Activity: Discord drops them from the instance's ``users``
+        (the SDK's ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE tells the others), and an instance
+        nobody is in ends (its route answers 404)."""
+        user_id = user if isinstance(user, int) else user.id
+        instance = self.instances.get(instance_id)
+        if instance is None:
+            return
+        if user_id in instance.users:
+            instance.users.remove(user_id)
+        if not instance.users:
+            del self.instances[instance_id]
 
     def instance(self, channel: Channel, user_ids: list[int]) -> ActivityInstance:
         """A running instance in ``channel`` with these people in it (the channel's own, if one

@@ -139,9 +139,10 @@ class RateLimits:
     sent_429_by_scope: Counter[str] = field(default_factory=Counter)
     #: Requests that counted against the global limit (let through its window).
     under_global: int = 0
-    #: Invalid requests answered in all (401, 403, 429 not shared), and when (monotonic).
+    #: Invalid requests answered in all (401, 403, 429 not shared), and when (monotonic), by
+    #: the caller's IP, as Discord counts them toward a ban.
     invalid_requests: int = 0
-    _invalid_times: deque[float] = field(default_factory=deque)
+    _invalid_times: dict[str, deque[float]] = field(default_factory=dict)
     _buckets: dict[str, _Window] = field(default_factory=dict)
     _global: _Window | None = None
     _faults: list[Fault] = field(default_factory=list)
@@ -178,27 +179,34 @@ class RateLimits:
         is_global: bool = False,
     ) -> None:
         """Answer the next `count` requests matching method and path (glob on the path, or
-        the spec's route template exactly) with `status`: 500, 502, ... or 429 (then with
-        `retry_after` and the `global` flag, as Discord sends them)."""
+        the spec's route template exactly) with `status`: 401, 403, 500, 502, ... or 429 (then
+        with `retry_after` and the `global` flag, as Discord sends them)."""
         self._faults.append(Fault(status, method.upper(), path, count, retry_after, is_global))
 
-    def invalid_in_window(self) -> int:
-        """Invalid requests in the last 10 minutes, against Cloudflare's 10,000."""
-        self._forget_invalid(time.monotonic())
-        return len(self._invalid_times)
+    def invalid_in_window(self, ip: str | None = None) -> int:
+        """Invalid requests in the last 10 minutes from ``ip`` (None: the IP with the most),
+        against Cloudflare's 10,000 an IP."""
+        now = time.monotonic()
+        for times in self._invalid_times.values():
+            self._forget_invalid(times, now)
+        if ip is not None:
+            return len(self._invalid_times.get(ip, ()))
+        return max((len(t) for t in self._invalid_times.values()), default=0)
 
     # used by the server ------------------------------------------------------------------
-    def note_answer(self, status: int, headers: dict[str, str]) -> None:
-        """Count an answer the bot got toward the invalid request limit."""
+    def note_answer(self, status: int, headers: dict[str, str], ip: str = "127.0.0.1") -> None:
+        """Count an answer a caller got toward its IP's invalid request limit."""
         if is_invalid(status, headers.get("X-RateLimit-Scope")):
             now = time.monotonic()
             self.invalid_requests += 1
-            self._invalid_times.append(now)
-            self._forget_invalid(now)
+            times = self._invalid_times.setdefault(ip, deque())
+            times.append(now)
+            self._forget_invalid(times, now)
 
-    def _forget_invalid(self, now: float) -> None:
-        while self._invalid_times and self._invalid_times[0] <= now - INVALID_REQUEST_WINDOW:
-            self._invalid_times.popleft()
+    @staticmethod
+    def _forget_invalid(times: deque[float], now: float) -> None:
+        while times and times[0] <= now - INVALID_REQUEST_WINDOW:
+            times.popleft()
 
     def fault_for(self, method: str, path: str, template: str) -> Verdict | None:
         for fault in self._faults:
@@ -211,14 +219,18 @@ class RateLimits:
                     )
                 self.sent_faults += 1
                 reason = {
+                    401: "Unauthorized",
+                    403: "Forbidden",
                     500: "Internal Server Error",
                     502: "Bad Gateway",
                     503: "Service Unavailable",
                     504: "Gateway Timeout",
                 }.get(fault.status, "")
                 body = {"message": f"{fault.status}: {reason}".strip(), "code": 0}
-                # discord.py retries a 5xx after 1, 3, 5 ... seconds.
-                return Verdict({}, fault.status, body, hold=1.0 + 2 * (fault.served - 1))
+                # discord.py retries a 500, 502 or 504 after 1, 3, 5 ... seconds (no other).
+                retried = fault.status in (500, 502, 504)
+                hold = 1.0 + 2 * (fault.served - 1) if retried else 0.0
+                return Verdict({}, fault.status, body, hold=hold)
         return None
 
     def _too_many(

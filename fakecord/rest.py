@@ -57,7 +57,9 @@ def route(method: str, template: str) -> Callable[[Handler], Handler]:
 #: Routes asked with a person's OAuth2 bearer token instead of the bot's (the spec's
 #: ``security`` lists OAuth2 for them), and the one asked with no token at all (the token
 #: exchange authenticates the app by its client id and secret in the form).
-BEARER_ROUTES: frozenset[tuple[str, str]] = frozenset({("GET", "/users/@me")})
+BEARER_ROUTES: frozenset[tuple[str, str]] = frozenset(
+    {("GET", "/users/@me"), ("GET", "/oauth2/@me")}
+)
 NO_AUTH_ROUTES: frozenset[tuple[str, str]] = frozenset({("POST", "/oauth2/token")})
 
 NO_CONTENT: Result = (204, None)

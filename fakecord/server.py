@@ -251,7 +251,7 @@ class FakeDiscord(People):
                 code = payload.get("code", 0) if isinstance(payload, dict) else 0
                 msg = payload.get("message", "") if isinstance(payload, dict) else ""
                 call.interaction.errors.append(ErrorRecord(method, template, status, code, msg))
-            self.ratelimits.note_answer(status, headers or {})
+            self.ratelimits.note_answer(status, headers or {}, request.remote or "?")
             hdrs = {**JSON_HEADERS, **(headers or {})}
             if status == 204:
                 return web.Response(status=204, headers={"Via": "1.1 google", **(headers or {})})

@@ -101,6 +101,28 @@ def _validator(template: str, method: str) -> Draft202012Validator | None:
     return Draft202012Validator(wrapped)
 
 
+def answer_problem(template: str, method: str, status: int, body: Any) -> str | None:
+    """What in an answer's body the spec's response for that status does not allow (None:
+    nothing); for checking the double's own answers in its tests."""
+    op = _spec()["paths"][template][method.lower()]
+    responses = op["responses"]
+    found = responses.get(str(status)) or responses.get(f"{str(status)[0]}XX")
+    if found is None:
+        return f"the spec has no {status} answer for {method} {template}"
+    if "$ref" in found:
+        found = _components()["responses"][found["$ref"].rsplit("/", 1)[-1]]
+    schema = found.get("content", {}).get("application/json", {}).get("schema")
+    if schema is None:
+        return None if body is None else "the spec's answer has no body"
+    wrapped = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "components": _components(),
+        **schema,
+    }
+    error = best_match(Draft202012Validator(wrapped).iter_errors(body))
+    return None if error is None else f"{list(error.absolute_path)}: {error.message}"
+
+
 # The quick check. Discord's unions are wide (an interaction callback is one of 9 bodies, a
 # component one of 20 types, most enums a oneOf of consts), and jsonschema works out every
 # error of every branch before it moves on: it was about 10 ms a body, two thirds of a bot

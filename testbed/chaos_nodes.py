@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from fakecord import FakeDiscord
 
+from .web_tables import CROWD_SIGN_INS
+
 if TYPE_CHECKING:
     from testbed.chaos import Plan
 
@@ -142,6 +144,8 @@ class Processes:
                 env["ACTIVITY_PORT"] = str(free_port())
                 env["DISCORD_CLIENT_SECRET"] = self.fake.client_secret
                 env["RELAY_KEY"] = RELAY_KEY  # the same on every process
+                # Every web table here signs in from 127.0.0.1, again at each crash.
+                env.update(CROWD_SIGN_INS)
             self.nodes.append(Node(index, env, self.workdir / f"bot{index}.log"))
         for node in self.nodes:
             await node.start()

@@ -159,3 +159,27 @@ def test_the_activity_is_off_unless_its_port_and_secret_are_set() -> None:
         Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "DISCORD_CLIENT_ID": "me"})
     with pytest.raises(SettingsError, match="ACTIVITY_PORT"):
         Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "http"})
+
+
+def test_the_sign_in_budget_settings_have_defaults_and_refuse_nonsense() -> None:
+    """Issue 44's settings: the defaults bot/activity/discord_api.py states its bound with,
+    each settable, and a value out of range said in words naming the variable."""
+    base = {"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "8081", "DISCORD_CLIENT_SECRET": "s"}
+    defaults = Settings.from_mapping(base)
+    assert (defaults.activity_discord_burst, defaults.activity_discord_per_minute) == (50, 300)
+    assert (defaults.activity_address_burst, defaults.activity_address_per_minute) == (60, 60)
+    assert defaults.activity_invalid_limit == 1_000 and defaults.activity_trusted_proxies == 0
+    assert defaults.activity_recheck_seconds == 300
+    tuned = Settings.from_mapping(
+        {**base, "ACTIVITY_DISCORD_PER_MINUTE": "120", "ACTIVITY_RECHECK_SECONDS": "60"}
+    )
+    assert (tuned.activity_discord_per_minute, tuned.activity_recheck_seconds) == (120, 60)
+    # Past Discord's own limits, or not a number: refused.
+    for name, value in (
+        ("ACTIVITY_INVALID_LIMIT", "10000"),
+        ("ACTIVITY_DISCORD_PER_MINUTE", "3000"),
+        ("ACTIVITY_ADDRESS_BURST", "lots"),
+        ("ACTIVITY_RECHECK_SECONDS", "0"),
+    ):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({**base, name: value})

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from fakecord import FakeDiscord
+from fakecord import FakeDiscord, spec
 from fakecord.activities import TOKEN_SECONDS
 
 
@@ -132,3 +132,56 @@ async def test_a_bulk_overwrite_must_keep_the_entry_point(fake_discord: FakeDisc
         assert (status, body["code"]) == (400, 50240)
         assert "Entry Point" in body["message"]
         assert [c["name"] for c in fake.commands.global_commands.values()] == ["launch"]
+
+
+async def test_a_tokens_authorization_names_its_application_and_scopes_as_the_spec_shapes_it(
+    fake_discord: FakeDiscord,
+):
+    """``GET /oauth2/@me``: the token's application, scopes and expiry, and its user with
+    ``identify``; another application's token names that one; a revoked token is 401. The
+    answers as the spec shapes them, a 429 with the body of Discord's docs."""
+    fake = fake_discord
+    alice = fake.add_user("alice")
+    token = (await _exchange(fake, code=fake.authorize(alice)))[1]["access_token"]
+    status, body = await _get(fake, "/oauth2/@me", f"Bearer {token}")
+    assert status == 200 and spec.answer_problem("/oauth2/@me", "GET", 200, body) is None
+    assert body["application"]["id"] == str(fake.app_id) and body["scopes"] == ["identify"]
+    assert body["user"]["id"] == str(alice.id)
+    other = fake.activities.mint(alice, application_id=1234, scope="guilds")
+    status, body = await _get(fake, "/oauth2/@me", f"Bearer {other}")
+    assert status == 200 and spec.answer_problem("/oauth2/@me", "GET", 200, body) is None
+    assert body["application"]["id"] == "1234" and body["scopes"] == ["guilds"]
+    assert "user" not in body  # no identify, no person
+    fake.activities.revoke(token)
+    status, body = await _get(fake, "/oauth2/@me", f"Bearer {token}")
+    assert status == 401 and spec.answer_problem("/oauth2/@me", "GET", 401, body) is None
+    fake.ratelimits.inject(429, "GET", "/oauth2/@me", retry_after=2.5)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(fake.api_base + "/oauth2/@me", headers={"Authorization": "Bearer x"}) as answer,
+    ):
+        assert answer.status == 429 and answer.headers["Retry-After"] == "3"
+        body = await answer.json()
+    # As the rate-limit docs show it ("Exceeding A Rate Limit"; the spec also wants a code).
+    assert body == {"message": "You are being rate limited.", "retry_after": 2.5, "global": False}
+    # The 401 and the 429 are invalid requests, as Discord counts them.
+    assert fake.ratelimits.invalid_in_window() == 2
+
+
+async def test_a_participant_leaves_an_instance(fake_discord: FakeDiscord):
+    fake = fake_discord
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    instance_id = fake.activity_instance(fake.channel, [alice.id, bob.id])
+    fake.activities.leave(bob, instance_id)
+    path = f"/applications/{fake.app_id}/activity-instances/{instance_id}"
+    status, body = await _get(fake, path, f"Bot {fake.token}")
+    assert status == 200 and body["users"] == [str(alice.id)]
+    assert (
+        spec.answer_problem(
+            "/applications/{application_id}/activity-instances/{instance_id}", "GET", 200, body
+        )
+        is None
+    )
+    # The last one out ends it.
+    fake.activities.leave(alice, instance_id)
+    assert (await _get(fake, path, f"Bot {fake.token}"))[0] == 404

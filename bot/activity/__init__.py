@@ -15,22 +15,34 @@ https://discord.com/developers/docs/activities/development-guides/networking):
   With several processes on PostgreSQL, a socket whose game another process runs is relayed
   to it (bot/activity/relay.py).
 
+Both sign-in routes are limited per address (a token bucket; past it ``429`` with
+``Retry-After`` and the reason in words), and what they ask of Discord is cached and budgeted
+(bot/activity/gate.py, bot/activity/discord_api.py).
+
 The wire protocol is ACTIVITY.md's (docs/activity.md once merged).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import math
 import re
+import time
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from aiohttp import web
 
+from .. import discord_internals
 from ..session import Presenter
-from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable
+from .budget import PerAddress
+from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable, Limits, SecretRefused
 from .fanout import FanOut
+from .gate import Gate
 from .hub import Hub
 
 if TYPE_CHECKING:
@@ -66,8 +78,20 @@ class ActivityServer:
         self.bot = bot
         self.port = settings.activity_port
         self.client_id = settings.client_id
-        self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
-        self.hub = Hub(bot, self.api, self.application_id)
+        limits = Limits(
+            settings.activity_discord_burst,
+            settings.activity_discord_per_minute,
+            settings.activity_invalid_limit,
+        )
+        instance = partial(discord_internals.activity_instance, bot)
+        self.api = ActivityApi(settings.api_base, settings.client_secret, instance, limits)
+        self.gate = Gate(self.api, self.application_id, settings.activity_recheck_seconds)
+        self.hub = Hub(bot, self.gate)
+        self.per_address = PerAddress(
+            settings.activity_address_burst, settings.activity_address_per_minute
+        )
+        self.trusted_proxies = settings.activity_trusted_proxies
+        self._rechecks: asyncio.Task[None] | None = None
         if settings.database_url is not None and settings.relay_key is None:
             # No key, no relay: anyone on the database could read and forge its messages, and
             # nothing the database knows may stand in for the key (bot/activity/seal.py).
@@ -98,7 +122,7 @@ class ActivityServer:
         app.router.add_get("/index.html", self._index)
         app.router.add_get("/assets/{name}", self._asset)
         app.router.add_post("/api/token", self._token)
-        app.router.add_get("/api/ws", self.hub.serve)
+        app.router.add_get("/api/ws", self._socket)
         return app
 
     async def start(self) -> None:
@@ -117,9 +141,15 @@ class ActivityServer:
         self._runner = runner
         if self.hub.relay is not None:
             await self.hub.relay.start()
+        self._rechecks = asyncio.create_task(self.gate.recheck_every(), name="activity-recheck")
         log.info("the Activity is served on port %d", self.port)
 
     async def stop(self) -> None:
+        if self._rechecks is not None:
+            self._rechecks.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._rechecks
+            self._rechecks = None
         if self.hub.relay is not None:
             await self.hub.relay.stop()
         await self.hub.close()
@@ -150,9 +180,40 @@ class ActivityServer:
             headers["Content-Type"] = content_type
         return web.FileResponse(path, headers=headers)
 
+    def address(self, request: web.Request) -> str:
+        """Who is calling: the connection's address, or the one the trusted reverse proxies
+        in front appended to X-Forwarded-For (each appends the address it was called from)."""
+        if self.trusted_proxies > 0:
+            forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+            hops = [h.strip() for h in forwarded.split(",")]
+            if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
+                return hops[-self.trusted_proxies]
+        return request.remote or "?"
+
+    def _too_many(self, request: web.Request) -> web.Response | None:
+        """``429`` if this address signed in too often of late, else None (one more spent)."""
+        wait = self.per_address.take(self.address(request), time.monotonic())
+        if wait <= 0:
+            return None
+        seconds = max(1, math.ceil(wait))
+        words = f"too many sign-ins from this address: try again in {seconds} s"
+        response = _error(429, words, retry_after=seconds)
+        response.headers["Retry-After"] = str(seconds)
+        return response
+
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
+        """``GET /api/ws``: one hello a socket, so the upgrade is a sign-in (limited)."""
+        refused = self._too_many(request)
+        if refused is not None:
+            return refused
+        return await self.hub.serve(request)
+
     async def _token(self, request: web.Request) -> web.Response:
         """The client's authorization code for an access token (exchanged with the secret,
         which never leaves the server)."""
+        refused = self._too_many(request)
+        if refused is not None:
+            return refused
         try:
             body = await request.json()
         except (ValueError, UnicodeDecodeError):
@@ -167,16 +228,27 @@ class ActivityServer:
             token = await self.api.exchange(client_id, code)
         except CodeRefused:
             return _error(400, "Discord refused this authorization code: open the table again")
+        except SecretRefused:
+            # Said once in the log, for the owner (discord_api.exchange); people get no detail.
+            return _error(503, "the table cannot sign anyone in just now: try again later")
         except DiscordUnavailable as error:
             log.warning("activity token exchange: %s", error)
-            return _error(503, "Discord did not answer: try again in a moment")
+            seconds = max(1, math.ceil(error.retry_after))
+            response = _error(
+                503, f"Discord did not answer: try again in {seconds} s", retry_after=seconds
+            )
+            response.headers["Retry-After"] = str(seconds)
+            return response
         return web.json_response({"access_token": token}, headers={"Cache-Control": "no-store"})
 
 
-def _error(status: int, words: str) -> web.Response:
+def _error(status: int, words: str, *, retry_after: int | None = None) -> web.Response:
+    body: dict[str, object] = {"error": words}
+    if retry_after is not None:
+        body["retry_after"] = retry_after
     return web.Response(
         status=status,
-        text=json.dumps({"error": words}),
+        text=json.dumps(body),
         content_type="application/json",
         headers={"Cache-Control": "no-store"},
     )

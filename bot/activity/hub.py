@@ -33,7 +33,8 @@ from engine import parse_action
 from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
 from ..storage import FencedOut, KeyAnswered
-from .discord_api import ActivityApi, DiscordUnavailable, Person
+from .discord_api import Person
+from .gate import Gate, Refused
 from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
 from .relay import READY_WITHIN
@@ -166,15 +167,10 @@ def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> Game
 
 
 class Hub:
-    def __init__(
-        self,
-        bot: NinesBot,
-        api: ActivityApi,
-        application_id: Callable[[], int | None],
-    ) -> None:
+    def __init__(self, bot: NinesBot, gate: Gate) -> None:
         self.bot = bot
-        self.api = api
-        self.application_id = application_id
+        #: Who may sit at a table (bot/activity/gate.py): hellos checked, sockets re-checked.
+        self.gate = gate
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
         self.silent_seconds = SILENT_SECONDS
@@ -301,38 +297,30 @@ class Hub:
         await ws.send_json(error_frame(None, code, words))
 
     async def _welcome(self, ws: web.WebSocketResponse, hello: Hello) -> Client | None:
-        """Check who this is and where (trusting nothing the client says: the user comes from
-        the token, the channel from Discord's instance), then send ``ready``."""
+        """Check who this is and where (bot/activity/gate.py: the user comes from the token,
+        the channel from Discord's instance), then send ``ready``; the socket is checked again
+        while it stays open."""
         lang = language_of(hello.locale)
-        try:
-            person = await self.api.person(hello.access_token)
-            app = self.application_id()
-            instance = (
-                await self.api.instance(app, hello.instance_id)
-                if person is not None and app is not None
-                else None
-            )
-        except DiscordUnavailable as error:
-            log.warning("activity hello: Discord did not answer (%s)", error)
-            await self._refuse(ws, "auth", tr(lang, "activity.error.discord"))
+        verdict = await self.gate.check(hello)
+        if isinstance(verdict, Refused):
+            await ws.send_json(verdict.frame(lang))
             return None
-        if person is None:
-            await self._refuse(ws, "auth", refusal(lang, "auth"))
-            return None
-        if instance is None or person.user_id not in instance.users:
-            await self._refuse(ws, "not-in-instance", refusal(lang, "not-in-instance"))
-            return None
-        if instance.channel_id != hello.channel_id or (
-            hello.guild_id is not None and instance.guild_id != hello.guild_id
-        ):
-            await self._refuse(ws, "wrong-channel", refusal(lang, "wrong-channel"))
-            return None
+        person, instance = verdict.person, verdict.instance
         session = game_in(self.bot, instance.channel_id, instance.guild_id)
+        client: Client | None
         if session is None:
-            return await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
-        client = Client(ws, person.user_id, person.name, lang, session.id)
-        await self.join(client, session, person.avatar)
+            client = await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
+        else:
+            client = Client(ws, person.user_id, person.name, lang, session.id)
+            await self.join(client, session, person.avatar)
+        if client is not None:
+            self.gate.watch(client, hello)
         return client
+
+    async def recheck(self, instance_id: str | None = None) -> int:
+        """Check the open sockets again (those of one instance, asked afresh, when Discord
+        said its participants changed): who is no longer let in loses the socket, told why."""
+        return await self.gate.recheck(instance_id)
 
     async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
         """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""

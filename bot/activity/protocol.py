@@ -18,10 +18,14 @@ from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnMode
 
 Json = dict[str, Any]
 
-#: The refusals a client can be told, each with what the person reads (ACTIVITY.md).
+#: The refusals a client can be told, each with what the person reads (ACTIVITY.md). Only
+#: ``retry`` (Discord or this server's budget did not answer; the frame's ``retry_after`` says
+#: in how many seconds) and ``not-in-instance`` (the instance's users can lag a launch) are
+#: worth the same hello again.
 ERROR_CODES: Final = frozenset(
     {
         "auth",
+        "retry",
         "not-in-instance",
         "wrong-channel",
         "no-game",

@@ -19,6 +19,16 @@ async def me(api: RestApi, call: Call) -> Result:
     return 200, {**api.fake.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0}
 
 
+@route("GET", "/oauth2/@me")
+async def authorization(api: RestApi, call: Call) -> Result:
+    """A bearer token's application, scopes, expiry and (with ``identify``) person; 401 for a
+    token that expired, was revoked or was never Discord's."""
+    found = api.fake.activities.authorization(call.bearer or "")
+    if found is None:
+        return 401, {"message": "401: Unauthorized", "code": 0}
+    return 200, found
+
+
 @route("GET", "/users/{user_id}")
 async def get_user(api: RestApi, call: Call) -> Result:
     return 200, api.store.user(call.int_param("user_id")).to_json()

@@ -142,11 +142,29 @@ export interface You {
 
 export type Lang = "en" | "fr";
 
+/**
+ * A refusal's code (bot/activity/protocol.py ERROR_CODES). `retry`: Discord (or the server's
+ * budget of calls to it) did not answer, the same hello is worth sending again after
+ * `retry_after` seconds; `not-in-instance` may be tried again a few times (the instance's
+ * people lag a launch); `auth` and `wrong-channel` are final.
+ */
+export type ErrorCode =
+  | "auth"
+  | "retry"
+  | "not-in-instance"
+  | "wrong-channel"
+  | "no-game"
+  | "not-seated"
+  | "not-your-turn"
+  | "illegal"
+  | "stale"
+  | "bad-request";
+
 export type ServerFrame =
   | { op: "ready"; seq: number; you: You; lang: Lang; table: Table }
   | { op: "table"; seq: number; table: Table }
   | { op: "ack"; key: string }
-  | { op: "error"; key: string | null; code: string; message: string }
+  | { op: "error"; key: string | null; code: ErrorCode; message: string; retry_after?: number }
   | { op: "pong" };
 
 export interface Hello {

@@ -1,0 +1,266 @@
+"""Who may sit at a web table: a hello checked against what Discord said, remembered, and
+checked again while the socket stays open.
+
+What Discord said is cached in this process (``Gate.tokens``, ``Gate.instances``): a token's
+application, scopes and person until it expires or ``recheck_seconds`` pass (a refused token
+for a minute); an instance's record for a few seconds, asked again on demand: a person missing
+from it is looked for in a fresh copy before being refused (its ``users`` lag right after a
+launch). Concurrent askers of one key share one call. A restart starts cold: the open tables
+reconnect at once, and the budget of calls (bot/activity/discord_api.py) spreads them out,
+each page told ``retry`` with a ``retry_after`` meanwhile.
+
+Each socket let in is watched (``watch``) until it closes: every ``recheck_seconds`` (and when
+``recheck`` is told an instance changed) its token and its place in the instance are checked
+again, from the cache, and a person no longer allowed loses the socket with the reason. An
+upstream failure during a re-check keeps the socket (it is checked at the next round).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final, Protocol, TypeVar
+
+from aiohttp import web
+
+from ..i18n import tr
+from .discord_api import (
+    ActivityApi,
+    Authorization,
+    DiscordUnavailable,
+    Instance,
+    Person,
+    TokenRefused,
+)
+from .protocol import Hello, error_frame
+
+log = logging.getLogger(__name__)
+
+#: How long an instance's record (or its absence) is trusted: its ``users`` change as people
+#: come and go.
+INSTANCE_SECONDS: Final = 10.0
+#: How long a refused token is remembered (a flood repeating one costs a call a minute).
+REFUSED_SECONDS: Final = 60.0
+#: Entries kept per cache (the least recently used forgotten past it): a flood of made-up
+#: tokens cannot grow the server's memory.
+KEPT: Final = 20_000
+#: How many times the periodic re-check tries a socket again that the budget could not afford.
+PACED_TRIES: Final = 3
+#: The scope the page asks for (web/src/main.ts) and without which no person is named.
+SCOPE: Final = "identify"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    person: Person
+    instance: Instance
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A hello not let in: its protocol code, the i18n key of its words, and for ``retry``
+    how long to wait."""
+
+    code: str
+    words: str
+    retry_after: float | None = None
+
+    def frame(self, lang: str) -> dict[str, Any]:
+        frame = error_frame(None, self.code, tr(lang, self.words))
+        if self.retry_after is not None:
+            frame["retry_after"] = max(1, math.ceil(self.retry_after))
+        return frame
+
+
+class Watched(Protocol):
+    """An open socket let in (hub.Client)."""
+
+    ws: web.WebSocketResponse
+    user_id: int
+    lang: str
+
+    def send(self, frame: dict[str, Any] | str) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class Cache(OrderedDict[str, tuple[float, T]]):
+    """Answers by key until a monotonic time, the least recently used forgotten past KEPT."""
+
+    def fresh(self, key: str, now: float) -> tuple[bool, T | None]:
+        found = self.get(key)
+        if found is None or found[0] <= now:
+            return False, None
+        self.move_to_end(key)
+        return True, found[1]
+
+    def keep(self, key: str, until: float, value: T) -> None:
+        self[key] = (until, value)
+        self.move_to_end(key)
+        while len(self) > KEPT:
+            self.popitem(last=False)
+
+
+class Gate:
+    def __init__(
+        self,
+        api: ActivityApi,
+        application_id: Callable[[], int | None],
+        recheck_seconds: float,
+    ) -> None:
+        self.api = api
+        self.application_id = application_id
+        self.recheck_seconds = recheck_seconds
+        self.tokens: Cache[Authorization | None] = Cache()
+        self.instances: Cache[Instance | None] = Cache()
+        self._flights: dict[tuple[str, str], asyncio.Future[Any]] = {}
+        #: Sockets let in, with the hello that let them in (to check it again).
+        self.watched: dict[Watched, Hello] = {}
+
+    # -- what Discord said, cached ------------------------------------------------------------
+
+    async def _once(self, key: tuple[str, str], ask: Callable[[], Awaitable[T]]) -> T:
+        """``ask()``, shared by everyone who asks the same key meanwhile."""
+        flight = self._flights.get(key)
+        if flight is None:
+            flight = asyncio.ensure_future(ask())
+            self._flights[key] = flight
+            flight.add_done_callback(lambda _: self._flights.pop(key, None))
+        result: T = await asyncio.shield(flight)
+        return result
+
+    async def authorization(self, token: str) -> Authorization:
+        """What Discord said of the token; TokenRefused or DiscordUnavailable."""
+        known, found = self.tokens.fresh(token, time.monotonic())
+        if not known:
+            found = await self._once(("token", token), lambda: self._ask_token(token))
+        if found is None:
+            raise TokenRefused
+        return found
+
+    async def _ask_token(self, token: str) -> Authorization | None:
+        try:
+            found: Authorization | None = await self.api.authorization(token)
+        except TokenRefused:
+            found = None
+        now = time.monotonic()
+        until = (
+            now + REFUSED_SECONDS
+            if found is None
+            else min(found.expires_at, now + self.recheck_seconds)
+        )
+        self.tokens.keep(token, until, found)
+        return found
+
+    async def instance(self, app: int, instance_id: str, *, fresh: bool = False) -> Instance | None:
+        """The instance's record (None: unknown), from the cache unless ``fresh``."""
+        known, found = self.instances.fresh(instance_id, time.monotonic())
+        if known and not fresh:
+            return found
+        return await self._once(
+            ("instance", instance_id), lambda: self._ask_instance(app, instance_id)
+        )
+
+    async def _ask_instance(self, app: int, instance_id: str) -> Instance | None:
+        found = await self.api.instance(app, instance_id)
+        self.instances.keep(instance_id, time.monotonic() + INSTANCE_SECONDS, found)
+        return found
+
+    # -- the check ----------------------------------------------------------------------------
+
+    async def check(self, hello: Hello) -> Admitted | Refused:
+        """Who this is and where, trusting nothing the client says: the person comes from the
+        token (which must be this application's, with ``identify``), the channel from
+        Discord's instance, in which the person must be."""
+        app = self.application_id()
+        if app is None:
+            return Refused("retry", "activity.error.discord", 5.0)
+        try:
+            authorization = await self.authorization(hello.access_token)
+            person = authorization.person
+            if authorization.application_id != app:
+                return Refused("auth", "activity.error.foreign_token")
+            if SCOPE not in authorization.scopes or person is None:
+                return Refused("auth", "activity.error.scope")
+            cached, _ = self.instances.fresh(hello.instance_id, time.monotonic())
+            instance = await self.instance(app, hello.instance_id)
+            if cached and (instance is None or person.user_id not in instance.users):
+                # Its users may lag right after a launch: a fresh copy before refusing.
+                instance = await self.instance(app, hello.instance_id, fresh=True)
+        except TokenRefused:
+            return Refused("auth", "activity.error.auth")
+        except DiscordUnavailable as error:
+            # The server's own budget is said once, where it binds (discord_api), not a hello.
+            log.log(
+                logging.DEBUG if error.local else logging.WARNING,
+                "activity sign-in: Discord did not answer (%s)",
+                error,
+            )
+            return Refused("retry", "activity.error.discord", error.retry_after)
+        if instance is None or person.user_id not in instance.users:
+            return Refused("not-in-instance", "activity.error.not_in_instance")
+        if instance.channel_id != hello.channel_id or (
+            hello.guild_id is not None and instance.guild_id != hello.guild_id
+        ):
+            return Refused("wrong-channel", "activity.error.wrong_channel")
+        return Admitted(person, instance)
+
+    # -- checked again ------------------------------------------------------------------------
+
+    def watch(self, socket: Watched, hello: Hello) -> None:
+        self.watched[socket] = hello
+        for gone in [s for s in self.watched if s.ws.closed]:
+            del self.watched[gone]
+
+    async def recheck(self, instance_id: str | None = None, *, paced: bool = False) -> int:
+        """Check every watched socket again (or those of one instance, whose record is asked
+        afresh: Discord said its participants changed); a person no longer allowed loses the
+        socket, told why. How many were closed.
+
+        ``paced`` (the periodic round): a check the budget of calls cannot afford now waits
+        its ``retry_after`` and is tried again (up to PACED_TRIES), so a round spreads over
+        the budget instead of checking its first few sockets and putting off the rest."""
+        app = self.application_id()
+        if app is None:
+            return 0
+        if instance_id is not None:
+            try:
+                await self.instance(app, instance_id, fresh=True)
+            except DiscordUnavailable as error:
+                log.info("activity re-check of %s put off (%s)", instance_id, error)
+                return 0
+        closed = 0
+        for socket, hello in list(self.watched.items()):
+            if instance_id is not None and hello.instance_id != instance_id:
+                continue
+            verdict = await self.check(hello)
+            for _ in range(PACED_TRIES if paced else 0):
+                if not isinstance(verdict, Refused) or verdict.code != "retry":
+                    break
+                await asyncio.sleep(verdict.retry_after or 1.0)
+                verdict = await self.check(hello)
+            if socket.ws.closed:
+                self.watched.pop(socket, None)
+            elif isinstance(verdict, Refused) and verdict.code != "retry":
+                log.info("activity: %s is no longer let in (%s)", socket.user_id, verdict.code)
+                socket.send(verdict.frame(socket.lang))
+                socket.stop()
+                self.watched.pop(socket, None)
+                closed += 1
+        return closed
+
+    async def recheck_every(self) -> None:
+        """Re-check every ``recheck_seconds`` until cancelled (the server's stop)."""
+        while True:
+            await asyncio.sleep(self.recheck_seconds)
+            try:
+                await self.recheck(paced=True)
+            except Exception:
+                log.exception("activity re-check failed; trying again next round")
