@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 
+from engine import Rules, find_ruleset
 from engine.actions import Exchange
 from engine.events import HandEnded
 from engine.game import Game
@@ -43,7 +44,6 @@ from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value
 from engine.players.rules_player import RulesPlayer
 from engine.players.search import SearchPlayer
-from engine.rules import Rules, find_ruleset
 from engine.views import seat_view
 
 from .omniscient import OmniscientPlayer
