@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 
+from engine import RULESETS as ENGINE_RULESETS
 from engine import Rules, find_ruleset
 from engine.actions import Exchange
 from engine.events import HandEnded
@@ -50,7 +51,7 @@ from .omniscient import OmniscientPlayer
 from .random_player import RandomPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
-RULESETS = ("classic", "four-player", "partnership", "nein-nine")
+RULESETS = tuple(ENGINE_RULESETS)  # every registered game's
 
 #: Named fields: the other seats' players, comma-separated, given to the seats in turn.
 FIELDS = {
