@@ -5,10 +5,11 @@ attributes; every reader (the engine's views, the computer players, the chat tab
 table, the records) asks the game's type (``Rules.kind``). Each game's module
 (``engine/games/``) makes its own and registers it.
 
-Each trait is one ruling, answered by every game. Where two games differ in what the rules
-compute rather than in what is shown, the game's ``Variant`` answers instead: the scores a
-game starts at (``start_score``), whether it is over but for a tie (``end_reached``), the cards
-above its trump suit (``spits``), what a Joker may do (``check_play``).
+Each trait is one ruling its readers ask (what a seat may see, how scores are counted, written
+and ranked), none the same question as another. Where games differ in what the rules compute,
+the game's ``Variant`` answers instead: the score a game starts at (``start_score``), whether
+it is over but for a tie (``end_reached``), the cards above its trump suit (``spits``), what a
+Joker may do (``check_play``).
 
 >>> from engine.games import game_type
 >>> game_type("nein-nine").unit, game_type("nein-nine").higher_wins
