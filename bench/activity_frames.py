@@ -74,10 +74,13 @@ from bot.table_model import (  # noqa: E402
     TrickModel,
     TurnModel,
 )
-from engine import Card, Rules  # noqa: E402
+from engine import (  # noqa: E402
+    Card,
+    Rules,
+    game_type,
+)
 from engine.actions import parse_action  # noqa: E402
 from engine.cards import Suit  # noqa: E402
-from engine.gametype import game_type  # noqa: E402
 from testbed.browser import wait_js  # noqa: E402
 
 STATIC = ROOT / "bot" / "activity" / "static"

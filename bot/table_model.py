@@ -34,7 +34,6 @@ from engine import (
     public_view,
     seat_view,
     sort_hand,
-    spits,
 )
 from engine.gametype import GameType
 
@@ -271,14 +270,9 @@ def tiebreak_of(table: PublicView) -> tuple[int, ...] | None:
     if table.over or not table.sheet or rules.teams:
         return None
     scores = table.scores
-    if kind.higher_wins:
-        due = table.hand_number > rules.rounds or any(abs(v) >= rules.limit for v in scores)
-        best = max(scores)
-    else:
-        best = min(scores)
-        due = best <= 0
-    if not due:
+    if not rules.variant.end_reached(rules, table.sheet[-1].number, scores):
         return None
+    best = max(scores) if kind.higher_wins else min(scores)
     return tuple(u for u in range(rules.units) if scores[u] == best)
 
 
@@ -406,7 +400,7 @@ def build(
         phase=PHASES[table.phase],
         dealer=table.dealer,
         trump=table.trump,
-        spits=spits(table.trump) if kind.trump_from_play and table.trump is not None else None,
+        spits=rules.variant.spits(table.trump),
         exchange_order=table.exchange_order,
         exchange=table.exchange,
         turn=turn,

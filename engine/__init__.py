@@ -2,6 +2,10 @@
 
 A game is (rules, seed, actions). Build rules from the settings vocabulary, start a ``Game``,
 read it through ``public_view``/``seat_view``, and drive it with ``apply``, which returns events.
+
+Each game lives in its own module under ``games/`` and registers itself when imported: the
+imports of ``games.nines`` and ``games.nein_nine`` below are the list of games, in the order
+they are offered.
 """
 
 from .actions import (
@@ -40,17 +44,34 @@ from .events import (
     TrumpSet,
 )
 from .game import Game, SheetRow
-from .nein_nine import NeinNine, led_suit, round_points, spits, stones, stones_text, suit_under
+from .gametype import GameType
 from .record import game_record
-from .rules import RULESETS, TRUMP_PRESETS, Rules, Ruleset, Trump, find_ruleset
+from .rules import TRUMP_PRESETS, Rules, Ruleset, Trump
 from .views import PublicView, SeatView, public_view, seat_view
+
+# The games, each registering itself (``games``): Nines first, as the commands offer them.
+from .games import GAMES, RULESETS, find_ruleset, game_type  # isort: skip
+from .games.nines import NINES, Nines  # isort: skip
+from .games.nein_nine import (  # isort: skip
+    NEIN_NINE,
+    NeinNine,
+    led_suit,
+    round_points,
+    spits,
+    stones,
+    stones_text,
+    suit_under,
+)
 
 __all__ = [
     "FULL_DECK",
+    "GAMES",
     "JOKER",
     "JOKER_LOSE",
     "JOKER_WIN",
     "KEEP",
+    "NEIN_NINE",
+    "NINES",
     "RULESETS",
     "SWAP",
     "TRUMP_PRESETS",
@@ -64,6 +85,7 @@ __all__ = [
     "Game",
     "GameEnded",
     "GameIsOver",
+    "GameType",
     "HandEnded",
     "HandStarted",
     "IllegalAction",
@@ -71,6 +93,7 @@ __all__ = [
     "JokerNeedsCall",
     "MustFollowSuit",
     "NeinNine",
+    "Nines",
     "NinesError",
     "NotInHand",
     "NotYourTurn",
@@ -89,6 +112,7 @@ __all__ = [
     "WrongPhase",
     "find_ruleset",
     "game_record",
+    "game_type",
     "led_suit",
     "parse_action",
     "public_view",

@@ -20,8 +20,9 @@ from .actions import Action, Play, parse_action
 from .cards import Card, sort_hand
 from .errors import NinesError
 from .game import Game
+from .games import RULESETS
 from .record import game_record
-from .rules import DEFAULTS, RULESETS, TRUMP_PRESETS, Rules, Trump
+from .rules import DEFAULTS, TRUMP_PRESETS, Rules, Trump
 from .views import SeatView, public_view, seat_view
 
 
@@ -201,10 +202,10 @@ def sheet_text(game: Game, names: Sequence[str]) -> str:
 
     def line(lead: str, scores: Sequence[int], total: int) -> str:
         cells = " ".join(str(s).rjust(width) for s in scores)
-        return f"{lead} {cells}" + (f"  {total:>5}" if kind.total_column else "")
+        return f"{lead} {cells}" + (f"  {total:>5}" if kind.has_quota else "")
 
     head = f"{word} trump {'dealer':<{dealer_w}} " + " ".join(u.rjust(width) for u in units)
-    lines = [head + ("  total" if kind.total_column else "")]
+    lines = [head + ("  total" if kind.has_quota else "")]
     start = game.start_scores
     lines.append(line("start".ljust(num_w + 7 + dealer_w), start, sum(start)))
     for row in game.sheet:

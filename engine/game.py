@@ -32,9 +32,6 @@ from .events import (
     HandStarted,
     TrickWon,
 )
-from .gametype import NEIN_NINE, NINES, GameType
-from .nein_nine import NeinNine
-from .nines import Nines
 from .rules import Rules, Trump
 from .variant import Variant
 
@@ -75,27 +72,19 @@ class HandLog:
     result: HandEnded | None = None
 
 
-#: Each game's play rules, by its type.
-VARIANTS: Final[dict[GameType, type[Variant]]] = {NINES: Nines, NEIN_NINE: NeinNine}
-
-
-def variant_for(rules: Rules) -> Variant:
-    return VARIANTS[rules.kind]()
-
-
 class Game:
     """The one owner of a game's state. Read it through ``view``/``public_view`` elsewhere."""
 
     def __init__(self, rules: Rules, seed: int) -> None:
         self.rules: Final = rules
         self.seed: Final = seed
-        self.variant: Final = variant_for(rules)
+        self.variant: Final = rules.variant
         # Most variants do nothing after a card is played: skip the call for them.
         overridden = type(self.variant).after_play is not Variant.after_play
         self._after_play = self.variant.after_play if overridden else None
         self.players: Final = rules.players
         self.log: list[tuple[int, Action]] = []
-        self.scores: list[int] = [rules.start if rules.kind.counts_down else 0] * rules.units
+        self.scores: list[int] = [self.variant.start_score(rules)] * rules.units
         self.start_scores: Final = tuple(self.scores)
         self.sheet: list[SheetRow] = []
         self.hands_log: list[HandLog] = []

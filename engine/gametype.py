@@ -1,10 +1,18 @@
-"""What each game is, said once: the differences between Nines and Nein Nine as data.
+"""What a game is, as traits every reader asks instead of matching the game's name.
 
 OpenSpiel's ``GameType`` and python-chess's variant classes carry what a game is as
 attributes; every reader (the engine's views, the computer players, the chat table, the web
-table, the records) asks the game's type instead of matching its name.
+table, the records) asks the game's type (``Rules.kind``). Each game's module
+(``engine/games/``) makes its own and registers it.
 
->>> GAME_TYPES["nein-nine"].unit, GAME_TYPES["nein-nine"].higher_wins
+Each trait is one ruling its readers ask (what a seat may see, how scores are counted, written
+and ranked), none the same question as another. Where games differ in what the rules compute,
+the game's ``Variant`` answers instead: the score a game starts at (``start_score``), whether
+it is over but for a tie (``end_reached``), the cards above its trump suit (``spits``), what a
+Joker may do (``check_play``).
+
+>>> from engine.games import game_type
+>>> game_type("nein-nine").unit, game_type("nein-nine").higher_wins
 ('round', True)
 >>> game_type("nines").faces, game_type("nines").has_quota
 ('KQJ', True)
@@ -13,10 +21,10 @@ table, the records) asks the game's type instead of matching its name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, get_args
+from typing import Literal
 
-GameName = Literal["nines", "nein-nine"]
-GAME_NAMES: Final[tuple[GameName, ...]] = get_args(GameName)
+#: A registered game's name (``engine.games.GAMES``), as stored with each game.
+GameName = str
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,60 +38,13 @@ class GameType:
     higher_wins: bool
     #: The face cards' letters in the deck, highest first: Nein Nine has no king or queen (G1).
     faces: str
-    #: Tricks are counted against a quota (N7); Nein Nine scores tricks less 9s taken (G8).
+    #: Tricks are counted against a quota and the scores count down to zero (N7), so the
+    #: score sheet shows the starting scores and keeps their total, one less each hand (N12).
+    #: Nein Nine scores tricks less the 9s taken, up from 0 (G8, G9).
     has_quota: bool
-    #: The score sheet keeps a running total column (N12); Nein Nine's scores are the totals.
-    total_column: bool
     #: Scores are written signed with G10's stones (``+3 ○○○``), not as a count down to zero.
     signed_scores: bool
     #: Taken tricks go face down (G11): a seat's view shows no earlier trick of the round.
     hidden_tricks: bool
-    #: Trump is set during play by the first 8 (G5), so a hand may start with none.
+    #: Trump is set during play by the first 8 (G4), so a hand may start with none.
     trump_from_play: bool
-    #: A Joker is played with a call, win or lose (G7).
-    joker: bool
-    #: What each score starts at: Nines counts down from the rules' ``start`` (N6).
-    counts_down: bool
-
-
-GAME_TYPES: Final[dict[GameName, GameType]] = {
-    "nines": GameType(
-        name="nines",
-        unit="hand",
-        higher_wins=False,
-        faces="KQJ",
-        has_quota=True,
-        total_column=True,
-        signed_scores=False,
-        hidden_tricks=False,
-        trump_from_play=False,
-        joker=False,
-        counts_down=True,
-    ),
-    "nein-nine": GameType(
-        name="nein-nine",
-        unit="round",
-        higher_wins=True,
-        faces="J",
-        has_quota=False,
-        total_column=False,
-        signed_scores=True,
-        hidden_tricks=True,
-        trump_from_play=True,
-        joker=True,
-        counts_down=False,
-    ),
-}
-
-
-#: The two games by their type, for registries keyed by the game (``players.games``).
-NINES: Final = GAME_TYPES["nines"]
-NEIN_NINE: Final = GAME_TYPES["nein-nine"]
-
-
-def game_type(name: str) -> GameType:
-    """The game of that name; KeyError names the games otherwise."""
-    for kind in GAME_TYPES.values():
-        if kind.name == name:
-            return kind
-    raise KeyError(f"Unknown game {name!r}: the games are {', '.join(GAME_TYPES)}.")

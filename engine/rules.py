@@ -1,5 +1,7 @@
 """Rules as data: a frozen ``Rules`` value per game, built from one settings vocabulary.
 
+Each game's rulesets live in its own module (``engine/games/``) and are found by name here.
+
 The vocabulary is shared by the engine, the command line, ``/nines start`` options, server
 settings and game records: a ruleset name plus settings.
 
@@ -14,11 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import Suit
 from .errors import SettingError
-from .gametype import GAME_TYPES, GameName, GameType
+from .games import GAMES, find_ruleset
+from .gametype import GameName, GameType
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 Trump = Suit | None  # None is a no-trump hand
 
@@ -39,10 +45,12 @@ SettingValue = str | int
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """What a ruleset fixes (players, quota, teams) and which settings it takes."""
+    """What a ruleset fixes (its game, players, quota, teams) and which settings it takes;
+    each game's module (``engine/games/``) registers its own."""
 
     name: str
-    game: GameName
+    #: The game it plays, as its traits.
+    kind: GameType
     players: int
     quota: int
     spare: bool
@@ -51,58 +59,10 @@ class Ruleset:
     summary: str
 
     @property
-    def kind(self) -> GameType:
-        """The game this ruleset plays, as its traits (``gametype``)."""
-        return GAME_TYPES[self.game]
+    def game(self) -> GameName:
+        """The name of the game it plays, as stored."""
+        return self.kind.name
 
-
-NINES_SETTINGS: Final = ("trumps", "exchange", "ties", "instant_win", "start")
-
-RULESETS: Final[dict[str, Ruleset]] = {
-    r.name: r
-    for r in (
-        Ruleset(
-            "classic",
-            "nines",
-            3,
-            4,
-            True,
-            None,
-            NINES_SETTINGS,
-            "Three players, a spare hand to swap for, quota 4 tricks.",
-        ),
-        Ruleset(
-            "partnership",
-            "nines",
-            4,
-            6,
-            False,
-            ((0, 2), (1, 3)),
-            tuple(k for k in NINES_SETTINGS if k != "exchange"),
-            "Four players in two teams sitting opposite, quota 6 tricks a team.",
-        ),
-        Ruleset(
-            "four-player",
-            "nines",
-            4,
-            3,
-            False,
-            None,
-            tuple(k for k in NINES_SETTINGS if k != "exchange"),
-            "Four players each for themselves, quota 3 tricks.",
-        ),
-        Ruleset(
-            "nein-nine",
-            "nein-nine",
-            3,
-            0,
-            False,
-            None,
-            ("rounds", "limit"),
-            "Nein Nine: 21 cards, the first 8 makes trump, avoid capturing 9s.",
-        ),
-    )
-}
 
 DEFAULTS: Final[dict[str, SettingValue]] = {
     "trumps": "classic",
@@ -113,17 +73,6 @@ DEFAULTS: Final[dict[str, SettingValue]] = {
     "rounds": 9,
     "limit": 9,
 }
-
-#: Safety cap (N8, ours): after this many hands the players tied for lowest share the win.
-MAX_HANDS: Final = 60
-
-
-def find_ruleset(name: str) -> Ruleset:
-    """The ruleset of that name; a SettingError naming the choices otherwise."""
-    ruleset = RULESETS.get(name.strip().lower())
-    if ruleset is None:
-        raise SettingError(f"Unknown ruleset {name!r}: choose one of {', '.join(RULESETS)}.")
-    return ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +101,12 @@ class Rules:
     @property
     def kind(self) -> GameType:
         """What the game is (its unit, who wins, its faces...): ask this, not the name."""
-        return GAME_TYPES[self.ruleset.game]
+        return self.ruleset.kind
+
+    @property
+    def variant(self) -> Variant:
+        """How the game plays where games differ (``variant``): its registered rules hooks."""
+        return GAMES[self.ruleset.kind.name].variant
 
     @property
     def players(self) -> int:

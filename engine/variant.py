@@ -1,13 +1,15 @@
 """The places where one game plays differently from another.
 
 ``Game`` runs the flow every game shares (deal, turns, tricks, hands, the log); a ``Variant``
-decides the rest. Nines and Nein Nine each have one, looked up by the rules' game name.
+decides the rest. Each game's module (``engine/games/``) has one and registers it; the rules
+give it (``Rules.variant``).
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .actions import Play
@@ -21,6 +23,10 @@ if TYPE_CHECKING:
 
 class Variant(ABC):
     """Rules hooks. Methods that take a ``Game`` read it and, where documented, change it."""
+
+    def start_score(self, rules: Rules) -> int:
+        """What every score starts at: 0 unless the game says otherwise (Nines: N7)."""
+        return 0
 
     @abstractmethod
     def choose_first_dealer(self, rng: random.Random, players: int) -> DealerChosen:
@@ -65,5 +71,15 @@ class Variant(ABC):
         """Update ``game.scores`` for the finished hand and describe it."""
 
     @abstractmethod
+    def end_reached(self, rules: Rules, number: int, scores: Sequence[int]) -> bool:
+        """Whether the game ends after hand ``number`` with these scores, but for a tie
+        (N8, G9): the tables tell a tie-break hand by it."""
+
+    @abstractmethod
     def winners(self, game: Game, stopped: bool) -> tuple[int, ...] | None:
         """After a scored hand: the winning seats if the game is over, else None."""
+
+    def spits(self, trump: Trump) -> tuple[Card, Card] | None:
+        """The Big and Little Spit under ``trump``: two cards that rank above the trump suit's
+        own (Nein Nine, G5); None where the game has none, or no trump is set."""
+        return None

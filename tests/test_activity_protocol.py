@@ -26,8 +26,8 @@ TABLE = {
     "notation", "n",  # ACTIVITY.md, Changes (activity2)
 }  # fmt: skip
 KIND = {
-    "name", "unit", "higher_wins", "faces", "has_quota", "total_column", "signed_scores",
-    "hidden_tricks", "trump_from_play", "joker", "counts_down",
+    "name", "unit", "higher_wins", "faces", "has_quota", "signed_scores", "hidden_tricks",
+    "trump_from_play",
 }  # fmt: skip
 SEAT = {
     "seat", "name", "code", "user_id", "computer", "level", "away", "host", "team",

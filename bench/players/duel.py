@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 
+from engine import RULESETS as ENGINE_RULESETS
+from engine import Rules, find_ruleset
 from engine.actions import Exchange
 from engine.events import HandEnded
 from engine.game import Game
@@ -43,14 +45,13 @@ from engine.players.nines import RACE_BELOW
 from engine.players.race import game_value
 from engine.players.rules_player import RulesPlayer
 from engine.players.search import SearchPlayer
-from engine.rules import Rules, find_ruleset
 from engine.views import seat_view
 
 from .omniscient import OmniscientPlayer
 from .random_player import RandomPlayer
 
 NINES_TRUMPS = ("H", "D", "C", "S", "NT")
-RULESETS = ("classic", "four-player", "partnership", "nein-nine")
+RULESETS = tuple(ENGINE_RULESETS)  # every registered game's
 
 #: Named fields: the other seats' players, comma-separated, given to the seats in turn.
 FIELDS = {

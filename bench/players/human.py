@@ -16,8 +16,8 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine import NEIN_NINE, NINES, GameType
 from engine.actions import KEEP, SWAP, Action, Play
-from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.players.base import Player
 from engine.players.games import knowledge
 from engine.players.nein import (

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import NEIN_NINE, NINES, GameType
 from engine.actions import KEEP, PLAYS, SWAP, Action
 from engine.game import Game
-from engine.gametype import NEIN_NINE, NINES, GameType
 from engine.players.base import Player
 from engine.players.determinized import best_move
 from engine.players.games import knowledge

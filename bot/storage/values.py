@@ -7,7 +7,8 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from engine.gametype import GAME_NAMES, GameName
+from engine import GAMES
+from engine.gametype import GameName
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -370,4 +371,5 @@ UPDATABLE = frozenset(
     }
 )
 
-GAME_KINDS: frozenset[str] = frozenset(GAME_NAMES)
+#: The games a row may be of: the engine's registered games.
+GAME_KINDS: frozenset[str] = frozenset(GAMES)

@@ -18,14 +18,13 @@ from bot.i18n import language_of, tr
 from bot.names import in_text
 from bot.session import GameSession, Sessions
 from bot.storage import GameKind, player_key
-from engine import RULESETS, Rules
-from engine.gametype import game_type
+from engine import RULESETS, Rules, game_type
 
 from . import render, replies, ui
 from .controller import Controller
 from .lobbies import Lobbies
 from .options import (
-    GAMES,
+    GAME_CHOICES,
     ON_OFF,
     RULE_HELP,
     RULE_NAMES,
@@ -191,7 +190,7 @@ class NinesCog(commands.Cog, name="Nines"):
         game=_("Which game", key="opt.game"),
         page=_("Page of the ranking to show (10 players a page)", key="opt.page"),
     )
-    @app_commands.choices(game=GAMES)
+    @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard_command(
         self,
         interaction: Interaction,
@@ -221,7 +220,7 @@ class NinesCog(commands.Cog, name="Nines"):
         member=_("Whose record (you by default)", key="opt.member"),
         game=_("Which game", key="opt.game"),
     )
-    @app_commands.choices(game=GAMES)
+    @app_commands.choices(game=GAME_CHOICES)
     async def stats_command(
         self,
         interaction: Interaction,
@@ -244,7 +243,7 @@ class NinesCog(commands.Cog, name="Nines"):
     )
     @app_commands.rename(game=_("game", key="opt.game.name"))
     @app_commands.describe(game=_("Which game", key="opt.game"))
-    @app_commands.choices(game=GAMES)
+    @app_commands.choices(game=GAME_CHOICES)
     async def rules_command(self, interaction: Interaction, game: str | None = None) -> None:
         lang = language_of(interaction.locale)
         await interaction.response.send_message(

@@ -17,9 +17,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.i18n import language_of, read_trumps, trump_order, trumps_label
+from bot.i18n import catalogue, language_of, read_trumps, trump_order, trumps_label
 from bot.storage import SettingValue
-from engine import TRUMP_PRESETS, Rules, SettingError
+from engine import GAMES, RULESETS, TRUMP_PRESETS, Rules, SettingError
 
 from .setting_values import validate
 
@@ -37,14 +37,16 @@ def choices(*rows: tuple[str, str] | tuple[str, str, str]) -> list[app_commands.
     return out
 
 
-#: The ``ruleset`` option names the game too: three Nines variants, and Nein Nine.
-RULESETS = choices(
-    ("classic", "Nines: classic (3 players, spare hand)"),
-    ("partnership", "Nines: partnership (4 players, 2 teams)"),
-    ("four-player", "Nines: four players, each for themselves"),
-    ("nein-nine", "Nein Nine (3 players, 21 cards)"),
-)
-GAMES = choices(("nines", "Nines", "game.nines"), ("nein-nine", "Nein Nine", "game.nein-nine"))
+def _english(key: str) -> str:
+    """A command string's English, Discord's default: the catalogue's ``discord.<key>``."""
+    return catalogue("en")[f"discord.{key}"]
+
+
+#: The ``ruleset`` option names the game too: every ruleset of every registered game
+#: (``engine.games``), named by its catalogue entry ``choice.<ruleset>``.
+RULESET_CHOICES = choices(*((name, _english(f"choice.{name}")) for name in RULESETS))
+#: The ``game`` option: every registered game, named by ``game.<name>``.
+GAME_CHOICES = choices(*((name, _english(f"game.{name}"), f"game.{name}") for name in GAMES))
 EXCHANGES = choices(("left", "Left of the dealer first"), ("dealer", "Dealer first"))
 TIES = choices(
     ("play-on", "Play on until one player is alone lowest"),
@@ -192,7 +194,7 @@ class TrumpsOption(RuleOption):
 
 #: The rule options, in the order both commands show them.
 RULE_OPTIONS: Final = (
-    RuleOption("ruleset", choices=RULESETS),
+    RuleOption("ruleset", choices=RULESET_CHOICES),
     TrumpsOption("trumps"),
     RuleOption("exchange", choices=EXCHANGES),
     RuleOption("ties", choices=TIES),

@@ -21,8 +21,7 @@ from discord.ext import commands
 from bot import names
 from bot.i18n import language_of, tr
 from bot.storage import FORMER_PLAYER_KEY, HistoryRow, Storage, player_key
-from engine import Game, game_record
-from engine.gametype import game_type
+from engine import Game, game_record, game_type
 
 from . import replies
 from .render import COLOUR, MINUS, named, signed

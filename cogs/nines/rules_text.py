@@ -17,9 +17,8 @@ from typing import Final
 
 from bot.i18n import tr, trump_order, trumps_label
 from bot.session import TIMEOUTS_BEFORE_AWAY
-from engine import TRUMP_PRESETS, Rules
-from engine.gametype import NEIN_NINE, NINES, GameType
-from engine.rules import MAX_HANDS
+from engine import NEIN_NINE, NINES, TRUMP_PRESETS, GameType, Rules
+from engine.games.nines import MAX_HANDS
 
 Section = tuple[str, str]  # a heading and its text
 
@@ -115,7 +114,7 @@ def _nein_nine(lang: str, rules: Rules) -> list[Section]:
     ]
 
 
-#: Each game's rules told, by its type.
+#: Each game's rules told, by its type (a test checks every registered game has its text).
 TEXTS: Final[dict[GameType, Callable[[str, Rules], list[Section]]]] = {
     NINES: _nines,
     NEIN_NINE: _nein_nine,

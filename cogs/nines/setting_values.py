@@ -15,10 +15,9 @@ from discord import app_commands
 from bot.i18n import read_trumps
 from bot.session import DEFAULT_TURN_SECONDS
 from bot.storage import SettingValue
-from engine import Rules, SettingError
+from engine import RULESETS, Rules, SettingError
 from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
-from engine.rules import RULESETS
 
 RULE_KEYS: Final = ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
 TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings", "four_colour")

@@ -5,7 +5,7 @@ a difficulty; ``make_player`` builds the player for its ``Level`` (``levels.LEVE
 ``choose`` decides within a time budget (the bot runs it off its event loop: ``bot/computer.py``
 and its worker processes, ``bot/computer_pool.py``). The algorithms work over one hand-state
 protocol (``state.HandState``, searched by ``determinized.best_move``) and ask each game, by its
-type, for what the seat knows, its state, rule and search (``games.GAMES``). What only measures
+type, for what the seat knows, its state, rule and search (``games.game_of``). What only measures
 them lives in ``bench/players``.
 
 >>> from engine import Game, Rules, seat_view

@@ -1,27 +1,27 @@
-"""The games the players know, registered once by their type (``Rules.kind``): what each
-algorithm needs of one.
+"""What each algorithm needs of a game, as each game's module gives it (``engine/games/``,
+``Registered.players``): what the seat knows, the game's hand in play of a sampled world, its
+rule-based action and its search.
 
-An algorithm asks ``game_of(rules)`` for what the seat knows, the game's hand in play of a
-sampled world, its rule-based action and its search, and never branches on the game's name.
+An algorithm asks ``game_of(rules)`` and never branches on the game's name.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Final
+from functools import cache
 
-from ..actions import PLAYS, Action
-from ..gametype import NEIN_NINE, NINES, GameType
+from ..actions import Action
+from ..games import GAMES
 from ..rules import Rules
 from ..views import SeatView
 from .levels import Level
-from .nein import move_action, nein_knowledge, nein_rule_action, nein_search, nein_state
-from .nines import Draw, nines_hand, nines_knowledge, nines_rule_action, nines_search
+from .nines import Draw
 from .sampling import Knowledge
 from .state import HandState
+
+__all__ = ["Draw", "GameModel", "game_of", "knowledge"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,30 +39,13 @@ class GameModel:
     scale: float
 
 
-def _nein_search(view: SeatView, rng: random.Random, level: Level, draw: Draw) -> Action:
-    # Each world the best fit of 4 draws to the others' plays (figures: docs/players.md).
-    return nein_search(view, rng, level.nein_worlds, level.budget_s, 4)
-
-
-GAMES: Final[Mapping[GameType, GameModel]] = MappingProxyType(
-    {
-        NINES: GameModel(
-            nines_knowledge,
-            nines_hand,
-            PLAYS.__getitem__,
-            nines_rule_action,
-            nines_search,
-            13.0,
-        ),
-        NEIN_NINE: GameModel(
-            nein_knowledge, nein_state, move_action, nein_rule_action, _nein_search, 7.0
-        ),
-    }
-)
+@cache
+def _model(game: str) -> GameModel:
+    return GAMES[game].players()
 
 
 def game_of(rules: Rules) -> GameModel:
-    return GAMES[rules.kind]
+    return _model(rules.game)
 
 
 def knowledge(view: SeatView) -> Knowledge:

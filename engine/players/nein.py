@@ -16,7 +16,7 @@ from typing import Final
 
 from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Action
 from ..cards import JOKER, Suit
-from ..nein_nine import DECK, NINES_PENALTY, spits
+from ..games.nein_nine import DECK, NINES_PENALTY, spits
 from ..views import SeatView
 from .determinized import Prune, best_move, until
 from .sampling import Knowledge, NeinFollows, count_misfits, knowledge_of, sample_world

@@ -9,7 +9,7 @@ from .games import game_of
 
 
 def rule_action(view: SeatView) -> Action:
-    """The rule-based action of the view's game (``games.GAMES``)."""
+    """The rule-based action of the view's game (``games.game_of``)."""
     return game_of(view.table.rules).rule_action(view)
 
 

@@ -16,8 +16,8 @@ from typing import Protocol, TypeVar
 
 from ..actions import Play
 from ..cards import JOKER, Card
-from ..nein_nine import DECK as NEIN_DECK
-from ..nein_nine import led_suit, suit_under
+from ..games.nein_nine import DECK as NEIN_DECK
+from ..games.nein_nine import led_suit, suit_under
 from ..rules import Trump
 from ..views import SeatView
 from .simulate import (

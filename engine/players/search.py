@@ -1,6 +1,6 @@
 """The search-based player (the hard level): each game's search at a ``Level``'s settings.
 
-Nines: ``nines.nines_search``; Nein Nine: ``nein.nein_search`` (``games.GAMES``); both search
+Nines: ``nines.nines_search``; Nein Nine: ``nein.nein_search`` (``games.game_of``); both search
 with ``determinized.best_move``.
 """
 

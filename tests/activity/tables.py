@@ -22,10 +22,9 @@ from bot.table_model import (
     TrickModel,
     TurnModel,
 )
-from engine import Card, HandEnded, Rules, SheetRow
+from engine import Card, GameType, HandEnded, Rules, SheetRow, game_type
 from engine.actions import parse_action
 from engine.cards import Suit
-from engine.gametype import GameType, game_type
 
 Json = dict[str, Any]
 

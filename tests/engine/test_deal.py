@@ -8,7 +8,7 @@ import pytest
 
 import engine.cards
 from engine import FULL_DECK, Card, DealerChosen, Exchange, Game, HandStarted, Rules
-from engine.nines import Nines
+from engine.games.nines import Nines
 
 from .positions import new_game, play_random
 

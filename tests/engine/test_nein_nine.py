@@ -50,7 +50,7 @@ from engine import (
     suit_under,
 )
 from engine.actions import PLAYS
-from engine.nein_nine import DECK, MAX_ROUNDS
+from engine.games.nein_nine import DECK, MAX_ROUNDS
 
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
 
@@ -559,9 +559,9 @@ def test_random_games_end_with_one_game_ended(seed: int) -> None:
 def test_module_examples() -> None:
     import doctest
 
-    import engine.nein_nine
+    import engine.games.nein_nine
 
-    assert doctest.testmod(engine.nein_nine).failed == 0
+    assert doctest.testmod(engine.games.nein_nine).failed == 0
 
 
 def test_copy_keeps_the_trump_apart() -> None:

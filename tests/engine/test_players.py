@@ -144,7 +144,7 @@ def _rehide(game: Game, seat: int, rng: random.Random) -> Game:
 
 def _deck(game: Game) -> list[object]:
     from engine.cards import FULL_DECK
-    from engine.nein_nine import DECK
+    from engine.games.nein_nine import DECK
 
     return list(DECK if game.rules.game == "nein-nine" else FULL_DECK)
 

@@ -1,7 +1,7 @@
 """The players' package keeps its shape (issues 30 and 36): no import circle among its modules,
-no algorithm branching on the game's name (each game is registered once, by its type:
-``games.GAMES``), one determinized search, and no argument parsing, logging or process pool
-(the bot's worker pool is ``bot/computer_pool.py``)."""
+no algorithm branching on the game's name (each game's module registers its model, asked
+through ``games.game_of``), one determinized search, and no argument parsing, logging or
+process pool (the bot's worker pool is ``bot/computer_pool.py``)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from engine import (
     seat_view,
 )
 from engine.cards import Card
-from engine.rules import MAX_HANDS
+from engine.games.nines import MAX_HANDS
 
 from .positions import play_random
 

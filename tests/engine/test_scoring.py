@@ -17,7 +17,7 @@ from engine import (
     public_view,
 )
 from engine.cards import Card
-from engine.rules import MAX_HANDS
+from engine.games.nines import MAX_HANDS
 
 from .positions import new_game, play_random, set_hand
 

@@ -4,14 +4,14 @@
  * the OQLF, as bot/locales/fr.json writes it: a no-break space before a colon and inside « »,
  * a narrow no-break space before ? ! ;.
  */
-import type { Lang, SuitLetter } from "./protocol";
+import type { GameName, Lang, SuitLetter } from "./protocol";
 
 const NBSP = "\u00a0"; // before a colon, inside « »
 const NNBSP = "\u202f"; // before ? ! ;
 
 const en = {
-  game_nines: "Nines",
-  game_nein_nine: "Nein Nine",
+  /** Each game's name, as bot/locales/*.json's game.<name> (tests/test_game_names.py checks). */
+  game: { nines: "Nines", "nein-nine": "Nein Nine" } satisfies Record<GameName, string>,
   unit_hand: (n: number) => `Hand ${n}`,
   unit_round: (n: number) => `Round ${n}`,
   trump: "Trump",
@@ -88,8 +88,7 @@ const en = {
 export type Words = typeof en;
 
 const fr: Words = {
-  game_nines: "Le Neuf",
-  game_nein_nine: "Nein Nine",
+  game: { nines: "Le Neuf", "nein-nine": "Nein Nine" },
   unit_hand: (n) => `Manche ${n}`,
   unit_round: (n) => `Manche ${n}`,
   trump: "Atout",

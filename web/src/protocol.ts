@@ -10,18 +10,19 @@ export type CardText = string;
 export type ActionText = string;
 export type SuitLetter = "H" | "D" | "C" | "S";
 
+/** The engine's registered games (engine/games/): tests/test_game_names.py checks this list. */
+export type GameName = "nines" | "nein-nine";
+
+/** The game's traits, engine/gametype.py's GameType field for field (a test checks them). */
 export interface GameKind {
-  name: "nines" | "nein-nine";
+  name: GameName;
   unit: "hand" | "round";
   higher_wins: boolean;
   faces: string;
   has_quota: boolean;
-  total_column: boolean;
   signed_scores: boolean;
   hidden_tricks: boolean;
   trump_from_play: boolean;
-  joker: boolean;
-  counts_down: boolean;
 }
 
 export interface RulesJson {

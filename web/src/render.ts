@@ -62,7 +62,7 @@ function trumpHtml(table: Table, w: Words): string {
 }
 
 function barHtml(s: State, t: Table, w: Words): string {
-  const game = t.kind.name === "nines" ? w.game_nines : w.game_nein_nine;
+  const game = w.game[t.kind.name];
   const unit = t.kind.unit === "hand" ? w.unit_hand(t.hand_number) : w.unit_round(t.hand_number);
   const dealer = t.status === "playing" ? ` · ${esc(w.dealer)} ${esc(seatName(t, t.dealer))}` : "";
   return (
@@ -369,12 +369,12 @@ function sheetHtml(t: Table, w: Words): string {
     `<tr><th scope="col">${esc(w.sheet_hand)}</th><th scope="col">${esc(w.sheet_trump)}</th>` +
     `<th scope="col">${esc(w.sheet_dealer)}</th>` +
     units.map((u) => `<th scope="col">${esc(unitName(u))}</th>`).join("") +
-    (t.kind.total_column ? `<th scope="col">${esc(w.sheet_total)}</th>` : "") +
+    (t.kind.has_quota ? `<th scope="col">${esc(w.sheet_total)}</th>` : "") +
     `</tr>`;
   const start =
-    t.kind.counts_down && t.start_scores.length
+    t.kind.has_quota && t.start_scores.length
       ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${v}</td>`).join("")}` +
-        (t.kind.total_column ? `<td>${t.start_scores.reduce((a, b) => a + b, 0)}</td>` : "") +
+        (t.kind.has_quota ? `<td>${t.start_scores.reduce((a, b) => a + b, 0)}</td>` : "") +
         `</tr>`
       : "";
   const rows = t.sheet
@@ -383,7 +383,7 @@ function sheetHtml(t: Table, w: Words): string {
         `<tr><td>${row.number}</td><td>${row.trump ? suitSvg(row.trump) : esc(w.no_trump_short)}</td>` +
         `<td>${esc(t.seats[row.dealer]?.code ?? "?")}</td>` +
         row.scores.map((v) => `<td>${scoreText(t, v)}</td>`).join("") +
-        (t.kind.total_column ? `<td>${row.total}</td>` : "") +
+        (t.kind.has_quota ? `<td>${row.total}</td>` : "") +
         `</tr>`,
     )
     .join("");

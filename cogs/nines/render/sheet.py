@@ -64,7 +64,7 @@ def sheet_block(
 
     def line(first: str, scores: Sequence[str], total: str) -> str:
         cells = [first + " " * (lead_w - display_width(first)), *(_pad(s, w) for s in scores)]
-        if kind.total_column:
+        if kind.has_quota:  # N12: the total, one less each hand (N7)
             cells.append(_pad(total, total_w))
         return " ".join(cells).rstrip()
 
@@ -126,14 +126,14 @@ def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
     head = tr(lang, key, head=tr(lang, "sheet.trump"))
     lines = [*codes_legend(model), *packed(trumps or ["-"], first=head + " ", sep=", ")]
     lines.append(tr(lang, "sheet.legend_dealer", head=tr(lang, "sheet.dealer")))
-    if kind.total_column:  # Nein Nine's scores are the totals (G8)
+    if kind.has_quota:  # Nein Nine's scores are the totals (G8)
         total = tr(lang, "sheet.total")
         if model.rules.instant_win:  # N9: a hand stopped at once moves one score only
             lines.append(tr(lang, "sheet.legend_total_instant", head=total))
             lines.append(tr(lang, "sheet.legend_instant", head=total))
         else:
             lines.append(tr(lang, "sheet.legend_total", head=total))
-    else:
+    elif kind.signed_scores:
         lines.append(tr(lang, "sheet.legend_stones"))
     return "\n".join(lines)
 

@@ -1,22 +1,46 @@
-"""Nines / Le Neuf / Chômeur: the rulings N1 to N13 that differ from the shared flow."""
+"""Nines / Le Neuf / Chômeur, all of it: what the game is (``NINES``), the rulings N1 to N13
+that differ from the shared flow (``Nines``), its three rulesets, and its computer players'
+model, registered at the end (``engine.games``).
+"""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final
 
-from .actions import PLAYS, Play
-from .cards import FULL_DECK, Card, shuffled
-from .errors import IllegalAction, MustFollowSuit
-from .events import DealerChosen, HandEnded
-from .rules import MAX_HANDS, Rules, Trump
-from .variant import Variant
+from ..actions import PLAYS, Play
+from ..cards import FULL_DECK, Card, shuffled
+from ..errors import IllegalAction, MustFollowSuit
+from ..events import DealerChosen, HandEnded
+from ..gametype import GameType
+from ..rules import Rules, Ruleset, Trump
+from ..variant import Variant
+from . import register
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..game import Game
+    from ..players.games import GameModel
+
+NINES: Final = GameType(
+    name="nines",
+    unit="hand",
+    higher_wins=False,
+    faces="KQJ",
+    has_quota=True,
+    signed_scores=False,
+    hidden_tricks=False,
+    trump_from_play=False,
+)
+
+#: Safety cap (N8, ours): after this many hands the players tied for lowest share the win.
+MAX_HANDS: Final = 60
 
 
 class Nines(Variant):
+    def start_score(self, rules: Rules) -> int:
+        return rules.start  # N7: every score starts at the setting and counts down
+
     def choose_first_dealer(self, rng: random.Random, players: int) -> DealerChosen:
         # N2: everyone draws; the highest rank deals; those tied for highest draw again.
         drawing = list(range(players))
@@ -120,12 +144,67 @@ class Nines(Variant):
             instant_win=stopped,
         )
 
+    def end_reached(self, rules: Rules, number: int, scores: Sequence[int]) -> bool:
+        return min(scores) <= 0  # N8: a score at 0 or below
+
     def winners(self, game: Game, stopped: bool) -> tuple[int, ...] | None:
         rules = game.rules
         scores = game.scores
         lowest = min(scores)
         tied = [u for u in range(rules.units) if scores[u] == lowest]
         capped = game.hand_number >= MAX_HANDS
-        if not capped and (lowest > 0 or (len(tied) > 1 and rules.ties == "play-on")):
+        ended = self.end_reached(rules, game.hand_number, scores)
+        if not capped and (not ended or (len(tied) > 1 and rules.ties == "play-on")):
             return None
         return tuple(sorted(s for u in tied for s in rules.seats_of(u)))
+
+
+SETTINGS: Final = ("trumps", "exchange", "ties", "instant_win", "start")
+#: Without a spare there is no exchange to order.
+NO_SPARE_SETTINGS: Final = tuple(k for k in SETTINGS if k != "exchange")
+
+RULESETS: Final = (
+    Ruleset(
+        "classic",
+        NINES,
+        3,
+        4,
+        True,
+        None,
+        SETTINGS,
+        "Three players, a spare hand to swap for, quota 4 tricks.",
+    ),
+    Ruleset(
+        "partnership",
+        NINES,
+        4,
+        6,
+        False,
+        ((0, 2), (1, 3)),
+        NO_SPARE_SETTINGS,
+        "Four players in two teams sitting opposite, quota 6 tricks a team.",
+    ),
+    Ruleset(
+        "four-player",
+        NINES,
+        4,
+        3,
+        False,
+        None,
+        NO_SPARE_SETTINGS,
+        "Four players each for themselves, quota 3 tricks.",
+    ),
+)
+
+
+def players() -> GameModel:
+    """What the computer players need of Nines (``players.games``)."""
+    from ..players.games import GameModel
+    from ..players.nines import nines_hand, nines_knowledge, nines_rule_action, nines_search
+
+    return GameModel(
+        nines_knowledge, nines_hand, PLAYS.__getitem__, nines_rule_action, nines_search, 13.0
+    )
+
+
+register(NINES, Nines(), RULESETS, players)

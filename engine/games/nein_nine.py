@@ -1,4 +1,6 @@
-"""Nein Nine (Mark S. Ball): the rulings G1 to G11 that differ from the shared flow.
+"""Nein Nine (Mark S. Ball), all of it: what the game is (``NEIN_NINE``), the rulings G1 to
+G11 that differ from the shared flow (``NeinNine``), its ruleset, and its computer players'
+model, registered at the end (``engine.games``).
 
 Three players, 21 cards (7 to jack of each suit and a Joker), seven tricks a round. A round
 starts with no trump; the first 8 played makes its suit trump at once (G4), and the two 7s of
@@ -20,15 +22,32 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from .actions import JOKER_LOSE, JOKER_WIN, PLAYS, Play
-from .cards import JOKER, Card, Suit
-from .errors import IllegalAction, JokerNeedsCall, MustFollowSuit
-from .events import DealerChosen, Event, HandEnded, TrumpSet
-from .rules import Rules, Trump
-from .variant import Variant
+from ..actions import JOKER_LOSE, JOKER_WIN, PLAYS, Play
+from ..cards import JOKER, Card, Suit
+from ..errors import IllegalAction, JokerNeedsCall, MustFollowSuit
+from ..events import DealerChosen, Event, HandEnded, TrumpSet
+from ..gametype import GameType
+from ..rules import Rules, Ruleset, Trump
+from ..variant import Variant
+from . import register
 
 if TYPE_CHECKING:
-    from .game import Game
+    from ..actions import Action
+    from ..game import Game
+    from ..players.games import Draw, GameModel
+    from ..players.levels import Level
+    from ..views import SeatView
+
+NEIN_NINE: Final = GameType(
+    name="nein-nine",
+    unit="round",
+    higher_wins=True,
+    faces="J",
+    has_quota=False,
+    signed_scores=True,
+    hidden_tricks=True,
+    trump_from_play=True,
+)
 
 #: G1: 7, 8, 9, 10 and jack of each suit, then the Joker.
 DECK: Final[tuple[Card, ...]] = (
@@ -259,17 +278,19 @@ class NeinNine(Variant):
             points=points,
         )
 
-    @staticmethod
-    def _end_reached(rules: Rules, number: int, scores: Sequence[int]) -> bool:
+    def end_reached(self, rules: Rules, number: int, scores: Sequence[int]) -> bool:
         return number >= rules.rounds or any(abs(s) >= rules.limit for s in scores)
+
+    def spits(self, trump: Trump) -> tuple[Card, Card] | None:
+        return None if trump is None else spits(trump)
 
     def winners(self, game: Game, stopped: bool) -> tuple[int, ...] | None:
         # G9: nine rounds, or an early end at -limit or +limit; a tie for highest plays on
         # until a round ends with a single highest score, wherever the scores are by then.
         rules = game.rules
         scores = game.scores
-        if not self._end_reached(rules, game.hand_number, scores) and not any(
-            self._end_reached(rules, row.number, row.scores) for row in game.sheet
+        if not self.end_reached(rules, game.hand_number, scores) and not any(
+            self.end_reached(rules, row.number, row.scores) for row in game.sheet
         ):
             return None
         top = max(scores)
@@ -277,3 +298,33 @@ class NeinNine(Variant):
         if len(tied) > 1 and game.hand_number < MAX_ROUNDS:
             return None
         return tied
+
+
+RULESETS: Final = (
+    Ruleset(
+        "nein-nine",
+        NEIN_NINE,
+        3,
+        0,
+        False,
+        None,
+        ("rounds", "limit"),
+        "Nein Nine: 21 cards, the first 8 makes trump, avoid capturing 9s.",
+    ),
+)
+
+
+def players() -> GameModel:
+    """What the computer players need of Nein Nine (``players.games``)."""
+    from ..players.games import GameModel
+    from ..players.nein import move_action, nein_knowledge, nein_rule_action, nein_search
+    from ..players.nein import nein_state as state
+
+    def search(view: SeatView, rng: random.Random, level: Level, draw: Draw) -> Action:
+        # Each world the best fit of 4 draws to the others' plays (figures: docs/players.md).
+        return nein_search(view, rng, level.nein_worlds, level.budget_s, 4)
+
+    return GameModel(nein_knowledge, state, move_action, nein_rule_action, search, 7.0)
+
+
+register(NEIN_NINE, NeinNine(), RULESETS, players)
