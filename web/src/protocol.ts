@@ -142,11 +142,32 @@ export interface You {
 
 export type Lang = "en" | "fr";
 
+export type ErrorCode =
+  | "auth"
+  | "retry"
+  | "busy"
+  | "not-in-instance"
+  | "wrong-channel"
+  | "no-game"
+  | "not-seated"
+  | "not-your-turn"
+  | "illegal"
+  | "stale"
+  | "bad-request";
+
 export type ServerFrame =
   | { op: "ready"; seq: number; you: You; lang: Lang; table: Table }
   | { op: "table"; seq: number; table: Table }
   | { op: "ack"; key: string }
-  | { op: "error"; key: string | null; code: string; message: string }
+  /**
+   * A refusal. `code` says whether trying again can help: for a refused hello (`key` null),
+   * `auth` and `wrong-channel` are final, `retry` (Discord did not answer the server's checks)
+   * and `busy` (the server is at a cap) are tried again no sooner than `retry_after` seconds
+   * when given, `not-in-instance` a few times, `no-game` minutes later (connection.ts).
+   */
+  | { op: "error"; key: string | null; code: ErrorCode; message: string; retry_after?: number }
+  /** Signed in where no game runs yet: the socket stays open; `ready` comes when one opens. */
+  | { op: "waiting"; code: "no-game"; message: string }
   | { op: "pong" };
 
 export interface Hello {

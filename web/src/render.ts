@@ -73,14 +73,41 @@ function barHtml(s: State, t: Table, w: Words): string {
   );
 }
 
+/** What the link is doing, in words: why it waits and for how long (whole seconds). */
+function linkLines(s: State, w: Words): string[] {
+  const retry = s.retry;
+  if (s.link === "waiting") return [w.no_game];
+  if (retry === null) return [];
+  const secs = Math.max(1, Math.ceil((retry.at - Date.now()) / 1000));
+  switch (retry.why) {
+    case "drop":
+      return [w.reconnecting];
+    case "retry":
+    case "token":
+      return [w.retry_discord(secs)];
+    case "busy":
+      return [w.retry_busy(secs)];
+    case "not-in-instance":
+      return [w.retry_not_in(secs)];
+    case "no-game":
+      return [w.no_game, w.no_game_later(Math.max(1, Math.round(secs / 60)))];
+  }
+}
+
 function noticeHtml(s: State, t: Table | null, w: Words): string {
   const lines: string[] = [];
-  if (s.link === "connecting" && t === null) lines.push(w.connecting);
-  if (s.link === "retrying") lines.push(w.reconnecting);
+  if (s.link === "connecting" && t === null && s.retry === null) lines.push(w.connecting);
+  const link = linkLines(s, w);
   if (s.link === "stopped") lines.push(w.stopped);
   if (s.notice) lines.push(s.notice);
   if (t?.tiebreak && t.status === "playing") lines.push(w.tiebreak);
-  return lines.map((line) => `<p>${esc(line)}</p>`).join("");
+  // The link's state is no error: said calmly, with a way to look again now for a game.
+  const calm =
+    link.map((line) => `<p class="calm">${esc(line)}</p>`).join("") +
+    (s.retry?.why === "no-game"
+      ? `<p class="calm"><button type="button" class="tool" data-ui="look-now">${esc(w.look_now)}</button></p>`
+      : "");
+  return calm + lines.map((line) => `<p>${esc(line)}</p>`).join("");
 }
 
 function timerHtml(): string {
