@@ -105,6 +105,15 @@ class FakeActivityServer:
         self.token_asks = 0
         self._waiting.clear()
 
+    def close_sockets(self) -> None:
+        """The server goes away (a restart): every open socket is closed."""
+        assert self._loop is not None
+        asyncio.run_coroutine_threadsafe(self._close_sockets(), self._loop).result(10)
+
+    async def _close_sockets(self) -> None:
+        for ws in list(self._open):
+            await ws.close()
+
     def seat_waiting(self) -> None:
         """A game opened: every waiting socket gets its ``ready``."""
         assert self._loop is not None

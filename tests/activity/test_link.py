@@ -245,3 +245,25 @@ def test_a_phone_with_discords_insets_has_nothing_needed_under_them(
     wait_js(browser, NOTICE + ".includes('No game')")
     set_insets(browser)
     assert browser.execute_script(UNDER_INSETS, *sides) == []
+
+
+@pytest.mark.parametrize(("draw", "seconds"), [(0.0, 1), (0.999, 5)])
+def test_the_first_reconnect_after_a_server_close_is_spread_over_seconds(
+    fast: Driver, fake: FakeActivityServer, draw: float, seconds: int
+) -> None:
+    """After a restart every open table reconnects: each waits a uniform draw of 0.5 to 5 s (the
+    page's random draw fixed here at its two ends), not all in the same instant."""
+    script = fast.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": f"Math.random = () => {draw};"}
+    )
+    try:
+        open_table(fast, fake, tables.ALEX, lambda: tables.nines_play(0))
+        fake.close_sockets()
+        fake.wait_for(lambda: len(fake.sent("hello")) == 2)
+        waits = seconds_in(said(fast), r"Connection lost: reconnecting in (\d+) s")
+        assert waits and max(waits) == seconds, said(fast)
+        table_shown(fast)
+    finally:
+        fast.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]}
+        )

@@ -53,7 +53,7 @@ const en = {
   confirm: "Tap twice to play",
   tap_again: (card: string) => `Tap ${card} again to play it`,
   connecting: "Connecting…",
-  reconnecting: "Connection lost: reconnecting…",
+  reconnecting: (s: number) => `Connection lost: reconnecting in ${s} s…`,
   retry_discord: (s: number) => `Discord is slow to answer: trying again in ${s} s.`,
   retry_busy: (s: number) => `The table's server is busy: trying again in ${s} s.`,
   retry_not_in: (s: number) => `Discord does not list you in this Activity yet: trying again in ${s} s.`,
@@ -137,7 +137,7 @@ const fr: Words = {
   confirm: "Toucher deux fois pour jouer",
   tap_again: (card) => `Touchez de nouveau ${card} pour la jouer`,
   connecting: "Connexion…",
-  reconnecting: `Connexion perdue${NBSP}: reconnexion…`,
+  reconnecting: (s) => `Connexion perdue${NBSP}: reconnexion dans ${s}${NBSP}s…`,
   retry_discord: (s) => `Discord tarde à répondre${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
   retry_busy: (s) => `Le serveur de la table est occupé${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
   retry_not_in: (s) =>

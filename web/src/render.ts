@@ -81,7 +81,7 @@ function linkLines(s: State, w: Words): string[] {
   const secs = Math.max(1, Math.ceil((retry.at - Date.now()) / 1000));
   switch (retry.why) {
     case "drop":
-      return [w.reconnecting];
+      return [w.reconnecting(secs)];
     case "retry":
     case "token":
       return [w.retry_discord(secs)];
