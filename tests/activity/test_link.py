@@ -36,6 +36,8 @@ new MutationObserver(() => {
 """
 
 NOTICE = "return document.querySelector('[data-region=notice]').innerText.trim()"
+#: What the middle of the page says when there is no game in the channel (no table to show).
+NO_GAME = "return document.querySelector('.center .nogame')?.innerText.trim() ?? ''"
 #: The page's clock and timers run 50 times faster (FAST_TIME): a second of the page's is 20 ms.
 PAGE_SPEED = 50
 
@@ -160,10 +162,11 @@ def test_no_game_is_said_and_the_game_comes_on_the_same_socket(
     waiting = {"op": "waiting", "code": "no-game", "message": "There is no game in this channel."}
     fake.hello_answers = [waiting]
     open_page(fast, fake)
-    wait_js(fast, NOTICE + ".includes('No game in this channel yet')")
-    assert fast.execute_script(NOTICE) == (
+    wait_js(fast, NO_GAME + ".includes('No game in this channel yet')")
+    assert fast.execute_script(NO_GAME) == (
         "No game in this channel yet: start one with /nines start."
     )
+    assert fast.execute_script(NOTICE) == ""  # no error: news
     # Still waiting later, on the same socket, its heartbeat going (page time: 20 s and more).
     fake.wait_for(lambda: len(fake.sent("ping")) >= 2)
     assert len(fake.sent("hello")) == 1
@@ -180,10 +183,10 @@ def test_no_game_from_several_processes_is_asked_again_minutes_later_or_now(
 
     fake.hello_answers = [refusal("no-game")]
     open_page(fast, fake, tables.BEA)
-    wait_js(fast, NOTICE + ".includes('Looking again in')")
-    minutes = seconds_in([fast.execute_script(NOTICE)], r"Looking again in (\d+) min\.")
+    wait_js(fast, NO_GAME + ".includes('Looking again in')")
+    minutes = seconds_in([fast.execute_script(NO_GAME)], r"Looking again in (\d+) min\.")
     assert minutes and 2 <= minutes[0] <= 5
-    assert "No game in this channel yet" in fast.execute_script(NOTICE)
+    assert "No game in this channel yet" in fast.execute_script(NO_GAME)
     assert len(fake.sent("hello")) == 1
     fake.views[tables.BEA] = lambda: tables.nines_play(0)
     fast.find_element(By.CSS_SELECTOR, "[data-ui=look-now]").click()
@@ -201,7 +204,8 @@ UNDER_INSETS = """
 const [top, right, bottom, left] = arguments;
 const vw = innerWidth, vh = innerHeight, found = [];
 for (const el of document.querySelectorAll(
-    '.bar, .menu summary, .notice p, .seat, .prompt .say, .prompt .choice, .fan .card, .watch')) {
+    '.bar, .menu summary, .notice p, .nogame, .seat, .prompt .say, .prompt .choice, .fan .card,'
+    + ' .watch')) {
   const r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) continue;
   if (r.top < top - 0.5 || r.left < left - 0.5 || r.right > vw - right + 0.5
@@ -242,9 +246,10 @@ def test_a_phone_with_discords_insets_has_nothing_needed_under_them(
     fake.hello_answers = [{"op": "waiting", "code": "no-game", "message": "none"}]
     set_viewport(browser, 360, 640)
     browser.get(fake.url("mock=101&guild=444&channel=555&instance=i&locale=en"))
-    wait_js(browser, NOTICE + ".includes('No game')")
+    wait_js(browser, NO_GAME + ".includes('No game')")
     set_insets(browser)
     assert browser.execute_script(UNDER_INSETS, *sides) == []
+    browser.save_screenshot(str(SHOTS / "insets-no-game-360x640.png"))
 
 
 @pytest.mark.parametrize(("draw", "seconds"), [(0.0, 1), (0.999, 5)])

@@ -238,6 +238,7 @@ async def test_a_whole_game_in_two_browsers_and_chat(
 
 
 NOTICE = "return document.querySelector('[data-region=notice]').innerText.trim()"
+NO_GAME = "return document.querySelector('.center .nogame')?.innerText.trim() ?? ''"
 
 
 async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
@@ -256,10 +257,10 @@ async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
     try:
         await asyncio.to_thread(driver.get, f"{activity.base}/?{query}")
         end = time.monotonic() + SEEN_WITHIN
-        while "No game in this channel yet" not in await in_browser(driver, NOTICE):
+        while "No game in this channel yet" not in await in_browser(driver, NO_GAME):
             assert time.monotonic() < end, await in_browser(driver, NOTICE)
             await asyncio.sleep(0.05)
-        assert await in_browser(driver, NOTICE) == (
+        assert await in_browser(driver, NO_GAME) == (
             "No game in this channel yet: start one with /nines start."
         )
         hellos = sum(1 for r in fake.requests if r.route == "/users/@me")
