@@ -8,8 +8,8 @@ opens in its channel in this process it sits down at that game's table (``ready`
 socket. ``Sessions.opened`` tells it (bot/session.py: a lobby opened, a game restored or
 taken over, a table moved to its thread).
 
-With several processes (PostgreSQL, bot/activity/relay.py) a game may open in a process this
-one does not hear: there the hub refuses with ``no-game`` and closes, and the page asks again
+On PostgreSQL (the relay, bot/activity/relay.py) a game may open in another process, which
+this one does not hear: there the hub refuses with ``no-game`` and closes, and the page asks again
 only minutes later (web/src/connection.ts), or at once when the person asks.
 """
 
