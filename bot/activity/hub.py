@@ -193,7 +193,7 @@ class Hub:
         self.seat_left: Callable[[GameSession], None] | None = None
         #: Stopping: the sockets closing now are not people leaving.
         self.closing = False
-        #: Signed-in sockets in channels with no game (one process only): seated when one
+        #: Signed-in sockets in channels with no game (without the relay): seated when one
         #: opens there (``Sessions.opened`` is ``waiting.game_opened``).
         self.waiting = Waiting(self)
 
@@ -379,10 +379,10 @@ class Hub:
         channel_id: int | None,
         guild_id: int | None,
     ) -> Client | None:
-        """No game of this channel runs here: with several processes, the one running it
-        answers through the relay, and with none the socket is refused (the page asks again
-        minutes later: another process's new game is not heard here). With one process the
-        socket waits for a game to open in the channel (bot/activity/waiting.py)."""
+        """No game of this channel runs here. With the relay (PostgreSQL), the process running
+        it answers through the relay, and if none does the hello is refused (the page asks
+        again minutes later: a game another process opens is not heard here). Without it (one
+        process) the socket waits for a game to open in the channel (bot/activity/waiting.py)."""
         if self.relay is None and channel_id is not None:
             client = Client(ws, person.user_id, person.name, lang, 0)
             self.waiting.add(client, channel_id, guild_id, person.avatar)
