@@ -64,6 +64,9 @@ function makeSdk(): DiscordSDK | DiscordSDKMock {
   return sdk;
 }
 
+/** Hello refusals the link tries again after: its own line says so, not the server's words. */
+const FOR_NOW = new Set(["retry", "busy", "no-game", "not-in-instance"]);
+
 /** How many times the token exchange is tried before the page gives up. */
 const TOKEN_TRIES = 8;
 
@@ -174,10 +177,8 @@ function start(): void {
       if (!t.hand?.legal.includes("JK:win")) state.jokerAsk = false;
     }
     // A hello refused for now is said by the link's own line (how long until it tries again).
-    const forNow = ["retry", "busy", "no-game", "not-in-instance"];
-    if (frame.op === "error" && !(frame.key === null && forNow.includes(frame.code) && state.link !== "stopped")) {
-      say(frame.message);
-    }
+    const forNow = frame.op === "error" && frame.key === null && FOR_NOW.has(frame.code);
+    if (frame.op === "error" && !(forNow && state.link !== "stopped")) say(frame.message);
     state.sending = link ? [...link.pending.values()] : [];
     draw();
   };
