@@ -92,7 +92,9 @@ def stopped_saying(driver: Driver, words: str) -> None:
 
 
 def table_shown(driver: Driver) -> None:
-    wait_js(driver, "return document.querySelectorAll('button.card').length === 9")
+    """The table came (a hang guard: the waits before it, 3 to 4 s in all at the page's speed
+    in the longest test, stretch on a loaded machine)."""
+    wait_js(driver, "return document.querySelectorAll('button.card').length === 9", timeout=30)
 
 
 def no_more_hellos(fake: FakeActivityServer, count: int) -> None:
