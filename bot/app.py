@@ -127,6 +127,9 @@ class NinesBot(commands.Bot):
                 fenced_out=self.fenced_out,
             )
         )
+        if self.activity_server is not None:
+            # A page waiting in a channel with no game sits down when one opens there.
+            self.sessions.opened = self.activity_server.hub.waiting.game_opened
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

@@ -511,6 +511,11 @@ class Sessions:
         self._restored.set()
         self._restoring = 0
         self._by_channel: dict[int, GameSession] = {}
+        #: Told when a game starts running here or is found in a new channel (a lobby
+        #: opened, a game restored or taken over, a table moved to its thread): the
+        #: Activity's pages waiting in a channel with no game sit down at it
+        #: (bot/activity/waiting.py). Must not block.
+        self.opened: Callable[[GameSession], None] | None = None
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -541,6 +546,8 @@ class Sessions:
         self._by_channel[session.channel_id] = session
         # A game in its own thread is found from its lobby's channel too (after a restart).
         self._by_channel.setdefault(session.lobby_channel_id, session)
+        if self.opened is not None:
+            self.opened(session)
 
     def move_to_thread(self, session: GameSession, thread_id: int) -> None:
         """``session``'s table now runs in a thread (``GameSession.move_to_thread``); the
@@ -548,6 +555,8 @@ class Sessions:
         session.channel_id = thread_id
         self._by_channel[thread_id] = session
         self._by_channel[session.lobby_channel_id] = session
+        if self.opened is not None:
+            self.opened(session)
 
     def forget(self, session: GameSession) -> None:
         """``session`` closed (``GameSession.close``): it is found no more."""

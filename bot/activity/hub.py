@@ -39,6 +39,7 @@ from .model import table_for
 from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
 from .relay import READY_WITHIN
 from .tasks import Background
+from .waiting import Waiting
 from .words import refusal, session_refusal
 
 if TYPE_CHECKING:
@@ -69,7 +70,12 @@ class Client:
     user_id: int
     name: str
     lang: str
+    #: Its game (0 while it waits for one: ``waiting``).
     game_id: int
+    #: Signed in, in a channel with no game yet (bot/activity/waiting.py).
+    waiting: bool = False
+    #: Told to close: nothing more reaches it.
+    closed: bool = False
     #: Its game runs in another process (bot/activity/relay.py): frames come from there.
     remote: bool = False
     #: Whether a frame was queued yet (a remote game's ready may never come).
@@ -78,6 +84,7 @@ class Client:
 
     def stop(self) -> None:
         """Close the socket once what is queued is sent."""
+        self.closed = True
         self.queue.put_nowait(None)
 
     def send(self, frame: Json | str) -> None:
@@ -182,6 +189,9 @@ class Hub:
         self.seat_left: Callable[[GameSession], None] | None = None
         #: Stopping: the sockets closing now are not people leaving.
         self.closing = False
+        #: Signed-in sockets in channels with no game (without the relay): seated when one
+        #: opens there (``Sessions.opened`` is ``waiting.game_opened``).
+        self.waiting = Waiting(self)
 
     # -- changes ------------------------------------------------------------------------------
 
@@ -227,7 +237,10 @@ class Hub:
                 if isinstance(frame, Ping):
                     client.send({"op": "pong"})
                 elif isinstance(frame, Act):
-                    if client.remote and self.relay is not None:
+                    if client.waiting:
+                        words = refusal(client.lang, "no-game")
+                        client.send(error_frame(frame.key, "no-game", words))
+                    elif client.remote and self.relay is not None:
                         self.relay.act(client, frame)  # its game's process answers
                     else:
                         await self.act(client, frame)
@@ -236,7 +249,9 @@ class Hub:
                     client.send(error_frame(None, "bad-request", words))
         finally:
             if client is not None:
-                if client.remote and self.relay is not None:
+                if client.waiting:
+                    self.waiting.discard(client)
+                elif client.remote and self.relay is not None:
                     self.relay.leave(client)
                 else:
                     self.forget(client)
@@ -352,8 +367,14 @@ class Hub:
         channel_id: int | None,
         guild_id: int | None,
     ) -> Client | None:
-        """No game of this channel runs here: with several processes, the one running it
-        answers through the relay; else there is no game."""
+        """No game of this channel runs here. With the relay (PostgreSQL), the process running
+        it answers through the relay, and if none does the hello is refused (the page asks
+        again minutes later: a game another process opens is not heard here). Without it (one
+        process) the socket waits for a game to open in the channel (bot/activity/waiting.py)."""
+        if self.relay is None and channel_id is not None:
+            client = Client(ws, person.user_id, person.name, lang, 0)
+            self.waiting.add(client, channel_id, guild_id, person.avatar)
+            return client
         row = None
         if self.relay is not None and channel_id is not None:
             row = await self.bot.storage.game_in_channel(channel_id)
@@ -534,6 +555,7 @@ class Hub:
     async def close(self) -> None:
         """Close every socket (clients reconnect to whichever process serves next)."""
         self.closing = True
+        self.waiting.close()
         for room in list(self.rooms.values()):
             for viewer in list(room.clients):
                 viewer.stop()

@@ -21,11 +21,15 @@ Json = dict[str, Any]
 #: The refusals a client can be told, each with what the person reads (ACTIVITY.md). Only
 #: ``retry`` (Discord or this server's budget did not answer; the frame's ``retry_after`` says
 #: in how many seconds) and ``not-in-instance`` (the instance's users can lag a launch) are
-#: worth the same hello again.
+#: worth the same hello again (and ``busy``, a cap of this server).
 ERROR_CODES: Final = frozenset(
     {
         "auth",
+        # Discord did not answer the hello's checks (a rate limit, a server error, a timeout):
+        # the client tries again, no sooner than ``retry_after`` seconds if the frame says.
         "retry",
+        # The server is at one of its caps: the client tries again later (``retry_after``).
+        "busy",
         "not-in-instance",
         "wrong-channel",
         "no-game",
@@ -242,6 +246,19 @@ def parse_frame(data: Any) -> Frame:
     raise BadFrame(f"unknown op {op!r}")
 
 
-def error_frame(key: str | None, code: str, message: str) -> Json:
+def error_frame(
+    key: str | None, code: str, message: str, *, retry_after: float | None = None
+) -> Json:
+    """A refusal; ``retry_after`` (seconds) the soonest a ``retry`` or ``busy`` is worth
+    trying again."""
     assert code in ERROR_CODES, code
-    return {"op": "error", "key": key, "code": code, "message": message}
+    frame: Json = {"op": "error", "key": key, "code": code, "message": message}
+    if retry_after is not None:
+        frame["retry_after"] = retry_after
+    return frame
+
+
+def waiting_frame(message: str) -> Json:
+    """The socket of a channel with no game, kept open: it gets ``ready`` when a game opens
+    there (bot/activity/waiting.py)."""
+    return {"op": "waiting", "code": "no-game", "message": message}

@@ -49,6 +49,14 @@ class FakeActivityServer:
     answer_pings: bool = True
     #: Fields added to every TABLE sent (what a newer server sends, say).
     table_extra: dict[str, Any] = field(default_factory=dict)
+    #: What the next hellos are answered with, one each, before ``ready`` again: an error
+    #: frame (the socket is then closed, as the bot's hub does) or a ``waiting`` frame (the
+    #: socket kept, ``ready`` sent by ``seat_waiting``).
+    hello_answers: list[Json] = field(default_factory=list)
+    #: What the next ``POST /api/token`` are answered with, one each: (status, headers).
+    token_answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    #: Token exchanges asked for.
+    token_asks: int = 0
     seq: int = 40
     answers: dict[str, Json] = field(default_factory=dict)
     port: int = 0
@@ -56,6 +64,8 @@ class FakeActivityServer:
     _runner: web.AppRunner | None = None
     _sockets: int = 0
     _open: set[web.WebSocketResponse] = field(default_factory=set)
+    #: The sockets answered ``waiting``, with their user and language.
+    _waiting: list[tuple[web.WebSocketResponse, int, str]] = field(default_factory=list)
     _thread: threading.Thread = field(default_factory=threading.Thread)
 
     # The test's side (another thread) --------------------------------------------------
@@ -90,6 +100,37 @@ class FakeActivityServer:
         self.answer_pings = True
         self.answers.clear()
         self.table_extra.clear()
+        self.hello_answers.clear()
+        self.token_answers.clear()
+        self.token_asks = 0
+        self._waiting.clear()
+
+    def close_sockets(self) -> None:
+        """The server goes away (a restart): every open socket is closed."""
+        assert self._loop is not None
+        asyncio.run_coroutine_threadsafe(self._close_sockets(), self._loop).result(10)
+
+    async def _close_sockets(self) -> None:
+        for ws in list(self._open):
+            await ws.close()
+
+    def seat_waiting(self) -> None:
+        """A game opened: every waiting socket gets its ``ready``."""
+        assert self._loop is not None
+        asyncio.run_coroutine_threadsafe(self._seat_waiting(), self._loop).result(10)
+
+    async def _seat_waiting(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for ws, user, lang in waiting:
+            await self._ready(ws, user, lang)
+
+    async def _ready(self, ws: web.WebSocketResponse, user: int, lang: str) -> None:
+        view = self.views[user]()
+        you = {"user_id": str(user), "name": "", "seat": view.viewer}
+        await ws.send_json(
+            {"op": "ready", "seq": self.seq, "you": you, "lang": lang,
+             "table": {**table_json(view), **self.table_extra}}
+        )  # fmt: skip
 
     def sent(self, op: str) -> list[Received]:
         return [r for r in list(self.frames) if r.frame.get("op") == op]
@@ -135,6 +176,11 @@ class FakeActivityServer:
         return web.FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": csp})
 
     async def _token(self, request: web.Request) -> web.Response:
+        self.token_asks += 1
+        if self.token_answers:
+            status, headers = self.token_answers.pop(0)
+            words = {"error": f"answered {status} for the test"}
+            return web.json_response(words, status=status, headers=headers)
         body = await request.json()
         code = str(body.get("code", ""))
         if not code.startswith("mock-"):
@@ -156,13 +202,16 @@ class FakeActivityServer:
             op = frame.get("op")
             if op == "hello":
                 user = int(str(frame["access_token"]).removeprefix("tok-"))
-                view = self.views[user]()
                 lang = "fr" if str(frame.get("locale", "")).startswith("fr") else "en"
-                you = {"user_id": str(user), "name": "", "seat": view.viewer}
-                await ws.send_json(
-                    {"op": "ready", "seq": self.seq, "you": you, "lang": lang,
-                     "table": {**table_json(view), **self.table_extra}}
-                )  # fmt: skip
+                if self.hello_answers:
+                    answer = self.hello_answers.pop(0)
+                    await ws.send_json(answer)
+                    if answer["op"] == "waiting":
+                        self._waiting.append((ws, user, lang))
+                        continue
+                    await ws.close()
+                    break
+                await self._ready(ws, user, lang)
             elif op == "ping":
                 if self.answer_pings:
                     await ws.send_json({"op": "pong"})

@@ -262,17 +262,21 @@ async def test_the_person_comes_from_the_token_and_the_instance(activity: Activi
     assert refused["code"] == "auth"
 
 
-async def test_another_channels_game_and_no_game_are_refused(activity: Activity):
+async def test_another_channels_game_is_refused_and_no_game_waited_for(activity: Activity):
     fake = activity.fake
     _game, alice, _bob = await two_people_and_a_computer(activity)
     elsewhere = fake.add_channel(name="elsewhere")
     # The instance runs in #elsewhere but the client claims the game's channel.
     _, refused = await activity.open(alice, instance_channel=elsewhere)
     assert refused["code"] == "wrong-channel"
-    # Opened in a channel with no game.
-    _, refused = await activity.open(alice, channel=elsewhere)
-    assert refused["code"] == "no-game"
-    assert "no game" in refused["message"]
+    # Opened in a channel with no game: told so, and kept open (tests/bot/test_activity_waiting.py).
+    table, waiting = await activity.open(alice, channel=elsewhere)
+    assert (waiting["op"], waiting["code"]) == ("waiting", "no-game")
+    assert "no game" in waiting["message"]
+    # An action meanwhile is refused under its key.
+    await table.send(op="act", key="w1", action="AS")
+    refused = await table.next("error")
+    assert (refused["key"], refused["code"]) == ("w1", "no-game")
 
 
 async def test_a_watcher_sees_no_hand(activity: Activity):

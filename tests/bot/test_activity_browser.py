@@ -235,3 +235,43 @@ async def test_a_whole_game_in_two_browsers_and_chat(
     finally:
         for d in drivers:
             await asyncio.to_thread(d.quit)
+
+
+NOTICE = "return document.querySelector('[data-region=notice]').innerText.trim()"
+NO_GAME = "return document.querySelector('.center .nogame')?.innerText.trim() ?? ''"
+
+
+async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
+    activity: Activity,  # noqa: F811
+) -> None:
+    """Issue 44 through the real bot: the page says there is no game and waits (no reconnect),
+    then shows the lobby the moment someone runs /nines start in its channel."""
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    instance = fake.activity_instance(fake.channel, [bob.id])
+    query = (
+        f"mock={bob.id}&channel={fake.channel.id}&guild={fake.guild.id}"
+        f"&instance={instance}&code={fake.authorize(bob)}&locale=en"
+    )
+    driver = await asyncio.to_thread(chrome)
+    try:
+        await asyncio.to_thread(driver.get, f"{activity.base}/?{query}")
+        end = time.monotonic() + SEEN_WITHIN
+        while "No game in this channel yet" not in await in_browser(driver, NO_GAME):
+            assert time.monotonic() < end, await in_browser(driver, NOTICE)
+            await asyncio.sleep(0.05)
+        assert await in_browser(driver, NO_GAME) == (
+            "No game in this channel yet: start one with /nines start."
+        )
+        hellos = sum(1 for r in fake.requests if r.route == "/users/@me")
+        opened = await fake.slash(alice, fake.channel, "nines start")
+        assert not opened.errors
+        lobby = "return document.querySelector('.center .wait')?.textContent ?? ''"
+        while await in_browser(driver, lobby) != "Waiting for the game to start.":
+            assert time.monotonic() < end, await in_browser(driver, NOTICE)
+            await asyncio.sleep(0.05)
+        assert await in_browser(driver, NOTICE) == ""
+        # The same socket: no second hello asked Discord who the page is.
+        assert sum(1 for r in fake.requests if r.route == "/users/@me") == hellos
+    finally:
+        await asyncio.to_thread(driver.quit)

@@ -76,6 +76,12 @@ async def test_a_socket_on_another_process_plays_through_the_relay(
                 mover, _ = sockets[seat]
                 await mover.send(op="act", key=f"k-{seat}-{card}", action=card)
                 assert (await mover.next("ack"))["key"] == f"k-{seat}-{card}"
+                # A channel with no game: refused and closed (issue 44: a game another process
+                # opens there is not heard here, so the page asks again minutes later).
+                empty = fake.add_channel(guild, "empty")
+                lone, refused = await edge.open(carol, channel=empty, guild_id=str(guild.id))
+                assert (refused["op"], refused["code"]) == ("error", "no-game")
+                assert await lone.closed(within=10)
     finally:
         for process in processes:
             process.stop()

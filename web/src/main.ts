@@ -15,7 +15,7 @@
 import "./style.css";
 import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { SUIT_SPRITE, parseCard } from "./cards";
-import { Link, type LinkStatus } from "./connection";
+import { Link, type LinkStatus, type Retry, backoff } from "./connection";
 import { WORDS, langOf } from "./i18n";
 import type { ActionText, CardText, ServerFrame } from "./protocol";
 import { render, tick } from "./render";
@@ -64,7 +64,53 @@ function makeSdk(): DiscordSDK | DiscordSDKMock {
   return sdk;
 }
 
-async function signIn(sdk: DiscordSDK | DiscordSDKMock): Promise<Session> {
+/** Hello refusals the link tries again after: its own line says so, not the server's words. */
+const FOR_NOW = new Set(["retry", "busy", "no-game", "not-in-instance"]);
+
+/** How many times the token exchange is tried before the page gives up. */
+const TOKEN_TRIES = 8;
+
+/** A `Retry-After` header in milliseconds: seconds, or an HTTP date (RFC 9110, 10.2.3). */
+function retryAfterMs(header: string | null): number {
+  if (header === null) return 0;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? 0 : Math.max(0, at - Date.now());
+}
+
+/**
+ * The authorization code for an access token, through our server (POST api/token). A 429
+ * (no sooner than its `Retry-After`), a 5xx or no answer at all is tried again with the
+ * socket's backoff; a 400 (the code refused) or anything else is final.
+ */
+async function exchange(code: string, waiting: (retry: Retry) => void): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    let response: Response | null = null;
+    try {
+      response = await fetch("api/token", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ code }),
+      });
+    } catch {
+      response = null; // no answer (the network, a server restarting): tried again
+    }
+    const body = response
+      ? ((await response.json().catch(() => ({}))) as { access_token?: string; error?: string })
+      : {};
+    if (response?.ok && body.access_token) return body.access_token;
+    const again = response === null || response.status === 429 || response.status >= 500;
+    if (!again || attempt + 1 >= TOKEN_TRIES) {
+      throw new Error(body.error ?? `api/token: ${response ? `HTTP ${response.status}` : "no answer"}`);
+    }
+    const wait = backoff(attempt, retryAfterMs(response?.headers.get("Retry-After") ?? null));
+    waiting({ why: "token", at: Date.now() + wait });
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+async function signIn(sdk: DiscordSDK | DiscordSDKMock, waiting: (retry: Retry) => void): Promise<Session> {
   await sdk.ready();
   const { code } = await sdk.commands.authorize({
     client_id: sdk.clientId,
@@ -73,16 +119,8 @@ async function signIn(sdk: DiscordSDK | DiscordSDKMock): Promise<Session> {
     prompt: "none",
     scope: ["identify"],
   });
-  const response = await fetch("api/token", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code }),
-  });
-  const body = (await response.json().catch(() => ({}))) as { access_token?: string; error?: string };
-  if (!response.ok || !body.access_token) {
-    throw new Error(body.error ?? `api/token: HTTP ${response.status}`);
-  }
-  await sdk.commands.authenticate({ access_token: body.access_token });
+  const accessToken = await exchange(code, waiting);
+  await sdk.commands.authenticate({ access_token: accessToken });
   let locale = navigator.language;
   try {
     locale = (await sdk.commands.userSettingsGetLocale()).locale || locale;
@@ -90,7 +128,7 @@ async function signIn(sdk: DiscordSDK | DiscordSDKMock): Promise<Session> {
     // Not granted on this client: the browser's language will do until the server's `ready`.
   }
   return {
-    accessToken: body.access_token,
+    accessToken,
     instanceId: sdk.instanceId,
     channelId: sdk.channelId ?? "",
     guildId: sdk.guildId,
@@ -138,13 +176,17 @@ function start(): void {
       if (state.armed !== null && !playable.has(state.armed)) state.armed = null;
       if (!t.hand?.legal.includes("JK:win")) state.jokerAsk = false;
     }
-    if (frame.op === "error") say(frame.message);
+    // A hello refused for now is said by the link's own line (how long until it tries again).
+    const forNow = frame.op === "error" && frame.key === null && FOR_NOW.has(frame.code);
+    if (frame.op === "error" && !(forNow && state.link !== "stopped")) say(frame.message);
     state.sending = link ? [...link.pending.values()] : [];
     draw();
   };
 
-  const onStatus = (status: LinkStatus) => {
+  const onStatus = (status: LinkStatus, retry?: Retry) => {
     state.link = status;
+    // Kept while connecting again: the line says the try is under way.
+    if (status !== "connecting") state.retry = retry ?? null;
     draw();
   };
 
@@ -201,6 +243,9 @@ function start(): void {
           state.jokerAsk = false;
           draw();
           break;
+        case "look-now":
+          link?.now();
+          break;
       }
     }
   });
@@ -220,13 +265,17 @@ function start(): void {
     state.armed = null;
     draw();
   });
-  setInterval(() => tick(root, state), 250);
+  setInterval(() => {
+    tick(root, state);
+    if (state.retry !== null) draw(); // the seconds until the next try
+  }, 250);
   draw();
 
   // The real SDK's constructor throws outside Discord (no frame_id): shown like any failure.
   Promise.resolve()
-    .then(() => signIn(makeSdk()))
+    .then(() => signIn(makeSdk(), (retry) => onStatus("retrying", retry)))
     .then((session) => {
+      state.retry = null;
       if (!query.get("locale")) state.lang = langOf(session.locale);
       link = new Link(
         socketUrl(),
@@ -244,6 +293,7 @@ function start(): void {
     })
     .catch((error: unknown) => {
       state.link = "stopped";
+      state.retry = null;
       state.notice = `${WORDS[state.lang].stopped} ${error instanceof Error ? error.message : String(error)}`;
       draw();
     });

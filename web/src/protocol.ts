@@ -146,12 +146,14 @@ export type Lang = "en" | "fr";
 /**
  * A refusal's code (bot/activity/protocol.py ERROR_CODES). `retry`: Discord (or the server's
  * budget of calls to it) did not answer, the same hello is worth sending again after
- * `retry_after` seconds; `not-in-instance` may be tried again a few times (the instance's
- * people lag a launch); `auth` and `wrong-channel` are final.
+ * `retry_after` seconds; `busy`: the server is at a cap, likewise; `not-in-instance` may be
+ * tried again a few times (the instance's people lag a launch); `auth` and `wrong-channel` are
+ * final.
  */
 export type ErrorCode =
   | "auth"
   | "retry"
+  | "busy"
   | "not-in-instance"
   | "wrong-channel"
   | "no-game"
@@ -165,7 +167,15 @@ export type ServerFrame =
   | { op: "ready"; seq: number; you: You; lang: Lang; table: Table }
   | { op: "table"; seq: number; table: Table }
   | { op: "ack"; key: string }
+  /**
+   * A refusal. `code` says whether trying again can help: for a refused hello (`key` null),
+   * `auth` and `wrong-channel` are final, `retry` (Discord did not answer the server's checks)
+   * and `busy` (the server is at a cap) are tried again no sooner than `retry_after` seconds
+   * when given, `not-in-instance` a few times, `no-game` minutes later (connection.ts).
+   */
   | { op: "error"; key: string | null; code: ErrorCode; message: string; retry_after?: number }
+  /** Signed in where no game runs yet: the socket stays open; `ready` comes when one opens. */
+  | { op: "waiting"; code: "no-game"; message: string }
   | { op: "pong" };
 
 export interface Hello {

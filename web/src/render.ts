@@ -73,14 +73,63 @@ function barHtml(s: State, t: Table, w: Words): string {
   );
 }
 
+/** Whether the server said there is no game in the channel (the page waits for one). */
+function noGame(s: State): boolean {
+  return s.link === "waiting" || s.retry?.why === "no-game";
+}
+
+/** The seconds (at least 1) until the link's next try. */
+function secondsLeft(s: State): number {
+  return Math.max(1, Math.ceil(((s.retry?.at ?? 0) - Date.now()) / 1000));
+}
+
+/** No game in this channel yet, with no table to show: said in the middle of the page. */
+function noGameHtml(s: State, w: Words): string {
+  if (!noGame(s)) return "";
+  const later =
+    s.retry?.why === "no-game"
+      ? `<p class="later">${esc(w.no_game_later(Math.max(1, Math.round(secondsLeft(s) / 60))))}</p>` +
+        `<button type="button" class="tool" data-ui="look-now">${esc(w.look_now)}</button>`
+      : "";
+  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}</div>`;
+}
+
+/** What the link is doing, in words: why it waits and for how long (whole seconds). */
+function linkLines(s: State, w: Words): string[] {
+  const retry = s.retry;
+  if (s.link === "waiting") return [w.no_game];
+  if (retry === null) return [];
+  const secs = secondsLeft(s);
+  switch (retry.why) {
+    case "drop":
+      return [w.reconnecting(secs)];
+    case "retry":
+    case "token":
+      return [w.retry_discord(secs)];
+    case "busy":
+      return [w.retry_busy(secs)];
+    case "not-in-instance":
+      return [w.retry_not_in(secs)];
+    case "no-game":
+      return [w.no_game, w.no_game_later(Math.max(1, Math.round(secs / 60)))];
+  }
+}
+
 function noticeHtml(s: State, t: Table | null, w: Words): string {
   const lines: string[] = [];
-  if (s.link === "connecting" && t === null) lines.push(w.connecting);
-  if (s.link === "retrying") lines.push(w.reconnecting);
+  if (s.link === "connecting" && t === null && s.retry === null) lines.push(w.connecting);
+  // With no table, no game is said in the middle of the page (noGameHtml) instead.
+  const link = t === null && noGame(s) ? [] : linkLines(s, w);
   if (s.link === "stopped") lines.push(w.stopped);
   if (s.notice) lines.push(s.notice);
   if (t?.tiebreak && t.status === "playing") lines.push(w.tiebreak);
-  return lines.map((line) => `<p>${esc(line)}</p>`).join("");
+  // The link's state is no error: said calmly, with a way to look again now for a game.
+  const calm =
+    link.map((line) => `<p class="calm">${esc(line)}</p>`).join("") +
+    (s.retry?.why === "no-game" && t !== null
+      ? `<p class="calm"><button type="button" class="tool" data-ui="look-now">${esc(w.look_now)}</button></p>`
+      : "");
+  return calm + lines.map((line) => `<p>${esc(line)}</p>`).join("");
 }
 
 function timerHtml(): string {
@@ -477,7 +526,10 @@ export function render(root: HTMLElement, s: State): void {
   const t = s.table;
   patch(root, "notice", noticeHtml(s, t, w));
   patch(root, "options", optionsHtml(s, w));
-  if (t === null) return;
+  if (t === null) {
+    patch(root, "center", noGameHtml(s, w));
+    return;
+  }
   const was = drawn && motionOn() ? before(root) : null;
   drawn = true;
   const pos = positions(t);

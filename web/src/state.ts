@@ -2,7 +2,7 @@
  * The client's one state object (chessground's shape: state, render, inputs). The server's
  * table is whole state; the rest is what this person did on this screen.
  */
-import type { LinkStatus } from "./connection";
+import type { LinkStatus, Retry } from "./connection";
 import type { ActionText, CardText, Lang, Table, You } from "./protocol";
 
 export interface State {
@@ -10,6 +10,8 @@ export interface State {
   you: You | null;
   lang: Lang;
   link: LinkStatus;
+  /** While `link` is "retrying" (or the sign-in is): why, and when the next try starts. */
+  retry: Retry | null;
   /** The "tap twice to play" option, kept in localStorage. */
   confirm: boolean;
   /** With `confirm` on: the card tapped once, waiting for its second tap. */
@@ -52,6 +54,7 @@ export function initialState(lang: Lang): State {
     you: null,
     lang,
     link: "connecting",
+    retry: null,
     confirm: loadConfirm(),
     armed: null,
     jokerAsk: false,
