@@ -263,7 +263,7 @@ async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
         assert await in_browser(driver, NO_GAME) == (
             "No game in this channel yet: start one with /nines start."
         )
-        hellos = sum(1 for r in fake.requests if r.route == "/users/@me")
+        hellos = sum(1 for r in fake.requests if r.route == "/oauth2/@me")
         opened = await fake.slash(alice, fake.channel, "nines start")
         assert not opened.errors
         lobby = "return document.querySelector('.center .wait')?.textContent ?? ''"
@@ -272,6 +272,6 @@ async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
             await asyncio.sleep(0.05)
         assert await in_browser(driver, NOTICE) == ""
         # The same socket: no second hello asked Discord who the page is.
-        assert sum(1 for r in fake.requests if r.route == "/users/@me") == hellos
+        assert sum(1 for r in fake.requests if r.route == "/oauth2/@me") == hellos
     finally:
         await asyncio.to_thread(driver.quit)

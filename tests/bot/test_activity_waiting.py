@@ -9,8 +9,9 @@ from testbed.games import game_id_of, wait_for
 
 from .test_activity import Activity, activity  # noqa: F401
 
-#: The two routes a hello costs: the person (their token), the instance (the bot's token).
-HELLO_ROUTES = ("/users/@me", "/applications/{application_id}/activity-instances/{instance_id}")
+#: The two routes a hello costs: the person and application of their token (bot/activity/gate.py),
+#: the instance (the bot's token).
+HELLO_ROUTES = ("/oauth2/@me", "/applications/{application_id}/activity-instances/{instance_id}")
 
 
 def hello_calls(fake: FakeDiscord) -> int:
@@ -22,7 +23,7 @@ async def test_a_page_with_no_game_waits_then_sits_down_when_one_opens(
 ):
     fake = activity.fake
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
-    before = hello_calls(fake)  # the bot's own login asked for /users/@me too
+    before = hello_calls(fake)
     table, first = await activity.open(bob)
     # Told once, in the person's words, and the socket stays open.
     assert (first["op"], first["code"]) == ("waiting", "no-game")
