@@ -139,7 +139,7 @@ function start(): void {
       if (!t.hand?.legal.includes("JK:win")) state.jokerAsk = false;
     }
     if (frame.op === "error") say(frame.message);
-    state.sending = link ? [...link.pending.values()] : [];
+    state.sending = link ? link.sending() : [];
     draw();
   };
 
@@ -149,9 +149,9 @@ function start(): void {
   };
 
   const act = (action: ActionText) => {
-    if (link === null) return;
-    link.act(action);
-    state.sending = [...link.pending.values()];
+    if (link === null || state.table === null) return;
+    link.act(action, state.table.n); // the table the tap was made on
+    state.sending = link.sending();
     state.armed = null;
     state.jokerAsk = false;
     draw();
