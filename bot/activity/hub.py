@@ -169,6 +169,8 @@ class TapReply:
     client: Viewer
     key: str
     frame: Json | None = None
+    #: Refused because its key made another move.
+    reused: bool = False
 
     async def waiting(self) -> None:
         """A socket waits as long as the game is busy: nothing to say."""
@@ -177,6 +179,7 @@ class TapReply:
         self.frame = error_frame(self.key, "no-game", refusal(self.client.lang, "no-game"))
 
     async def refused(self, error: SessionError) -> None:
+        self.reused = error.key == "error.key_reused"
         self.frame = error_frame(self.key, *session_refusal(self.client.lang, error))
 
     async def made_before(self) -> None:
@@ -511,7 +514,7 @@ class Hub:
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
         answered.answers[act.key] = Given(now, act, future)
         try:
-            answer = await self._apply(client, act)
+            answer, own = await self._apply(client, act)
         except Exception:
             # Not applied (the session undid it): said, and the key is free for a resend.
             log.exception("activity action %r in game %s failed", act.action, client.game_id)
@@ -524,30 +527,36 @@ class Hub:
             future.cancel()
             raise
         future.set_result(answer)
+        if not own:
+            # The key made another move, found in storage: the key's answer is that move's
+            # (an ack to it resent unchanged), not this refusal.
+            del answered.answers[act.key]
         if answer["op"] == "ack":
             return  # sent as soon as the move was stored
         client.send(answer)
 
-    async def _apply(self, client: Viewer, act: Act) -> Json:
+    async def _apply(self, client: Viewer, act: Act) -> tuple[Json, bool]:
+        """The action's answer, and whether it is its key's own (False: the key made another
+        move, before this process knew it)."""
         lang = client.lang
         try:
             action = parse_action(act.action)
         except ValueError:
-            return error_frame(act.key, "bad-request", refusal(lang, "bad-request"))
+            return error_frame(act.key, "bad-request", refusal(lang, "bad-request")), True
         session = self.bot.sessions.get(client.game_id)
         if session is None:
-            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+            return error_frame(act.key, "no-game", refusal(lang, "no-game")), True
         reply = TapReply(client, act.key)
         try:
             shown = await self.bot.moves.play(
                 session, Move(client.user_id, act.n, action, key=act.key), reply
             )
         except GameLost:
-            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+            return error_frame(act.key, "no-game", refusal(lang, "no-game")), True
         if shown is not None:
             self._track(shown)
         assert reply.frame is not None  # play answers every move it returns from
-        return reply.frame
+        return reply.frame, not reply.reused
 
     def _track(self, shown: asyncio.Future[None]) -> None:
         async def wait() -> None:
