@@ -4,6 +4,9 @@ Every click is answered exactly once and in time: with the updated message (lobb
 privately with what went wrong in the clicker's language. Nothing here trusts a custom_id: it
 only names a game; who acts always comes from the interaction's user. The buttons reach the
 controller through the extension's router (``cogs.nines.setup``), which hands it each click.
+A move's click is played by the bot's one move use case (``bot.moves``, as a web table's tap
+is); the controller only turns it into a ``Move`` and the answer into the clicker's hand
+(``ClickReply``).
 """
 
 from __future__ import annotations
@@ -242,8 +245,8 @@ class Controller(Opening):
                         view=None,
                     )
                     change.extend(await session.run_computers())
-                    # Shown after the lock is released (see act): a table slowed by Discord's
-                    # rate limits must not hold up the game's next click.
+                    # Shown after the lock is released (as a move's, bot/moves.py): a table
+                    # slowed by Discord's rate limits must not hold up the game's next click.
                     shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
             except SessionError as error:
                 await replies.refuse(interaction, error)
