@@ -67,8 +67,9 @@ class Answer:
 
 
 class Reply(Protocol):
-    """How one adapter answers the person who moved, in its own form. At most one of
-    ``gone``, ``refused``, ``made_before`` and ``accepted`` is called."""
+    """How one adapter answers the person who moved, in its own form. Exactly one of
+    ``gone``, ``refused``, ``made_before`` and ``accepted`` is called, unless ``play``
+    raises."""
 
     async def waiting(self) -> None:
         """The game stayed busy ``game_lock.WAIT_BEFORE_TELLING``: the move waits on."""

@@ -162,9 +162,9 @@ class Answered:
 
 @dataclass(slots=True)
 class TapReply:
-    """A tap's answer (``bot.moves.Reply``): ``ack`` sent the moment its move is stored,
-    before the computers that follow finish, or the error frame the hub sends; either is
-    ``frame``, given again to a resend of the key."""
+    """A tap's answer (``bot.moves.Reply``): ``ack`` sent once its move is stored (before
+    the computers that follow finish, when they take longer than the answer window), or the
+    error frame the hub sends; either is ``frame``, given again to a resend of the key."""
 
     client: Viewer
     key: str
