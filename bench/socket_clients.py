@@ -244,7 +244,14 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                     if action not in ("swap", "keep"):  # a card, not the exchange's choice
                         counts["cards"] += 1
                         deliveries.card(game, seat, seq, time.monotonic())
-                    await ws.send_json({"op": "act", "key": f"{game}-{seat}-{n}", "action": action})
+                    await ws.send_json(
+                        {
+                            "op": "act",
+                            "key": f"{game}-{seat}-{n}",
+                            "action": action,
+                            "n": table["n"],
+                        }
+                    )
 
     lags: list[float] = []
 

@@ -22,6 +22,7 @@ from .computer import Computers
 from .emojis import CardFaces, sync_card_faces
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
+from .moves import Moves
 from .session import Deps, GameSession, Presenter, Sessions
 from .settings import Settings
 from .storage import Fence, Storage
@@ -69,6 +70,8 @@ def apply_endpoints(settings: Settings) -> None:
 class NinesBot(commands.Bot):
     sessions: Sessions
     presenter: Presenter
+    #: How a person's move is played, from a chat click or a web table's tap (bot/moves.py).
+    moves: Moves
     #: Whether this process runs a guild's games: a sharded bot's test of its shards
     #: (bot/shards.py); None: every guild (one process).
     serves: Callable[[int], bool] | None = None
@@ -118,6 +121,7 @@ class NinesBot(commands.Bot):
         if self.activity_server is not None:
             presenter = self.activity_server.fan_out(presenter)
         self.presenter = presenter
+        self.moves = Moves(presenter, self.storage)
         self.sessions = Sessions(
             Deps(
                 self.storage,

@@ -293,9 +293,9 @@ class Checks:
         lost: list[str],
     ) -> set[tuple[int, int, str | None]]:
         """The stored moves the web-table actions explain, as ``(n, seat, action)``; an
-        acknowledged action none stores is lost. The server plays an action at the game's index
-        when it arrives (not before the table it was sent from: ``SocketAct.n``), so each is
-        matched to the first stored move of that seat and text from there not matched yet. A
+        acknowledged action none stores is lost. The server plays an action only on the table it
+        was made on (``SocketAct.n``, else refused as out of date), so each is matched to the
+        stored move at that index, of that seat and text. A
         refused one explains nothing: a stored move it made shows as a move nobody made. One
         with no answer may have been stored (the process died before answering)."""
         explained: set[tuple[int, int, str | None]] = set()
@@ -307,7 +307,7 @@ class Checks:
                 (
                     a
                     for a in actions
-                    if a.n >= act.n
+                    if a.n == act.n
                     and (a.seat, a.action) == (seat, act.action)
                     and (a.n, a.seat, a.action) not in explained
                 ),
@@ -316,7 +316,7 @@ class Checks:
             if match is not None:
                 explained.add((match.n, match.seat, match.action))
             elif act.acked:
-                lost.append(f"game {act.game}: web-table {act.action} at {act.n} or later")
+                lost.append(f"game {act.game}: web-table {act.action} at {act.n}")
         return explained
 
     @staticmethod

@@ -53,11 +53,15 @@ class SocketAct:
     user: User
     key: str
     action: str
-    #: The table's move count when it was sent: the move is stored at this index or later
-    #: (the server plays it at the game's index then, ACTIVITY.md).
+    #: The move count of the table it was made on, sent with it: stored, the move is stored
+    #: at this index (made on an older table, it is refused as out of date).
     n: int
     answers: list[str] = field(default_factory=list)  # "ack", or "error:<code>"
     sends: int = 0
+
+    def frame(self) -> Json:
+        """Its ``act`` frame, the same at every send."""
+        return {"op": "act", "key": self.key, "action": self.action, "n": self.n}
 
     @property
     def acked(self) -> bool:
@@ -199,7 +203,7 @@ class WebTable:
                 continue
             assert self.ws is not None
             try:
-                await self.ws.send_json({"op": "act", "key": act.key, "action": act.action})
+                await self.ws.send_json(act.frame())
                 act.sends += 1
                 until = time.monotonic() + ANSWER_WAIT
                 while not act.answers:
@@ -228,7 +232,7 @@ class WebTable:
         if self.ws is None or self.ws.closed:
             return
         try:
-            await self.ws.send_json({"op": "act", "key": act.key, "action": act.action})
+            await self.ws.send_json(act.frame())
             act.sends += 1
             until = time.monotonic() + ANSWER_WAIT
             while True:

@@ -119,14 +119,21 @@ def test_client_frames() -> None:
         }
     )
     assert hello == Hello("t", "i-1-gc-2-3", 3, None, 4, "fr")
-    assert parse_frame({"op": "act", "key": "k", "action": "9H"}) == Act("k", "9H")
+    assert parse_frame({"op": "act", "key": "k", "action": "9H", "n": 7}) == Act("k", "9H", 7)
     assert parse_frame({"op": "ping"}) == Ping()
     for bad in (
         [],
         {"op": "dance"},
-        {"op": "act", "key": "", "action": "9H"},
-        {"op": "act", "key": "k" * 101, "action": "9H"},
-        {"op": "act", "key": "k"},
+        {"op": "act", "key": "", "action": "9H", "n": 0},
+        {"op": "act", "key": "k" * 101, "action": "9H", "n": 0},
+        {"op": "act", "key": "k", "n": 0},
+        # The move count of the table the action was made on: always sent, a whole number.
+        {"op": "act", "key": "k", "action": "9H"},
+        {"op": "act", "key": "k", "action": "9H", "n": None},
+        {"op": "act", "key": "k", "action": "9H", "n": "3"},
+        {"op": "act", "key": "k", "action": "9H", "n": True},
+        {"op": "act", "key": "k", "action": "9H", "n": -1},
+        {"op": "act", "key": "k", "action": "9H", "n": 1.5},
         {"op": "hello", "access_token": "t", "instance_id": "i", "channel_id": 3},
         {
             "op": "hello",

@@ -52,3 +52,21 @@ async def test_forgetting_a_person_forgets_their_keys_in_ended_games(backend: Ba
         assert not await storage.key_answered(game_id, 1000, "k")
     finally:
         await storage.close()
+
+
+async def test_a_stored_key_keeps_the_move_it_made(backend: Backend) -> None:
+    """Issue 44, item 9: the key keeps its move (the first of its write, at the index it was
+    stored with), so a resend with another move can be told from the same one."""
+    storage = await backend.open()
+    try:
+        game_id = await lobby(storage)
+        await storage.update_game(game_id, status="live")
+        await storage.append_actions(game_id, 0, [(2, "keep", False)])
+        moves = [(0, "swap", False), (1, "keep", True)]
+        await storage.append_actions(game_id, 1, moves, key=(1000, "k"))
+        made = await storage.key_answered(game_id, 1000, "k")
+        assert made is not None
+        assert (made.n, made.seat, made.action, made.by_computer) == (1, 0, "swap", False)
+        assert await storage.key_answered(game_id, 1000, "other") is None
+    finally:
+        await storage.close()

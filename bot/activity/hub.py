@@ -6,12 +6,15 @@ computer) builds the table once per viewer under the game's lock, so it is the s
 never a move on its way to the database, numbers it (``seq``, one more per change) and queues
 it on each socket; each socket's writer sends in order, so a slow client holds up no one.
 
-An action (``act``) goes through the session's public methods exactly as a chat click does
-(``GameSession.act`` under the lock, the computers after, then ``presenter.show``), so the
-chat table, the chat hands and the turn pings follow as after a click. Each carries a key: a
-key already answered gets its first answer again, and is never applied twice: remembered here,
-and stored with its move (``action_keys``, in the move's own write), so a key resent to the
-process that took the game over after a crash is answered as the first time.
+An action (``act``) is played by the one move use case a chat click goes through too
+(bot/moves.py: the lock, the answer window, the computers, then ``presenter.show``), so the
+chat table, the chat hands and the turn pings follow as after a click; here it is only
+translated, into ``ack`` and ``error`` frames. It carries the move count of the table it was
+made on (``n``): made on an older table, it is refused as out of date, as a chat click is.
+Each carries a key: a key already answered gets its first answer again, and is never applied
+twice: remembered here, and stored with its move (``action_keys``, in the move's own write),
+so a key resent to the process that took the game over after a crash is answered as the
+first time. A key is bound to its action and count: resent with another, it is refused.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ from aiohttp import WSMsgType, web
 from engine import parse_action
 
 from ..i18n import language_of, tr
+from ..moves import Answer, Move
 from ..session import GameLost, GameSession, SessionError
-from ..storage import FencedOut, KeyAnswered
+from ..storage import FencedOut
 from .discord_api import Person
 from .gate import Gate, Refused
 from .model import table_for
@@ -51,9 +55,6 @@ log = logging.getLogger(__name__)
 #: A socket that sends nothing (its pings come every 10 s) for this long is closed: a phone
 #: that went to sleep sends no close (iOS gives a page no unload event).
 SILENT_SECONDS: Final = 30.0
-#: After an action, the computers that follow start their decisions before the ack until this
-#: long after it (as a chat click's answer; cogs/nines/controller.ANSWER_WITHIN).
-ANSWER_WITHIN: Final = 1.2
 #: How long, and how many, answered keys are remembered per person and game.
 KEY_SECONDS: Final = 15 * 60.0
 KEYS_KEPT: Final = 256
@@ -144,20 +145,60 @@ def push_tables(session: GameSession, room: Room) -> None:
         room.drawn = (game.hand_number, len(game.tricks))
 
 
+@dataclass(frozen=True, slots=True)
+class Given:
+    """A key's first answer: when, to which action, and the answer (ack or error)."""
+
+    at: float
+    act: Act
+    answer: asyncio.Future[Json]
+
+
 @dataclass(slots=True)
 class Answered:
     """The answers given to one person's keys in one game, oldest first."""
 
-    answers: OrderedDict[str, tuple[float, asyncio.Future[Json]]] = field(
-        default_factory=OrderedDict
-    )
+    answers: OrderedDict[str, Given] = field(default_factory=OrderedDict)
 
     def prune(self, now: float) -> None:
         while self.answers:
-            key, (at, _) = next(iter(self.answers.items()))
-            if now - at < KEY_SECONDS and len(self.answers) <= KEYS_KEPT:
+            key, given = next(iter(self.answers.items()))
+            if now - given.at < KEY_SECONDS and len(self.answers) <= KEYS_KEPT:
                 break
             del self.answers[key]
+
+
+@dataclass(slots=True)
+class TapReply:
+    """A tap's answer (``bot.moves.Reply``): ``ack`` sent once its move is stored (before
+    the computers that follow finish, when they take longer than the answer window), or the
+    error frame the hub sends; either is ``frame``, given again to a resend of the key."""
+
+    client: Viewer
+    key: str
+    frame: Json | None = None
+    #: Refused because its key made another move.
+    reused: bool = False
+
+    async def waiting(self) -> None:
+        """A socket waits as long as the game is busy: nothing to say."""
+
+    async def gone(self) -> None:
+        self.frame = error_frame(self.key, "no-game", refusal(self.client.lang, "no-game"))
+
+    async def refused(self, error: SessionError) -> None:
+        self.reused = error.key == "error.key_reused"
+        self.frame = error_frame(self.key, *session_refusal(self.client.lang, error))
+
+    async def made_before(self) -> None:
+        await self._ack()  # its move was stored by an earlier holder of the game
+
+    def accepted(self, session: GameSession) -> Answer:
+        return Answer(self._ack, shows_game=False)
+
+    async def _ack(self) -> None:
+        self.frame = {"op": "ack", "key": self.key}
+        self.client.send(self.frame)
 
 
 def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> GameSession | None:
@@ -283,11 +324,18 @@ class Hub:
                     raise BadFrame("frames are JSON text")
                 return parse_frame(json.loads(message.data))
             except (BadFrame, ValueError) as bad:
-                key = None
+                key, op = None, None
                 with contextlib.suppress(Exception):
                     raw = json.loads(message.data)
                     key = raw.get("key") if isinstance(raw.get("key"), str) else None
+                    op = raw.get("op")
                 log.info("activity: bad frame (%s)", bad)
+                if client is None and op == "act":
+                    # An action before the hello, whatever its fields: refused as any frame
+                    # but a hello is there, and the socket closed (by ``serve``).
+                    words = tr(lang, "activity.error.hello_first")
+                    await ws.send_json(error_frame(key, "bad-request", words))
+                    return None
                 frame = error_frame(key, "bad-request", refusal(lang, "bad-request"))
                 if client is not None:
                     client.send(frame)
@@ -452,23 +500,30 @@ class Hub:
     # -- actions ------------------------------------------------------------------------------
 
     async def act(self, client: Viewer, act: Act) -> None:
-        """Apply an action once per key; a key seen before gets its first answer again."""
+        """Apply an action once per key; a key seen before gets its first answer again (a key
+        that made a move, only with that move: another is refused)."""
         now = time.monotonic()
         answered = self.answered.setdefault((client.game_id, client.user_id), Answered())
         answered.prune(now)
         while (earlier := answered.answers.get(act.key)) is not None:
-            first = earlier[1]
+            first = earlier.answer
             try:
-                client.send(await asyncio.shield(first))
+                answer = await asyncio.shield(first)
+                if answer["op"] == "ack" and earlier.act != act:
+                    # A key that made a move is bound to it: another action or table under it
+                    # is refused, never acknowledged as if it were played.
+                    reused = SessionError("error.key_reused")
+                    answer = error_frame(act.key, *session_refusal(client.lang, reused))
+                client.send(answer)
                 return
             except asyncio.CancelledError:
                 if not first.cancelled():
                     raise  # this task is being cancelled, not the first attempt
             # The first attempt failed, unapplied: this resend tries it again.
         future: asyncio.Future[Json] = asyncio.get_running_loop().create_future()
-        answered.answers[act.key] = (now, future)
+        answered.answers[act.key] = Given(now, act, future)
         try:
-            answer = await self._apply(client, act)
+            answer, own = await self._apply(client, act)
         except Exception:
             # Not applied (the session undid it): said, and the key is free for a resend.
             log.exception("activity action %r in game %s failed", act.action, client.game_id)
@@ -481,63 +536,36 @@ class Hub:
             future.cancel()
             raise
         future.set_result(answer)
+        if not own:
+            # The key made another move, found in storage: the key's answer is that move's
+            # (an ack to it resent unchanged), not this refusal.
+            del answered.answers[act.key]
         if answer["op"] == "ack":
             return  # sent as soon as the move was stored
         client.send(answer)
 
-    async def _apply(self, client: Viewer, act: Act) -> Json:
+    async def _apply(self, client: Viewer, act: Act) -> tuple[Json, bool]:
+        """The action's answer, and whether it is its key's own (False: the key made another
+        move, before this process knew it)."""
         lang = client.lang
         try:
             action = parse_action(act.action)
         except ValueError:
-            return error_frame(act.key, "bad-request", refusal(lang, "bad-request"))
+            return error_frame(act.key, "bad-request", refusal(lang, "bad-request")), True
         session = self.bot.sessions.get(client.game_id)
         if session is None:
-            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
-        shown: asyncio.Future[None] | None = None
-        ack: Json = {"op": "ack", "key": act.key}
+            return error_frame(act.key, "no-game", refusal(lang, "no-game")), True
+        reply = TapReply(client, act.key)
         try:
-            async with session.lock:
-                if session.closed:
-                    return error_frame(act.key, "no-game", refusal(lang, "no-game"))
-                try:
-                    # As a chat click does (cogs/nines/controller.act): the move, then the
-                    # computers that follow within the answer's budget, stored together.
-                    change = await session.act(
-                        client.user_id,
-                        session.n,
-                        action,
-                        until=time.monotonic() + ANSWER_WITHIN,
-                        key=act.key,
-                    )
-                except KeyAnswered:
-                    # Its move was stored by an earlier holder of the game (before a
-                    # takeover): the first answer again, nothing applied.
-                    client.send(ack)
-                    return ack
-                except SessionError as error:
-                    # The move may have been made under this key before a takeover (the key
-                    # stored with it): refused now only because it was played then.
-                    stored = self.bot.storage.key_answered
-                    if await stored(session.id, client.user_id, act.key):
-                        client.send(ack)
-                        return ack
-                    code, words = session_refusal(lang, error)
-                    return error_frame(act.key, code, words)
-                client.send(ack)  # stored: acknowledged before the computers finish
-                try:
-                    if session.plays_itself():
-                        change.extend(await session.run_computers())
-                except GameLost:
-                    return ack  # the move stands; the shard's new holder plays on
-                # Started under the lock so this game's table edits keep their order; the
-                # fan-out presenter shows it in chat and pushes it to every socket.
-                shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
+            shown = await self.bot.moves.play(
+                session, Move(client.user_id, act.n, action, key=act.key), reply
+            )
         except GameLost:
-            return error_frame(act.key, "no-game", refusal(lang, "no-game"))
+            return error_frame(act.key, "no-game", refusal(lang, "no-game")), True
         if shown is not None:
             self._track(shown)
-        return ack
+        assert reply.frame is not None  # play answers every move it returns from
+        return reply.frame, not reply.reused
 
     def _track(self, shown: asyncio.Future[None]) -> None:
         async def wait() -> None:

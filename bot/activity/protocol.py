@@ -193,6 +193,8 @@ class Hello:
 class Act:
     key: str
     action: str
+    #: The game's move count on the table the action was made on (TABLE's ``n``).
+    n: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -205,6 +207,9 @@ Frame = Hello | Act | Ping
 #: Longest idempotency key and action text accepted (a UUID is 36 characters).
 KEY_LONGEST: Final = 100
 ACTION_LONGEST: Final = 16
+#: Largest move count accepted (a game has a few hundred moves; bounded as the database's
+#: INTEGER is).
+MOVES_MOST: Final = 2**31 - 1
 
 
 def _text(data: Mapping[str, Any], name: str, longest: int) -> str:
@@ -228,7 +233,10 @@ def parse_frame(data: Any) -> Frame:
     if op == "ping":
         return Ping()
     if op == "act":
-        return Act(_text(data, "key", KEY_LONGEST), _text(data, "action", ACTION_LONGEST))
+        n = data.get("n")
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MOVES_MOST:
+            raise BadFrame(f"n must be a whole number from 0 to {MOVES_MOST}")
+        return Act(_text(data, "key", KEY_LONGEST), _text(data, "action", ACTION_LONGEST), n)
     if op == "hello":
         last_seq = data.get("last_seq")
         if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):

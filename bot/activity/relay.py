@@ -269,6 +269,7 @@ class Relay:
             "user": client.user_id,
             "key": act.key,
             "action": act.action,
+            "n": act.n,
         }
         # To the holder that answered, else to everyone (only the holder acts on it).
         holder = self.holders.get(key)
@@ -374,7 +375,7 @@ class Relay:
         client = self.remote.get(key)
         if client is None:
             return  # not watching here: another holder (or none) answers
-        act = Act(str(message["key"]), str(message["action"]))
+        act = Act(str(message["key"]), str(message["action"]), int(message["n"]))
         self.hub.background.run(self.hub.act(client, act), "activity-relay-act")
 
     def forget_games(self, games: set[int]) -> None:

@@ -16,6 +16,8 @@ SESSION_CODES: Final = {
     "error.stale": "stale",
     "error.not_your_turn": "not-your-turn",
     "error.illegal": "illegal",
+    # An answered key sent again with another action: no page of ours does that.
+    "error.key_reused": "bad-request",
 }
 
 

@@ -143,16 +143,21 @@ class ActionQueries(Queries):
 
         return await self._game_write(append, call)
 
-    async def key_answered(self, game_id: int, user_id: int, key: str) -> bool:
-        """Whether the person's idempotency key made a move of the game (append_actions)."""
+    async def key_answered(self, game_id: int, user_id: int, key: str) -> ActionRow | None:
+        """The move the person's idempotency key made in the game (append_actions), or None.
+        The key keeps its move through the index it was stored with: the first of its write,
+        the person's own (the computers' follow it)."""
 
         async def read(tx: Tx) -> Row | None:
             return await tx.fetchone(
-                "SELECT 1 AS found FROM action_keys WHERE game_id = ? AND user_id = ? AND key = ?",
+                "SELECT a.* FROM action_keys AS k"
+                " JOIN actions AS a ON a.game_id = k.game_id AND a.n = k.n"
+                " WHERE k.game_id = ? AND k.user_id = ? AND k.key = ?",
                 (game_id, user_id, key),
             )
 
-        return await self._driver.read(read) is not None
+        row = await self._driver.read(read)
+        return None if row is None else from_row(ActionRow, row)
 
     async def actions(self, game_id: int) -> list[ActionRow]:
         """The game's action log in order."""

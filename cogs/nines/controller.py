@@ -4,20 +4,25 @@ Every click is answered exactly once and in time: with the updated message (lobb
 privately with what went wrong in the clicker's language. Nothing here trusts a custom_id: it
 only names a game; who acts always comes from the interaction's user. The buttons reach the
 controller through the extension's router (``cogs.nines.setup``), which hands it each click.
+A move's click is played by the bot's one move use case (``bot.moves``, as a web table's tap
+is); the controller only turns it into a ``Move`` and the answer into the clicker's hand
+(``ClickReply``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
 from bot import table_model
 from bot.i18n import tr
+from bot.moves import Answer, Move
 from bot.names import distinct
 from bot.session import GameSession, SeatInfo, SessionError, stored_rules
 from engine import JOKER, Action, Play
@@ -34,11 +39,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
-
-#: After a move, computers start decisions before the answer until this long after the click
-#: (each decision takes at most a second; Discord allows 3 s).
-ANSWER_WITHIN: Final = 1.2
-
 
 #: What marks a computer's name as a computer's, before its own short name.
 ROBOT: Final = "🤖"
@@ -60,6 +60,44 @@ def computer_name(lang: str, difficulty: str, seats: Sequence[SeatInfo]) -> str:
     # Every name of the level taken (people may call themselves anything): the level's own
     # name, which ``distinct`` tells apart where it is shown.
     return tr(lang, f"computer.name.{difficulty}")
+
+
+@dataclass(frozen=True, slots=True)
+class ClickReply:
+    """A move's click answered (``bot.moves.Reply``): the clicker's hand, updated in place,
+    with a refusal shown in it."""
+
+    controller: Controller
+    interaction: Interaction
+    game_id: int
+    session: GameSession
+    seat: int
+    style: CardStyle
+
+    async def waiting(self) -> None:
+        await replies.defer_while_busy(self.interaction)
+
+    async def gone(self) -> None:
+        await self.controller.unknown_game(self.interaction, self.game_id)
+
+    async def refused(self, error: SessionError) -> None:
+        interaction, session = self.interaction, self.session
+        if session.game is None:
+            await replies.refuse(interaction, error)
+        else:
+            notice = replies.error_text(interaction, error)
+            await self.controller.show_hand(interaction, session, self.seat, notice=notice)
+
+    async def made_before(self) -> None:
+        # A click carries no key: never called; the hand as it is would answer it.
+        await self.controller.show_hand(self.interaction, self.session, self.seat)
+
+    def accepted(self, session: GameSession) -> Answer:
+        answer = self.controller.hand_answer(self.interaction, session, self.seat, style=self.style)
+        return Answer(
+            functools.partial(self.controller.answer_move, self.interaction, session, answer),
+            shows_game=True,
+        )
 
 
 class Controller(Opening):
@@ -207,8 +245,8 @@ class Controller(Opening):
                         view=None,
                     )
                     change.extend(await session.run_computers())
-                    # Shown after the lock is released (see act): a table slowed by Discord's
-                    # rate limits must not hold up the game's next click.
+                    # Shown after the lock is released (as a move's, bot/moves.py): a table
+                    # slowed by Discord's rate limits must not hold up the game's next click.
                     shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
             except SessionError as error:
                 await replies.refuse(interaction, error)
@@ -268,55 +306,18 @@ class Controller(Opening):
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
     async def act(self, interaction: Interaction, click: ids.MoveClick, action: Action) -> None:
+        """A move clicked in a hand, played by the one move use case (bot/moves.py) and
+        answered with the clicker's hand, refusals shown in it."""
         seated = await self.seated(interaction, click.game)
         if seated is None:
             return
         session, seat = seated
-        user_id = interaction.user.id
         style = await self.bot.presenter.card_style(session)
-        clicked = time.monotonic()
-        answer: tuple[str, ui.Buttons] | None = None
-        shown: asyncio.Future[None] | None = None
-        try:
-            async with self.hold(interaction, session):
-                if session.closed:
-                    await self.unknown_game(interaction, click.game)
-                    return
-                try:
-                    # Computers that follow at once (they think off the loop, within a budget)
-                    # play before the answer, so the hand comes back current; the move and
-                    # theirs are stored together.
-                    change = await session.act(
-                        user_id, click.n, action, until=clicked + ANSWER_WITHIN
-                    )
-                except SessionError as error:
-                    if session.game is None:
-                        await replies.refuse(interaction, error)
-                    else:
-                        notice = replies.error_text(interaction, error)
-                        await self.show_hand(interaction, session, seat, notice=notice)
-                    return
-                answer = self.hand_answer(interaction, session, seat, style=style)
-                # The answer shows the clicker the game as it is now: if their turn is due
-                # at this very count, it tells them, and the presenter need not ping them.
-                change.answered = (user_id, session.n)
-                if session.plays_itself():
-                    # Past the budget: answer now, then the computers finish under the lock.
-                    pending, answer = answer, None
-                    await self.answer_move(interaction, session, pending)
-                    change.extend(await session.run_computers())
-                # Started before the lock is released, so this game's table edits keep their
-                # order; it runs after the answer is sent.
-                shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
-        finally:
-            try:
-                # Sent after the lock is released: the next click in this game need not wait
-                # for this answer's round trip. The move is stored: acknowledged only after.
-                if answer is not None:
-                    await self.answer_move(interaction, session, answer)
-            finally:
-                if shown is not None:
-                    await shown  # awaited even if answering failed: its errors are not lost
+        reply = ClickReply(self, interaction, click.game, session, seat, style)
+        move = Move(interaction.user.id, click.n, action)
+        shown = await self.bot.moves.play(session, move, reply)
+        if shown is not None:
+            await shown
 
     async def answer_move(
         self,

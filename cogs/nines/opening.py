@@ -8,15 +8,15 @@ a click that waits longer for its game is acknowledged first, and answered when 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot import discord_internals
+from bot import game_lock
 from bot.i18n import tr
 from bot.session import GameSession, Sessions
 
@@ -29,8 +29,6 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
-#: A click waits this long for a busy game before it is acknowledged and waits on.
-WAIT_BEFORE_DEFER: Final = 1.0
 #: A click that finds no game while games are being restored waits this long for them, then
 #: is acknowledged and waits up to RESTORE_LONGEST (a takeover waits 30 s for its shard).
 RESTORE_WAIT: Final = 2.0
@@ -55,37 +53,10 @@ class Opening:
         """The game's lock, for one click. If the game stays busy (computers thinking, a timer
         firing) the click is acknowledged first, so it never fails while it waits its turn;
         the answer then edits the clicked message."""
-        lock = session.lock
-        if discord_internals.lock_contended(lock):
-            await self.wait_for(interaction, lock)
-        else:
-            # Free, and nobody woken to take it: taken without suspending. Waiting costs three
-            # trips through the loop's queue (a task, its wake-up, ours), and at 200 games each
-            # trip waited behind up to ~300 other callbacks.
-            await lock.acquire()
-        try:
+        async with game_lock.hold(
+            session.lock, functools.partial(replies.defer_while_busy, interaction)
+        ):
             yield
-        finally:
-            lock.release()
-
-    @staticmethod
-    async def wait_for(interaction: Interaction, lock: asyncio.Lock) -> None:
-        """Take a busy lock, acknowledging the click if that takes WAIT_BEFORE_DEFER."""
-        acquire = asyncio.ensure_future(lock.acquire())
-        try:
-            done, _ = await asyncio.wait({acquire}, timeout=WAIT_BEFORE_DEFER)
-            if not done and not interaction.response.is_done():
-                await interaction.response.defer()
-            await asyncio.shield(acquire)
-        except BaseException:
-            # Never leave the lock taken by a click that gave up (cancelled, or Discord failed).
-            def release(future: asyncio.Future[Any]) -> None:
-                if not future.cancelled() and future.exception() is None:
-                    lock.release()
-
-            acquire.add_done_callback(release)
-            acquire.cancel()
-            raise
 
     # -- finding the game ----------------------------------------------------------------------
 

@@ -47,6 +47,13 @@ async def private(interaction: Interaction, text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
 
 
+async def defer_while_busy(interaction: Interaction) -> None:
+    """The click waits for its busy game: acknowledged now, so it never fails while it waits;
+    its answer then edits the clicked message."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()
+
+
 async def update(interaction: Interaction, **kwargs: Any) -> None:
     """Edit the clicked message: as the interaction's answer, or after a deferral."""
     if interaction.response.is_done():

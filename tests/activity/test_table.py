@@ -336,6 +336,28 @@ def test_a_reconnect_resumes_and_resends_the_unanswered_action(
     assert fake.answers[sent[0].frame["key"]] == {"op": "ack", "key": sent[0].frame["key"]}
 
 
+def test_an_action_carries_the_table_it_was_made_on_even_resent_after_a_drop(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    """Issue 44, item 5: a tap carries the move count of the table it was made on; resent
+    after a reconnect, it carries that count still, not the newer table's the reconnect
+    brought (so the server refuses it as out of date if the game moved on)."""
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    ready = fake.wait_for(lambda: fake.sent("hello"))
+    made_on = tables.LATER_FIELDS["n"]
+    assert ready and made_on == 30
+    fake.table_extra["n"] = made_on + 2  # the game moves on while the socket is down
+    fake.drop_next_act = True
+    card(browser, "AS").click()
+    sent = fake.wait_for(lambda: len(acts(fake)) == 2 and acts(fake))
+    assert [(a["action"], a["n"]) for a in sent] == [("AS", made_on), ("AS", made_on)]
+    assert sent[0]["key"] == sent[1]["key"]
+    # The resend went once the reconnect's table came: a tap now is made on that table.
+    card(browser, "3S").click()
+    later = fake.wait_for(lambda: len(acts(fake)) == 3 and acts(fake))
+    assert (later[2]["action"], later[2]["n"]) == ("3S", made_on + 2)
+
+
 def test_a_refusal_is_shown_in_plain_words_and_not_resent(
     browser: Driver, fake: FakeActivityServer
 ) -> None:

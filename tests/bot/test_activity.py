@@ -34,12 +34,18 @@ Json = dict[str, Any]
 
 
 class Table:
-    """One open web table: the socket, read frame by frame."""
+    """One open web table: the socket, read frame by frame. Its actions carry the move count
+    of the newest table it read (``n``), and a key sent again the count it was first sent
+    with, as the page's do, unless the test gives one."""
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
+        self.n: int | None = None
+        self.sent_n: dict[str, int] = {}
 
     async def send(self, **frame: Any) -> None:
+        if frame.get("op") == "act" and "n" not in frame and self.n is not None:
+            frame["n"] = self.sent_n.setdefault(frame["key"], self.n)
         await self.ws.send_json(frame)
 
     async def next(self, op: str | None = None, *, within: float = 10.0) -> Json:
@@ -50,6 +56,8 @@ class Table:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the socket closed: {message}")
             frame: Json = json.loads(message.data)
+            if frame["op"] in ("ready", "table"):
+                self.n = frame["table"]["n"]
             if op is None or frame["op"] == op:
                 return frame
 

@@ -16,11 +16,12 @@
  *   channel's game comes as `ready` when someone opens one there.
  * - A `ping` every 10 s; a socket that hears nothing for 30 s is taken as dead and replaced
  *   (mobile webviews, iOS's above all, drop sockets without a close event).
- * - Each action carries a fresh random key and stays pending until the server acks or refuses
- *   it; after a reconnect every pending action is sent again with the same key, which the
- *   server answers with its first answer and never applies twice.
+ * - Each action carries a fresh random key and the move count of the table it was made on, and
+ *   stays pending until the server acks or refuses it; after a reconnect every pending action
+ *   is sent again unchanged (same key, same count), which the server answers with its first
+ *   answer and never applies twice, or refuses as out of date if the game moved on meanwhile.
  */
-import type { ActionText, ClientFrame, Hello, ServerFrame } from "./protocol";
+import type { Act, ActionText, ClientFrame, Hello, ServerFrame } from "./protocol";
 
 export type LinkStatus = "connecting" | "open" | "waiting" | "retrying" | "stopped";
 
@@ -70,8 +71,8 @@ export function freshKey(): string {
 
 export class Link {
   lastSeq: number | null = null;
-  /** Actions sent and not yet answered, in the order they were made. */
-  readonly pending = new Map<string, ActionText>();
+  /** Actions sent and not yet answered (their frames, by key), in the order they were made. */
+  readonly pending = new Map<string, Act>();
   private socket: WebSocket | null = null;
   private attempt = 0;
   private heardAt = 0;
@@ -109,12 +110,17 @@ export class Link {
     this.open();
   }
 
-  /** Sends an action under a fresh key; returns the key. */
-  act(action: ActionText): string {
-    const key = freshKey();
-    this.pending.set(key, action);
-    this.send({ op: "act", key, action });
-    return key;
+  /** Sends an action made on the table of move count `n` under a fresh key; returns the key. */
+  act(action: ActionText, n: number): string {
+    const frame: Act = { op: "act", key: freshKey(), action, n };
+    this.pending.set(frame.key, frame);
+    this.send(frame);
+    return frame.key;
+  }
+
+  /** The actions sent and not yet answered. */
+  sending(): ActionText[] {
+    return [...this.pending.values()].map((frame) => frame.action);
   }
 
   private open(): void {
@@ -150,8 +156,9 @@ export class Link {
         this.lastSeq = frame.seq;
         this.events.status("open");
         this.events.frame(frame);
-        // Whatever was sent before the drop and never answered goes again, same keys.
-        for (const [key, action] of this.pending) this.send({ op: "act", key, action });
+        // Whatever was sent before the drop and never answered goes again, unchanged: the
+        // table it was made on, not the one just received.
+        for (const frame of this.pending.values()) this.send(frame);
         return;
       case "waiting":
         // Signed in, no game here yet: the socket stays open and its ready comes later.

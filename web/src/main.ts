@@ -179,7 +179,7 @@ function start(): void {
     // A hello refused for now is said by the link's own line (how long until it tries again).
     const forNow = frame.op === "error" && frame.key === null && FOR_NOW.has(frame.code);
     if (frame.op === "error" && !(forNow && state.link !== "stopped")) say(frame.message);
-    state.sending = link ? [...link.pending.values()] : [];
+    state.sending = link ? link.sending() : [];
     draw();
   };
 
@@ -191,9 +191,9 @@ function start(): void {
   };
 
   const act = (action: ActionText) => {
-    if (link === null) return;
-    link.act(action);
-    state.sending = [...link.pending.values()];
+    if (link === null || state.table === null) return;
+    link.act(action, state.table.n); // the table the tap was made on
+    state.sending = link.sending();
     state.armed = null;
     state.jokerAsk = false;
     draw();

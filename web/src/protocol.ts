@@ -1,5 +1,5 @@
 /**
- * The Activity's wire protocol, as /work/wt/ACTIVITY.md (docs/activity.md once merged) states it:
+ * The Activity's wire protocol, as ACTIVITY.md and docs/activity.md state it:
  * the frames each side sends and TABLE, the table model (bot/table_model.py) as JSON.
  * The client renders TABLE; it never computes what is legal or who wins: the server says so.
  */
@@ -133,6 +133,9 @@ export interface Table {
    * older servers: the person's language then.
    */
   notation?: string;
+  /** The game's count of stored moves (TableModel.n): an action carries the `n` of the table
+   * it was made on. */
+  n: number;
 }
 
 export interface You {
@@ -188,4 +191,13 @@ export interface Hello {
   locale: string;
 }
 
-export type ClientFrame = Hello | { op: "act"; key: string; action: ActionText } | { op: "ping" };
+/** An action, with the move count (`Table.n`) of the table it was made on: made on an older
+ * table, the server refuses it as out of date, unless nothing moved since. */
+export interface Act {
+  op: "act";
+  key: string;
+  action: ActionText;
+  n: number;
+}
+
+export type ClientFrame = Hello | Act | { op: "ping" };
