@@ -282,7 +282,7 @@ async def test_another_channels_game_is_refused_and_no_game_waited_for(activity:
     assert (waiting["op"], waiting["code"]) == ("waiting", "no-game")
     assert "no game" in waiting["message"]
     # An action meanwhile is refused under its key.
-    await table.send(op="act", key="w1", action="AS")
+    await table.send(op="act", key="w1", action="AS", n=0)
     refused = await table.next("error")
     assert (refused["key"], refused["code"]) == ("w1", "no-game")
 
