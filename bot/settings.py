@@ -56,6 +56,16 @@ class Settings:
     #: Activity's authorization code for an access token.
     client_id: int | None = None
     client_secret: str | None = None
+    #: The address the Activity's server listens on (every interface by default).
+    activity_host: str = "0.0.0.0"
+    #: Sockets the Activity keeps open at most: in all, from one address, of one person (0:
+    #: no cap). Behind Discord's proxy the address is the proxy's (bot/activity/limits.py).
+    activity_sockets: int = 2000
+    activity_sockets_per_address: int = 200
+    activity_sockets_per_person: int = 8
+    #: The server sits behind a reverse proxy of the operator's: a request's address is the
+    #: last of its X-Forwarded-For (else the peer's, and the header is ignored).
+    activity_behind_proxy: bool = False
 
     @property
     def activity_on(self) -> bool:
@@ -175,11 +185,34 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
             "from the Developer Portal (OAuth2 > Client Secret) into .env, or unset "
             "ACTIVITY_PORT to run without the Activity."
         )
+    host = env.get("ACTIVITY_HOST", "").strip() or "0.0.0.0"
+    if any(c.isspace() or c in "/?#" for c in host):
+        raise SettingsError(
+            f"ACTIVITY_HOST={host!r} must be an address to listen on (e.g. 0.0.0.0 or 127.0.0.1)."
+        )
+    proxy = env.get("ACTIVITY_BEHIND_PROXY", "off").strip().lower() or "off"
+    if proxy not in ("on", "off"):
+        raise SettingsError(f"ACTIVITY_BEHIND_PROXY={proxy!r} must be on or off.")
     return {
         "activity_port": port,
         "client_id": int(client_text) if client_text else None,
         "client_secret": secret,
+        "activity_host": host,
+        "activity_sockets": _count(env, "ACTIVITY_SOCKETS", 2000),
+        "activity_sockets_per_address": _count(env, "ACTIVITY_SOCKETS_PER_ADDRESS", 200),
+        "activity_sockets_per_person": _count(env, "ACTIVITY_SOCKETS_PER_PERSON", 8),
+        "activity_behind_proxy": proxy == "on",
     }
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    """A cap: a whole number, 0 for none."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) > 1_000_000:
+        raise SettingsError(f"{name}={text!r} must be a whole number (0: no cap), or empty.")
+    return int(text)
 
 
 def _port(env: Mapping[str, str], name: str) -> int | None:

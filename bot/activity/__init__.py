@@ -32,6 +32,7 @@ from ..session import Presenter
 from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable
 from .fanout import FanOut
 from .hub import Hub
+from .limits import TEXT_LONGEST, Limits, TooMuch, decode
 
 if TYPE_CHECKING:
     from ..app import NinesBot
@@ -54,6 +55,39 @@ CONTENT_TYPES: Final = {
 }
 #: An authorization code is a few dozen characters; anything much longer is not one.
 CODE_LONGEST: Final = 200
+#: How long a connection may take to send a whole request (the websocket's upgrade included),
+#: and stay idle between two.
+KEEPALIVE_SECONDS: Final = 15.0
+SHUTDOWN_SECONDS: Final = 5.0
+#: Sent with every answer. The page is framed by Discord only: its clients' origins are the ones
+#: the Embedded App SDK takes messages from (getAllowedOrigins in @discord/embedded-app-sdk
+#: 2.5.0: discord.com, discordapp.com, their ptb., canary. and pax. hosts, staging.discord.co),
+#: and an Activity is served from <application id>.discordsays.com
+#: (https://discord.com/developers/docs/activities/development-guides/multiplayer-experience).
+#: Nothing inline is needed (web/build.mjs writes no inline script or style; the page sets
+#: styles through the CSSOM, which style-src does not govern); images: the page's own, data:
+#: URLs, and avatars from Discord's CDN, which Discord's own CSP lets an Activity reach
+#: (https://discord.com/developers/docs/activities/development-guides/local-development#exceptions).
+#: Discord's proxy may put its own policy in front; this one holds wherever the page is served.
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data: https://cdn.discordapp.com https://media.discordapp.net",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'self' https://discord.com https://*.discord.com "
+            "https://discordapp.com https://*.discordapp.com https://staging.discord.co "
+            "https://*.discordsays.com",
+        )
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 class ActivityError(Exception):
@@ -67,7 +101,8 @@ class ActivityServer:
         self.port = settings.activity_port
         self.client_id = settings.client_id
         self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
-        self.hub = Hub(bot, self.api, self.application_id)
+        self.host = settings.activity_host
+        self.hub = Hub(bot, self.api, self.application_id, Limits.from_settings(settings))
         if settings.database_url is not None:
             # Several processes may share the database: a socket may reach one that does not
             # run its game (bot/activity/relay.py).
@@ -86,6 +121,7 @@ class ActivityServer:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)
+        app.on_response_prepare.append(_secure)
         app.router.add_get("/", self._index)
         app.router.add_get("/index.html", self._index)
         app.router.add_get("/assets/{name}", self._asset)
@@ -96,20 +132,35 @@ class ActivityServer:
     async def start(self) -> None:
         if self._runner is not None:
             return  # started by an earlier login attempt
-        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            self.app(),
+            access_log=None,
+            handle_signals=False,
+            # aiohttp 3.14's RequestHandler has no timeout of its own for reading a request's
+            # line and headers: its keep-alive timer runs from the connection's start ("as
+            # there's no other protection against a dead connection that doesn't send a
+            # request at all", web_protocol.connection_made) and closes a connection still
+            # waiting for a whole request when it fires. Its default is 3,630 s (an hour of
+            # idling before an upgrade); KEEPALIVE_SECONDS bounds the upgrade's request and the
+            # wait between requests alike.
+            keepalive_timeout=KEEPALIVE_SECONDS,
+            # On stopping, handlers still running get this long (the sockets are closed first,
+            # by Hub.close).
+            shutdown_timeout=SHUTDOWN_SECONDS,
+        )
         await runner.setup()
         try:
-            await web.TCPSite(runner, "0.0.0.0", self.port).start()
+            await web.TCPSite(runner, self.host, self.port).start()
         except OSError as error:
             await runner.cleanup()
             raise ActivityError(
-                f"cannot listen on port {self.port} for ACTIVITY_PORT "
-                f"({error.strerror or error}): choose another port"
+                f"cannot listen on {self.host} port {self.port} for ACTIVITY_HOST and "
+                f"ACTIVITY_PORT ({error.strerror or error}): choose another port or address"
             ) from None
         self._runner = runner
         if self.hub.relay is not None:
             await self.hub.relay.start()
-        log.info("the Activity is served on port %d", self.port)
+        log.info("the Activity is served on %s port %d", self.host, self.port)
 
     async def stop(self) -> None:
         if self.hub.relay is not None:
@@ -145,9 +196,17 @@ class ActivityServer:
     async def _token(self, request: web.Request) -> web.Response:
         """The client's authorization code for an access token (exchanged with the secret,
         which never leaves the server)."""
+        # Read within limits.TEXT_LONGEST and decoded within its depth (a body of 2,000 nested
+        # brackets raised RecursionError in request.json(): a 500 and a traceback).
+        text = b""
+        while len(text) <= TEXT_LONGEST:
+            chunk = await request.content.read(TEXT_LONGEST + 1 - len(text))
+            if not chunk:
+                break
+            text += chunk
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            body = decode(text)
+        except TooMuch:
             body = None
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 1 <= len(code) <= CODE_LONGEST:
@@ -163,6 +222,11 @@ class ActivityServer:
             log.warning("activity token exchange: %s", error)
             return _error(503, "Discord did not answer: try again in a moment")
         return web.json_response({"access_token": token}, headers={"Cache-Control": "no-store"})
+
+
+async def _secure(_request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer's security headers (the page, its assets, the API, errors, the upgrade)."""
+    response.headers.update(SECURITY_HEADERS)
 
 
 def _error(status: int, words: str) -> web.Response:

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from engine import parse_action
 
@@ -34,8 +34,10 @@ from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
 from ..storage import FencedOut, KeyAnswered
 from .discord_api import ActivityApi, DiscordUnavailable, Person
+from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings, address_of
 from .model import table_for
-from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
+from .protocol import Act, Hello, Json, Ping, error_frame, table_json
+from .reader import LATE, SILENT, WIRE_LONGEST, Reader
 from .relay import READY_WITHIN
 from .tasks import Background
 from .words import refusal, session_refusal
@@ -46,9 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: A socket that sends nothing (its pings come every 10 s) for this long is closed: a phone
-#: that went to sleep sends no close (iOS gives a page no unload event).
-SILENT_SECONDS: Final = 30.0
 #: After an action, the computers that follow start their decisions before the ack until this
 #: long after it (as a chat click's answer; cogs/nines/controller.ANSWER_WITHIN).
 ANSWER_WITHIN: Final = 1.2
@@ -171,12 +170,18 @@ class Hub:
         bot: NinesBot,
         api: ActivityApi,
         application_id: Callable[[], int | None],
+        limits: Limits | None = None,
     ) -> None:
         self.bot = bot
         self.api = api
         self.application_id = application_id
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
+        #: The caps on open sockets, and the sockets open now (bot/activity/limits.py).
+        self.limits = limits or Limits()
+        self.openings = Openings()
+        #: A socket's hello comes within this long, then a frame of ours within the other.
+        self.hello_seconds = HELLO_SECONDS
         self.silent_seconds = SILENT_SECONDS
         self.background = Background()
         #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
@@ -208,25 +213,44 @@ class Hub:
     # -- one socket ---------------------------------------------------------------------------
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
-        """``GET /api/ws``: hello, then actions and pings until the socket closes or is silent."""
-        ws = web.WebSocketResponse(max_msg_size=16 * 1024)
+        """``GET /api/ws``: hello, then actions and pings until the socket closes or a bound
+        closes it (bot/activity/limits.py, reader.py)."""
+        ws = web.WebSocketResponse(max_msg_size=WIRE_LONGEST)
         await ws.prepare(request)
+        address = address_of(request, self.limits.behind_proxy)
+        if not self.openings.open(self.limits, address):
+            log.info("activity: socket refused, %d open (%s)", self.openings.total, address)
+            await self._refuse(ws, "busy", refusal("en", "busy"))
+            await ws.close()
+            return ws
+        reader = Reader(ws)
         client: Client | None = None
+        seated = False
         writer: asyncio.Task[None] | None = None
         try:
-            hello = await self._receive(ws)
+            hello = await reader.next(self.hello_seconds, hello=True)
             if not isinstance(hello, Hello):
                 if hello is not None:
-                    words = tr("en", "activity.error.hello_first")
-                    await ws.send_json(error_frame(None, "bad-request", words))
+                    await self._refuse(ws, "bad-request", tr("en", "activity.error.hello_first"))
+                elif reader.ended == LATE:
+                    await self._refuse(ws, "bad-request", tr("en", "activity.error.hello_late"))
                 return ws
             client = await self._welcome(ws, hello)
             if client is None:
                 return ws
+            seated = self.openings.seat(self.limits, client.user_id)
+            if not seated:
+                log.info("activity: %s has too many sockets open", client.user_id)
+                words = tr(client.lang, "activity.error.too_many_tables")
+                await self._refuse(ws, "busy", words)
+                return ws
+            reader.say, reader.lang = client.send, client.lang
             writer = asyncio.create_task(self._write(client), name="activity-writer")
             while not ws.closed:
-                frame = await self._receive(ws, client)
+                frame = await reader.next(self.silent_seconds)
                 if frame is None:
+                    if reader.ended == SILENT:
+                        log.info("activity socket silent %.0f s; closing it", self.silent_seconds)
                     break
                 if isinstance(frame, Ping):
                     client.send({"op": "pong"})
@@ -245,43 +269,14 @@ class Hub:
                 else:
                     self.forget(client)
                 client.stop()
+                if seated:
+                    self.openings.unseat(client.user_id)
+            self.openings.close(address)
             if writer is not None:
                 with contextlib.suppress(Exception):
                     await writer
             await ws.close()
         return ws
-
-    async def _receive(
-        self, ws: web.WebSocketResponse, client: Client | None = None
-    ) -> Hello | Act | Ping | None:
-        """The next frame; None when the socket closed or went silent. A malformed frame is
-        answered (bad-request) and skipped."""
-        while True:
-            try:
-                message = await ws.receive(timeout=self.silent_seconds)
-            except TimeoutError:
-                log.info("activity socket silent for %.0f s; closing it", self.silent_seconds)
-                return None
-            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-                return None
-            if message.type is WSMsgType.ERROR:
-                return None
-            lang = client.lang if client is not None else "en"
-            try:
-                if message.type is not WSMsgType.TEXT:
-                    raise BadFrame("frames are JSON text")
-                return parse_frame(json.loads(message.data))
-            except (BadFrame, ValueError) as bad:
-                key = None
-                with contextlib.suppress(Exception):
-                    raw = json.loads(message.data)
-                    key = raw.get("key") if isinstance(raw.get("key"), str) else None
-                log.info("activity: bad frame (%s)", bad)
-                frame = error_frame(key, "bad-request", refusal(lang, "bad-request"))
-                if client is not None:
-                    client.send(frame)
-                else:
-                    await ws.send_json(frame)
 
     async def _write(self, client: Client) -> None:
         """Send the socket's queued frames in order, until told to stop (None)."""

@@ -30,6 +30,8 @@ ERROR_CODES: Final = frozenset(
         "illegal",
         "stale",
         "bad-request",
+        # Too many sockets (in all, from one address, of one person) or frames too fast.
+        "busy",
     }
 )
 

@@ -142,11 +142,24 @@ export interface You {
 
 export type Lang = "en" | "fr";
 
+/** The refusals the server may send (bot/activity/protocol.py's ERROR_CODES). */
+export type ErrorCode =
+  | "auth"
+  | "not-in-instance"
+  | "wrong-channel"
+  | "no-game"
+  | "not-seated"
+  | "not-your-turn"
+  | "illegal"
+  | "stale"
+  | "bad-request"
+  | "busy";
+
 export type ServerFrame =
   | { op: "ready"; seq: number; you: You; lang: Lang; table: Table }
   | { op: "table"; seq: number; table: Table }
   | { op: "ack"; key: string }
-  | { op: "error"; key: string | null; code: string; message: string }
+  | { op: "error"; key: string | null; code: ErrorCode; message: string }
   | { op: "pong" };
 
 export interface Hello {
