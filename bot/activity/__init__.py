@@ -99,6 +99,8 @@ class ActivityServer:
         assert settings.activity_port is not None and settings.client_secret is not None
         self.bot = bot
         self.port = settings.activity_port
+        #: The built client served (the tests serve their build, with Discord's SDK mock).
+        self.static = STATIC
         self.client_id = settings.client_id
         self.api = ActivityApi(settings.api_base, settings.token, settings.client_secret)
         self.host = settings.activity_host
@@ -174,7 +176,7 @@ class ActivityServer:
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def _index(self, _request: web.Request) -> web.StreamResponse:
-        page = STATIC / "index.html"
+        page = self.static / "index.html"
         if not page.is_file():
             return web.Response(status=404, text="The table's page is not built.\n")
         return web.FileResponse(
@@ -184,7 +186,7 @@ class ActivityServer:
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        path = STATIC / "assets" / name
+        path = self.static / "assets" / name
         if not ASSET.fullmatch(name) or ".." in name or not path.is_file():
             return web.Response(status=404, text="Not found.\n")
         headers = {"Cache-Control": "public, max-age=31536000, immutable"}
