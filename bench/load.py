@@ -1031,6 +1031,8 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     if activity_port is not None:
         env["ACTIVITY_PORT"] = str(activity_port)
         env["DISCORD_CLIENT_SECRET"] = fake.client_secret
+        # Every socket comes from this machine's one address: no cap per address.
+        env["ACTIVITY_SOCKETS_PER_ADDRESS"] = "0"
     metrics = [work / f"metrics{i}.json" for i in range(args.processes)]
     procs = []
     for i in range(args.processes):

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.activity.limits import TEXT_LONGEST, TooMuch, decode
 from bot.activity.model import table_for
 from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table_json
 from bot.session import GameSession, SeatInfo
@@ -159,3 +160,54 @@ def test_the_activity_is_off_unless_its_port_and_secret_are_set() -> None:
         Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "DISCORD_CLIENT_ID": "me"})
     with pytest.raises(SettingsError, match="ACTIVITY_PORT"):
         Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "http"})
+
+
+def test_the_activitys_bounds_are_settings_with_defaults() -> None:
+    default = Settings.from_mapping({"DISCORD_TOKEN": TOKEN})
+    assert (default.activity_host, default.activity_behind_proxy) == ("0.0.0.0", False)
+    assert (
+        default.activity_sockets,
+        default.activity_sockets_per_address,
+        default.activity_sockets_per_person,
+    ) == (2000, 200, 8)
+    chosen = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "ACTIVITY_HOST": "127.0.0.1",
+            "ACTIVITY_SOCKETS": "0",
+            "ACTIVITY_SOCKETS_PER_ADDRESS": "50",
+            "ACTIVITY_SOCKETS_PER_PERSON": "3",
+            "ACTIVITY_BEHIND_PROXY": "on",
+        }
+    )
+    assert (chosen.activity_host, chosen.activity_behind_proxy) == ("127.0.0.1", True)
+    assert (
+        chosen.activity_sockets,
+        chosen.activity_sockets_per_address,
+        chosen.activity_sockets_per_person,
+    ) == (0, 50, 3)
+    for name, value in (
+        ("ACTIVITY_SOCKETS", "lots"),
+        ("ACTIVITY_SOCKETS_PER_PERSON", "-1"),
+        ("ACTIVITY_BEHIND_PROXY", "yes"),
+        ("ACTIVITY_HOST", "http://example.org/"),
+    ):
+        with pytest.raises(SettingsError, match=name):
+            Settings.from_mapping({"DISCORD_TOKEN": TOKEN, name: value})
+
+
+def test_client_json_is_read_within_its_size_and_depth() -> None:
+    assert decode('{"op": "ping", "x": [[1], {"a": "[[[[[[[[[[[[["}]}') == {
+        "op": "ping",
+        "x": [[1], {"a": "[" * 13}],
+    }
+    assert decode(b'{"code": "abc"}') == {"code": "abc"}
+    for bad, why in (
+        ("[" * 2000, "nested"),
+        ("[" * 9 + "]" * 9, "nested"),
+        ("x" * (TEXT_LONGEST + 1), "longer"),
+        ("{not json", "not JSON"),
+        (b"\xff\xfe", "UTF-8"),
+    ):
+        with pytest.raises(TooMuch, match=why):
+            decode(bad)

@@ -87,7 +87,7 @@ def _depth(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """The caps on open sockets (0: none) and the socket's clocks."""
+    """The caps on open sockets (0: none), and where a request's address comes from."""
 
     total: int = 2000
     per_address: int = 200
@@ -95,8 +95,6 @@ class Limits:
     #: Where a request comes from: the peer, or (behind a reverse proxy the operator runs)
     #: the last address of its X-Forwarded-For.
     behind_proxy: bool = False
-    hello_seconds: float = HELLO_SECONDS
-    silent_seconds: float = SILENT_SECONDS
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
