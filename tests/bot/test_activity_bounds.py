@@ -1,7 +1,8 @@
 """Issue 44: the Activity's sockets and HTTP answers within bounds, end to end against the real
 bot: a hello within its bound, a heartbeat websocket pings do not reset, caps on sockets (in
 all, per address, per person), a rate per socket, frames and the token body within size and
-depth, binary frames refused, security headers on every answer; and a thousand idle sockets
+depth, binary frames refused, a request's line and headers within aiohttp's keep-alive bound,
+security headers on every answer; and a thousand idle sockets
 closed while chat clicks are answered within Discord's 3 s (the double enforces it:
 fakecord/interactions.ACK_DEADLINE).
 """
@@ -17,6 +18,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+import bot.activity as activity_server
 from bot.activity import SECURITY_HEADERS
 from bot.activity.hub import Hub
 from fakecord import FakeDiscord
@@ -283,6 +285,20 @@ async def test_every_answer_carries_the_security_headers(open_activity: OpenActi
     assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
     # The built page has nothing inline for that policy to block.
     assert "<script>" not in index and "<style" not in index and " style=" not in index
+
+
+async def test_a_connection_slow_to_send_its_request_is_closed(
+    open_activity: OpenActivity, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(activity_server, "KEEPALIVE_SECONDS", 0.5)  # read when the server starts
+    activity = await open_activity()
+    # Nothing sent; half a request line; the headers of an upgrade never finished.
+    for start in (b"", b"GET /api/", b"GET /api/ws HTTP/1.1\r\nHost: x\r\nUpgrade: web"):
+        reader, writer = await asyncio.open_connection("127.0.0.1", activity.port)
+        writer.write(start)
+        async with asyncio.timeout(NEVER_CLOSED):
+            assert await reader.read() == b""  # closed by the server, nothing answered
+        writer.close()
 
 
 # -- a thousand idle sockets -------------------------------------------------------------------
