@@ -292,8 +292,9 @@ class Hub:
 
     @staticmethod
     async def _refuse(ws: web.WebSocketResponse, code: str, words: str) -> None:
-        """A refused hello: said, then the socket is closed (by ``serve``)."""
-        await ws.send_json(error_frame(None, code, words))
+        """A refused socket: said, then closed (by ``serve``); unsaid if the peer is gone."""
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json(error_frame(None, code, words))
 
     async def _welcome(self, ws: web.WebSocketResponse, hello: Hello) -> Client | None:
         """Check who this is and where (trusting nothing the client says: the user comes from
