@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.activity.limits import TEXT_LONGEST, TooMuch, decode
+from bot.activity.limits import TEXT_LONGEST, TooMuch, Unreadable, decode
 from bot.activity.model import table_for
 from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table_json
 from bot.session import GameSession, SeatInfo
@@ -206,8 +206,9 @@ def test_client_json_is_read_within_its_size_and_depth() -> None:
         ("[" * 2000, "nested"),
         ("[" * 9 + "]" * 9, "nested"),
         ("x" * (TEXT_LONGEST + 1), "longer"),
-        ("{not json", "not JSON"),
-        (b"\xff\xfe", "UTF-8"),
     ):
         with pytest.raises(TooMuch, match=why):
+            decode(bad)
+    for bad, why in (("{not json", "not JSON"), (b"\xff\xfe", "UTF-8")):
+        with pytest.raises(Unreadable, match=why):
             decode(bad)

@@ -32,7 +32,7 @@ from ..session import Presenter
 from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable
 from .fanout import FanOut
 from .hub import Hub
-from .limits import TEXT_LONGEST, Limits, TooMuch, decode
+from .limits import TEXT_LONGEST, Limits, Unreadable, decode
 
 if TYPE_CHECKING:
     from ..app import NinesBot
@@ -208,7 +208,7 @@ class ActivityServer:
             text += chunk
         try:
             body = decode(text)
-        except TooMuch:
+        except Unreadable:
             body = None
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 1 <= len(code) <= CODE_LONGEST:

@@ -3,9 +3,10 @@ person), how fast one socket may send, and what a client's JSON may look like be
 parsed (size and nesting), so no client holds the server's memory, its games' locks or its
 log.
 
-``Limits`` holds the numbers (bot/settings.py gives the caps), ``Openings`` counts the open
-sockets, ``Bucket`` is one socket's token bucket, ``decode`` reads a client's JSON text
-within the bounds, and ``address_of`` says where a request comes from.
+``Limits`` holds the caps (from bot/settings.py), ``Openings`` counts the open sockets,
+``Bucket`` is one socket's token bucket, ``decode`` reads a client's JSON text within the
+bounds (``TooMuch`` beyond them, ``Unreadable`` if not JSON), and ``address_of`` says where a
+request comes from.
 """
 
 from __future__ import annotations
@@ -40,8 +41,12 @@ PER_SECOND: Final = 5.0
 REFUSED_MOST: Final = 20
 
 
-class TooMuch(ValueError):
-    """A client's JSON text over the bounds (too long, too deep, or not JSON)."""
+class Unreadable(ValueError):
+    """A client's text that is not JSON (or not UTF-8); the message says what is wrong."""
+
+
+class TooMuch(Unreadable):
+    """A client's JSON text over the bounds: too long or nested too deep."""
 
 
 def decode(text: str | bytes) -> Any:
@@ -54,13 +59,13 @@ def decode(text: str | bytes) -> Any:
         try:
             text = text.decode()
         except UnicodeDecodeError:
-            raise TooMuch("not UTF-8 text") from None
+            raise Unreadable("not UTF-8 text") from None
     if text.count("[") + text.count("{") > DEPTH_MOST and _depth(text) > DEPTH_MOST:
         raise TooMuch(f"nested deeper than {DEPTH_MOST} levels")
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise TooMuch("not JSON") from None
+        raise Unreadable("not JSON") from None
 
 
 def _depth(text: str) -> int:

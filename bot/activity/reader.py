@@ -22,7 +22,7 @@ from typing import Final
 from aiohttp import WSMsgType, web
 
 from ..i18n import tr
-from .limits import Bucket, TooMuch, decode
+from .limits import Bucket, TooMuch, Unreadable, decode
 from .protocol import KEY_LONGEST, BadFrame, Frame, Json, error_frame, parse_frame
 from .words import refusal
 
@@ -57,7 +57,7 @@ class Reader:
         """A refusal carrying the refused frame's key, if it has one."""
         key = None
         if raw is not None:
-            with contextlib.suppress(TooMuch):
+            with contextlib.suppress(Unreadable):
                 key = _key(decode(raw))
         await self._say(error_frame(key, code, words))
 
@@ -97,21 +97,23 @@ class Reader:
                 return None
             if message.type is not WSMsgType.TEXT:
                 continue
+            # Each refusal of a frame is logged at DEBUG: a flood of them would flood the log;
+            # the socket's closing is said at INFO.
             try:
                 data = decode(message.data)
             except TooMuch as bad:
-                log.info("activity: a frame refused (%s)", bad)
-                words = (
-                    refusal(self.lang, "bad-request")
-                    if str(bad) == "not JSON"
-                    else tr(self.lang, "activity.error.too_big")
-                )
+                log.debug("activity: a frame refused (%s)", bad)
+                words = tr(self.lang, "activity.error.too_big")
                 await self._say(error_frame(None, "bad-request", words))
+                continue
+            except Unreadable as bad:
+                log.debug("activity: a frame refused (%s)", bad)
+                await self._say(error_frame(None, "bad-request", refusal(self.lang, "bad-request")))
                 continue
             try:
                 return parse_frame(data)
             except BadFrame as bad:
-                log.info("activity: bad frame (%s)", bad)
+                log.debug("activity: bad frame (%s)", bad)
                 words = refusal(self.lang, "bad-request")
                 await self._say(error_frame(_key(data), "bad-request", words))
 
