@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from engine import parse_action
 
@@ -180,6 +180,8 @@ class Hub:
         #: The caps on open sockets, and the sockets open now (bot/activity/limits.py).
         self.limits = limits or Limits()
         self.openings = Openings()
+        #: The sockets not yet welcomed (no client): closed as such when stopping.
+        self.unwelcomed: set[web.WebSocketResponse] = set()
         #: A socket's hello comes within this long, then a frame of ours within the other.
         self.hello_seconds = HELLO_SECONDS
         self.silent_seconds = SILENT_SECONDS
@@ -227,6 +229,7 @@ class Hub:
         client: Client | None = None
         seated = False
         writer: asyncio.Task[None] | None = None
+        self.unwelcomed.add(ws)
         try:
             hello = await reader.next(self.hello_seconds, hello=True)
             if not isinstance(hello, Hello):
@@ -236,6 +239,7 @@ class Hub:
                     await self._refuse(ws, "bad-request", tr("en", "activity.error.hello_late"))
                 return ws
             client = await self._welcome(ws, hello)
+            self.unwelcomed.discard(ws)  # from now on, its client closes it (``Client.stop``)
             if client is None:
                 return ws
             seated = self.openings.seat(self.limits, client.user_id)
@@ -272,6 +276,7 @@ class Hub:
                 if seated:
                     self.openings.unseat(client.user_id)
             self.openings.close(address)
+            self.unwelcomed.discard(ws)
             if writer is not None:
                 with contextlib.suppress(Exception):
                     await writer
@@ -550,4 +555,8 @@ class Hub:
                 for client in list(clients):
                     client.stop()
         self.rooms.clear()
+        # As aiohttp's graceful shutdown closes websockets: with GOING_AWAY, their handlers
+        # still waiting in receive (the server's shutdown would wait on them, then cancel).
+        for ws in list(self.unwelcomed):
+            self.background.run(ws.close(code=WSCloseCode.GOING_AWAY), "activity-close")
         await self.background.finish(5.0)

@@ -123,6 +123,18 @@ async def test_websocket_pings_do_not_keep_a_socket_open(open_activity: OpenActi
     assert [f["op"] for f in frames] == ["pong"]
 
 
+async def test_stopping_closes_the_sockets_yet_to_say_hello(open_activity: OpenActivity):
+    activity = await open_activity()
+    hub = hub_of(activity)
+    hub.hello_seconds = NEVER_CLOSED * 2  # only the stop can close it
+    waiting = Table(await activity.http.ws_connect(activity.base + "/api/ws"))
+    await waiting.ws.send_str("{}")
+    assert (await waiting.next())["code"] == "bad-request"  # open, and its hello awaited
+    await hub.close()
+    assert await frames_until_closed(waiting) == []
+    assert waiting.ws.close_code == aiohttp.WSCloseCode.GOING_AWAY
+
+
 # -- caps --------------------------------------------------------------------------------------
 
 
