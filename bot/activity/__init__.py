@@ -10,8 +10,9 @@ https://discord.com/developers/docs/activities/development-guides/networking):
   files, cached for good (their names change with their content; Discord's proxy strips the
   cache headers of HTML, so the page itself is asked again each time);
 - ``POST /api/token`` the exchange of the client's authorization code for an access token;
-- ``GET /api/ws`` the websocket of the table (bot/activity/hub.py; Discord's proxy carries
-  websockets, https://discord.com/developers/docs/activities/development-guides/networking).
+- ``GET /api/ws`` the websocket of the table (bot/activity/socket_life.py, hub.py; Discord's
+  proxy carries websockets,
+  https://discord.com/developers/docs/activities/development-guides/networking).
   With several processes on PostgreSQL, a socket whose game another process runs is relayed
   to it (bot/activity/relay.py).
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
@@ -33,6 +35,7 @@ from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable
 from .fanout import FanOut
 from .hub import Hub
 from .limits import TEXT_LONGEST, Limits, Unreadable, decode
+from .socket_life import serve
 
 if TYPE_CHECKING:
     from ..app import NinesBot
@@ -128,7 +131,7 @@ class ActivityServer:
         app.router.add_get("/index.html", self._index)
         app.router.add_get("/assets/{name}", self._asset)
         app.router.add_post("/api/token", self._token)
-        app.router.add_get("/api/ws", self.hub.serve)
+        app.router.add_get("/api/ws", partial(serve, self.hub))
         return app
 
     async def start(self) -> None:

@@ -12,6 +12,8 @@ chat table, the chat hands and the turn pings follow as after a click. Each carr
 key already answered gets its first answer again, and is never applied twice: remembered here,
 and stored with its move (``action_keys``, in the move's own write), so a key resent to the
 process that took the game over after a crash is answered as the first time.
+
+One socket's life (its bounds, hello, frames and writer) is bot/activity/socket_life.py's.
 """
 
 from __future__ import annotations
@@ -34,10 +36,9 @@ from ..i18n import language_of, tr
 from ..session import GameLost, GameSession, SessionError
 from ..storage import FencedOut, KeyAnswered
 from .discord_api import ActivityApi, DiscordUnavailable, Person
-from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings, address_of
+from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
 from .model import table_for
-from .protocol import Act, Hello, Json, Ping, error_frame, table_json
-from .reader import LATE, SILENT, WIRE_LONGEST, Reader
+from .protocol import Act, Hello, Json, error_frame, table_json
 from .relay import READY_WITHIN
 from .tasks import Background
 from .words import refusal, session_refusal
@@ -214,90 +215,10 @@ class Hub:
 
     # -- one socket ---------------------------------------------------------------------------
 
-    async def serve(self, request: web.Request) -> web.WebSocketResponse:
-        """``GET /api/ws``: hello, then actions and pings until the socket closes or a bound
-        closes it (bot/activity/limits.py, reader.py)."""
-        ws = web.WebSocketResponse(max_msg_size=WIRE_LONGEST)
-        await ws.prepare(request)
-        address = address_of(request, self.limits.behind_proxy)
-        if not self.openings.open(self.limits, address):
-            log.info("activity: socket refused, %d open (%s)", self.openings.total, address)
-            await self._refuse(ws, "busy", refusal("en", "busy"))
-            await ws.close()
-            return ws
-        reader = Reader(ws)
-        client: Client | None = None
-        seated = False
-        writer: asyncio.Task[None] | None = None
-        self.unwelcomed.add(ws)
-        try:
-            hello = await reader.next(self.hello_seconds, hello=True)
-            if not isinstance(hello, Hello):
-                if hello is not None:
-                    await self._refuse(ws, "bad-request", tr("en", "activity.error.hello_first"))
-                elif reader.ended == LATE:
-                    await self._refuse(ws, "bad-request", tr("en", "activity.error.hello_late"))
-                return ws
-            client = await self._welcome(ws, hello)
-            self.unwelcomed.discard(ws)  # from now on, its client closes it (``Client.stop``)
-            if client is None:
-                return ws
-            seated = self.openings.seat(self.limits, client.user_id)
-            if not seated:
-                log.info("activity: %s has too many sockets open", client.user_id)
-                words = tr(client.lang, "activity.error.too_many_tables")
-                await self._refuse(ws, "busy", words)
-                return ws
-            reader.say, reader.lang = client.send, client.lang
-            writer = asyncio.create_task(self._write(client), name="activity-writer")
-            while not ws.closed:
-                frame = await reader.next(self.silent_seconds)
-                if frame is None:
-                    if reader.ended == SILENT:
-                        log.info("activity socket silent %.0f s; closing it", self.silent_seconds)
-                    break
-                if isinstance(frame, Ping):
-                    client.send({"op": "pong"})
-                elif isinstance(frame, Act):
-                    if client.remote and self.relay is not None:
-                        self.relay.act(client, frame)  # its game's process answers
-                    else:
-                        await self.act(client, frame)
-                else:  # a second hello
-                    words = refusal(client.lang, "bad-request")
-                    client.send(error_frame(None, "bad-request", words))
-        finally:
-            if client is not None:
-                if client.remote and self.relay is not None:
-                    self.relay.leave(client)
-                else:
-                    self.forget(client)
-                client.stop()
-                if seated:
-                    self.openings.unseat(client.user_id)
-            self.openings.close(address)
-            self.unwelcomed.discard(ws)
-            if writer is not None:
-                with contextlib.suppress(Exception):
-                    await writer
-            await ws.close()
-        return ws
-
-    async def _write(self, client: Client) -> None:
-        """Send the socket's queued frames in order, until told to stop (None)."""
-        while True:
-            text = await client.queue.get()
-            if text is None or client.ws.closed:
-                break
-            try:
-                await client.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                break
-        await client.ws.close()
-
     @staticmethod
     async def _refuse(ws: web.WebSocketResponse, code: str, words: str) -> None:
-        """A refused socket: said, then closed (by ``serve``); unsaid if the peer is gone."""
+        """A refused socket: said, then closed (by socket_life.serve); unsaid if the peer is
+        gone."""
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_json(error_frame(None, code, words))
 
