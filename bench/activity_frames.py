@@ -3,7 +3,8 @@
     PYTHONPATH=. python bench/activity_frames.py [--rounds 8] [--rates 1,4] [--window 0.7]
 
 Issue 37: "60 fps card animations on a mid-range phone profile (Chromium's CPU throttling x4)
-or no animation". The built client (``bot/activity/static/``) is served by a small server of
+or no animation". The built client (web/ built with the SDK mock, testbed/web_build.py; the
+production build in ``bot/activity/static/`` has none) is served by a small server of
 this script's own (the page, ``/api/token`` and the socket, speaking ACTIVITY.md's frames; the
 tables are built from the real table-model types and serialized by the Activity's own
 ``table_json``), opened with the SDK mocked (``?mock=``) in Debian's headless Chromium at a
@@ -52,6 +53,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -82,8 +84,8 @@ from engine import (  # noqa: E402
 from engine.actions import parse_action  # noqa: E402
 from engine.cards import Suit  # noqa: E402
 from testbed.browser import wait_js  # noqa: E402
+from testbed.web_build import build_with_mock  # noqa: E402
 
-STATIC = ROOT / "bot" / "activity" / "static"
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 PERSON = 101
 FRAME_MS = 1000 / 60
@@ -613,9 +615,13 @@ def main() -> None:
         "compositor's trace counts as dropped frames: headless Chromium presents no frame "
         "that changes no pixel)",
     )
-    parser.add_argument("--static", type=Path, default=STATIC,
-                        help="the built client to serve (another build, to compare)")  # fmt: skip
+    parser.add_argument("--static", type=Path, default=None,
+                        help="the built client to serve, built with `node build.mjs --mock` "
+                        "(default: web/ built so into a temporary folder)")  # fmt: skip
     args = parser.parse_args()
+    if args.static is None:
+        # The page opens with the SDK mocked (``?mock=``): only the tests' build has the mock.
+        args.static = build_with_mock(Path(tempfile.mkdtemp()))
     if args.rounds > 12:
         parser.error("--rounds: at most 12 (a hand has 13 cards)")
     warnings.filterwarnings("ignore", category=DeprecationWarning)

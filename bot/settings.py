@@ -79,6 +79,13 @@ class Settings:
     activity_invalid_limit: int = 1_000
     #: Seconds between re-checks of an open table's token and place in its instance.
     activity_recheck_seconds: int = 300
+    #: The address the Activity's server listens on (every interface by default).
+    activity_host: str = "0.0.0.0"
+    #: Sockets the Activity keeps open at most: in all, from one address, of one person (0:
+    #: no cap). Behind Discord's proxy the address is the proxy's (bot/activity/limits.py).
+    activity_sockets: int = 2000
+    activity_sockets_per_address: int = 200
+    activity_sockets_per_person: int = 8
 
     @property
     def activity_on(self) -> bool:
@@ -206,6 +213,11 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
             "one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'` and give "
             "every process the same."
         )
+    host = env.get("ACTIVITY_HOST", "").strip() or "0.0.0.0"
+    if any(c.isspace() or c in "/?#" for c in host):
+        raise SettingsError(
+            f"ACTIVITY_HOST={host!r} must be an address to listen on (e.g. 0.0.0.0 or 127.0.0.1)."
+        )
     return {
         "activity_port": port,
         "client_id": int(client_text) if client_text else None,
@@ -220,6 +232,13 @@ def _activity(env: Mapping[str, str]) -> dict[str, Any]:
         # Under Discord's 10,000, with room for the bot's own refusals.
         "activity_invalid_limit": _whole(env, "ACTIVITY_INVALID_LIMIT", 1_000, 1, 5_000),
         "activity_recheck_seconds": _whole(env, "ACTIVITY_RECHECK_SECONDS", 300, 1, 86_400),
+        "activity_host": host,
+        # Caps on open sockets; 0: no cap.
+        "activity_sockets": _whole(env, "ACTIVITY_SOCKETS", 2000, 0, 1_000_000),
+        "activity_sockets_per_address": _whole(
+            env, "ACTIVITY_SOCKETS_PER_ADDRESS", 200, 0, 1_000_000
+        ),
+        "activity_sockets_per_person": _whole(env, "ACTIVITY_SOCKETS_PER_PERSON", 8, 0, 1_000_000),
     }
 
 

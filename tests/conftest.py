@@ -96,3 +96,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 def _plays_through_the_double(item: pytest.Item) -> bool:
     return item.nodeid.startswith(("tests/bot/", "tests/activity/"))
+
+
+@pytest.fixture(scope="session")
+def mock_static(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The web table built with Discord's SDK mock, for the browser tests (the production
+    build in bot/activity/static/ has none): built once per test process."""
+    from testbed.web_build import NoNode, build_with_mock
+
+    try:
+        return build_with_mock(tmp_path_factory.mktemp("mock-static"))
+    except NoNode as error:
+        pytest.skip(str(error))

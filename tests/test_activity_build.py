@@ -56,3 +56,13 @@ def test_the_first_load_is_small() -> None:
     assert all(f"assets/{path.name}" in index for path in load[1:])
     compressed = sum(len(gzip.compress(path.read_bytes(), 9)) for path in load)
     assert compressed < FIRST_LOAD_BUDGET, f"{compressed} bytes gzipped"
+
+
+#: What only Discord's SDK mock brings into a bundle (a method of DiscordSDKMock's).
+MOCK_MARK = b"_updateCommandMocks"
+
+
+def test_the_production_build_has_no_sdk_mock(mock_static: Path) -> None:
+    """The mock (web/src/mock.ts) is only in the tests' build (`node build.mjs --mock`)."""
+    assert not any(MOCK_MARK in content for content in files(STATIC).values())
+    assert any(MOCK_MARK in content for content in files(mock_static).values())

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.activity.limits import TEXT_LONGEST, TooMuch, Unreadable, decode
 from bot.activity.model import table_for
 from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table_json
 from bot.session import GameSession, SeatInfo
@@ -168,25 +169,51 @@ def test_the_activity_is_off_unless_its_port_and_secret_are_set() -> None:
         Settings.from_mapping({"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "http"})
 
 
-def test_the_sign_in_budget_settings_have_defaults_and_refuse_nonsense() -> None:
-    """Issue 44's settings: the defaults bot/activity/discord_api.py states its bound with,
-    each settable, and a value out of range said in words naming the variable."""
-    base = {"DISCORD_TOKEN": TOKEN, "ACTIVITY_PORT": "8081", "DISCORD_CLIENT_SECRET": "s"}
-    defaults = Settings.from_mapping(base)
-    assert (defaults.activity_discord_burst, defaults.activity_discord_per_minute) == (50, 300)
-    assert (defaults.activity_address_burst, defaults.activity_address_per_minute) == (60, 60)
-    assert defaults.activity_invalid_limit == 1_000 and defaults.activity_trusted_proxies == 0
-    assert defaults.activity_recheck_seconds == 300
-    tuned = Settings.from_mapping(
-        {**base, "ACTIVITY_DISCORD_PER_MINUTE": "120", "ACTIVITY_RECHECK_SECONDS": "60"}
+def test_the_activitys_bounds_are_settings_with_defaults() -> None:
+    default = Settings.from_mapping({"DISCORD_TOKEN": TOKEN})
+    assert default.activity_host == "0.0.0.0"
+    assert (
+        default.activity_sockets,
+        default.activity_sockets_per_address,
+        default.activity_sockets_per_person,
+    ) == (2000, 200, 8)
+    chosen = Settings.from_mapping(
+        {
+            "DISCORD_TOKEN": TOKEN,
+            "ACTIVITY_HOST": "127.0.0.1",
+            "ACTIVITY_SOCKETS": "0",
+            "ACTIVITY_SOCKETS_PER_ADDRESS": "50",
+            "ACTIVITY_SOCKETS_PER_PERSON": "3",
+        }
     )
-    assert (tuned.activity_discord_per_minute, tuned.activity_recheck_seconds) == (120, 60)
-    # Past Discord's own limits, or not a number: refused.
+    assert chosen.activity_host == "127.0.0.1"
+    assert (
+        chosen.activity_sockets,
+        chosen.activity_sockets_per_address,
+        chosen.activity_sockets_per_person,
+    ) == (0, 50, 3)
     for name, value in (
-        ("ACTIVITY_INVALID_LIMIT", "10000"),
-        ("ACTIVITY_DISCORD_PER_MINUTE", "3000"),
-        ("ACTIVITY_ADDRESS_BURST", "lots"),
-        ("ACTIVITY_RECHECK_SECONDS", "0"),
+        ("ACTIVITY_SOCKETS", "lots"),
+        ("ACTIVITY_SOCKETS_PER_PERSON", "-1"),
+        ("ACTIVITY_HOST", "http://example.org/"),
     ):
         with pytest.raises(SettingsError, match=name):
-            Settings.from_mapping({**base, name: value})
+            Settings.from_mapping({"DISCORD_TOKEN": TOKEN, name: value})
+
+
+def test_client_json_is_read_within_its_size_and_depth() -> None:
+    assert decode('{"op": "ping", "x": [[1], {"a": "[[[[[[[[[[[[["}]}') == {
+        "op": "ping",
+        "x": [[1], {"a": "[" * 13}],
+    }
+    assert decode(b'{"code": "abc"}') == {"code": "abc"}
+    for bad, why in (
+        ("[" * 2000, "nested"),
+        ("[" * 9 + "]" * 9, "nested"),
+        ("x" * (TEXT_LONGEST + 1), "longer"),
+    ):
+        with pytest.raises(TooMuch, match=why):
+            decode(bad)
+    for bad, why in (("{not json", "not JSON"), (b"\xff\xfe", "UTF-8")):
+        with pytest.raises(Unreadable, match=why):
+            decode(bad)

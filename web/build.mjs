@@ -2,6 +2,8 @@
 // assets/app-<hash>.js and assets/app-<hash>.css. Content-hashed names, since Discord's proxy
 // strips cache headers from HTML; esbuild's output is deterministic, so tests/test_activity_build.py
 // can check that the committed files are what this source builds, byte for byte.
+// `--mock` builds the tests' client instead: with Discord's SDK mock (src/mock.ts, `?mock=`),
+// which the production build leaves out (MOCK_SDK false: the branch and the module dropped).
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
@@ -12,6 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const flag = process.argv.indexOf("--outdir");
 const outdir = resolve(flag >= 0 ? process.argv[flag + 1] : join(here, "..", "bot", "activity", "static"));
 const assets = join(outdir, "assets");
+const mock = process.argv.includes("--mock");
 
 const result = await esbuild.build({
   absWorkingDir: here,
@@ -25,6 +28,7 @@ const result = await esbuild.build({
   // symlinked node_modules changes).
   entryNames: "[name]",
   outdir: assets,
+  define: { MOCK_SDK: mock ? "true" : "false" },
   write: false,
   legalComments: "eof",
   logLevel: "warning",

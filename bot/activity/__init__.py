@@ -10,8 +10,9 @@ https://discord.com/developers/docs/activities/development-guides/networking):
   files, cached for good (their names change with their content; Discord's proxy strips the
   cache headers of HTML, so the page itself is asked again each time);
 - ``POST /api/token`` the exchange of the client's authorization code for an access token;
-- ``GET /api/ws`` the websocket of the table (bot/activity/hub.py; Discord's proxy carries
-  websockets, https://discord.com/developers/docs/activities/development-guides/networking).
+- ``GET /api/ws`` the websocket of the table (bot/activity/socket_life.py, hub.py; Discord's
+  proxy carries websockets,
+  https://discord.com/developers/docs/activities/development-guides/networking).
   With several processes on PostgreSQL, a socket whose game another process runs is relayed
   to it (bot/activity/relay.py).
 
@@ -40,10 +41,12 @@ from aiohttp import web
 from .. import discord_internals
 from ..session import Presenter
 from .budget import PerAddress
-from .discord_api import ActivityApi, CodeRefused, DiscordUnavailable, Limits, SecretRefused
+from .discord_api import ActivityApi, CallBudget, CodeRefused, DiscordUnavailable, SecretRefused
 from .fanout import FanOut
 from .gate import Gate
 from .hub import Hub
+from .limits import TEXT_LONGEST, Limits, Unreadable, address_of, decode
+from .socket_life import serve
 
 if TYPE_CHECKING:
     from ..app import NinesBot
@@ -66,6 +69,39 @@ CONTENT_TYPES: Final = {
 }
 #: An authorization code is a few dozen characters; anything much longer is not one.
 CODE_LONGEST: Final = 200
+#: How long a connection may take to send a whole request (the websocket's upgrade included),
+#: and stay idle between two.
+KEEPALIVE_SECONDS: Final = 15.0
+SHUTDOWN_SECONDS: Final = 5.0
+#: Sent with every answer. The page is framed by Discord only: its clients' origins are the ones
+#: the Embedded App SDK takes messages from (getAllowedOrigins in @discord/embedded-app-sdk
+#: 2.5.0: discord.com, discordapp.com, their ptb., canary. and pax. hosts, staging.discord.co),
+#: and an Activity is served from <application id>.discordsays.com
+#: (https://discord.com/developers/docs/activities/development-guides/multiplayer-experience).
+#: Nothing inline is needed (web/build.mjs writes no inline script or style; the page sets
+#: styles through the CSSOM, which style-src does not govern); images: the page's own, data:
+#: URLs, and avatars from Discord's CDN, which Discord's own CSP lets an Activity reach
+#: (https://discord.com/developers/docs/activities/development-guides/local-development#exceptions).
+#: Discord's proxy may put its own policy in front; this one holds wherever the page is served.
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": "; ".join(
+        (
+            "default-src 'self'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "img-src 'self' data: https://cdn.discordapp.com https://media.discordapp.net",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+            "frame-ancestors 'self' https://discord.com https://*.discord.com "
+            "https://discordapp.com https://*.discordapp.com https://staging.discord.co "
+            "https://*.discordsays.com",
+        )
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 
 
 class ActivityError(Exception):
@@ -77,16 +113,19 @@ class ActivityServer:
         assert settings.activity_port is not None and settings.client_secret is not None
         self.bot = bot
         self.port = settings.activity_port
+        #: The built client served (the tests serve their build, with Discord's SDK mock).
+        self.static = STATIC
         self.client_id = settings.client_id
-        limits = Limits(
+        budget = CallBudget(
             settings.activity_discord_burst,
             settings.activity_discord_per_minute,
             settings.activity_invalid_limit,
         )
         instance = partial(discord_internals.activity_instance, bot)
-        self.api = ActivityApi(settings.api_base, settings.client_secret, instance, limits)
+        self.api = ActivityApi(settings.api_base, settings.client_secret, instance, budget)
         self.gate = Gate(self.api, self.application_id, settings.activity_recheck_seconds)
-        self.hub = Hub(bot, self.gate)
+        self.host = settings.activity_host
+        self.hub = Hub(bot, self.gate, Limits.from_settings(settings))
         self.per_address = PerAddress(
             settings.activity_address_burst, settings.activity_address_per_minute
         )
@@ -118,6 +157,7 @@ class ActivityServer:
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)
+        app.on_response_prepare.append(_secure)
         app.router.add_get("/", self._index)
         app.router.add_get("/index.html", self._index)
         app.router.add_get("/assets/{name}", self._asset)
@@ -128,21 +168,36 @@ class ActivityServer:
     async def start(self) -> None:
         if self._runner is not None:
             return  # started by an earlier login attempt
-        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        runner = web.AppRunner(
+            self.app(),
+            access_log=None,
+            handle_signals=False,
+            # aiohttp 3.14's RequestHandler has no timeout of its own for reading a request's
+            # line and headers: its keep-alive timer runs from the connection's start ("as
+            # there's no other protection against a dead connection that doesn't send a
+            # request at all", web_protocol.connection_made) and closes a connection still
+            # waiting for a whole request when it fires. Its default is 3,630 s (an hour of
+            # idling before an upgrade); KEEPALIVE_SECONDS bounds the upgrade's request and the
+            # wait between requests alike.
+            keepalive_timeout=KEEPALIVE_SECONDS,
+            # On stopping, handlers still running get this long (the sockets are closed first,
+            # by Hub.close).
+            shutdown_timeout=SHUTDOWN_SECONDS,
+        )
         await runner.setup()
         try:
-            await web.TCPSite(runner, "0.0.0.0", self.port).start()
+            await web.TCPSite(runner, self.host, self.port).start()
         except OSError as error:
             await runner.cleanup()
             raise ActivityError(
-                f"cannot listen on port {self.port} for ACTIVITY_PORT "
-                f"({error.strerror or error}): choose another port"
+                f"cannot listen on {self.host} port {self.port} for ACTIVITY_HOST and "
+                f"ACTIVITY_PORT ({error.strerror or error}): choose another port or address"
             ) from None
         self._runner = runner
         if self.hub.relay is not None:
             await self.hub.relay.start()
         self._rechecks = asyncio.create_task(self.gate.recheck_every(), name="activity-recheck")
-        log.info("the Activity is served on port %d", self.port)
+        log.info("the Activity is served on %s port %d", self.host, self.port)
 
     async def stop(self) -> None:
         if self._rechecks is not None:
@@ -161,7 +216,7 @@ class ActivityServer:
     # -- HTTP ---------------------------------------------------------------------------------
 
     async def _index(self, _request: web.Request) -> web.StreamResponse:
-        page = STATIC / "index.html"
+        page = self.static / "index.html"
         if not page.is_file():
             return web.Response(status=404, text="The table's page is not built.\n")
         return web.FileResponse(
@@ -171,7 +226,7 @@ class ActivityServer:
 
     async def _asset(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
-        path = STATIC / "assets" / name
+        path = self.static / "assets" / name
         if not ASSET.fullmatch(name) or ".." in name or not path.is_file():
             return web.Response(status=404, text="Not found.\n")
         headers = {"Cache-Control": "public, max-age=31536000, immutable"}
@@ -180,19 +235,9 @@ class ActivityServer:
             headers["Content-Type"] = content_type
         return web.FileResponse(path, headers=headers)
 
-    def address(self, request: web.Request) -> str:
-        """Who is calling: the connection's address, or the one the trusted reverse proxies
-        in front appended to X-Forwarded-For (each appends the address it was called from)."""
-        if self.trusted_proxies > 0:
-            forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
-            hops = [h.strip() for h in forwarded.split(",")]
-            if len(hops) >= self.trusted_proxies and hops[-self.trusted_proxies]:
-                return hops[-self.trusted_proxies]
-        return request.remote or "?"
-
     def _too_many(self, request: web.Request) -> web.Response | None:
         """``429`` if this address signed in too often of late, else None (one more spent)."""
-        wait = self.per_address.take(self.address(request), time.monotonic())
+        wait = self.per_address.take(address_of(request, self.trusted_proxies), time.monotonic())
         if wait <= 0:
             return None
         seconds = max(1, math.ceil(wait))
@@ -206,7 +251,7 @@ class ActivityServer:
         refused = self._too_many(request)
         if refused is not None:
             return refused
-        return await self.hub.serve(request)
+        return await serve(self.hub, request)
 
     async def _token(self, request: web.Request) -> web.Response:
         """The client's authorization code for an access token (exchanged with the secret,
@@ -214,9 +259,17 @@ class ActivityServer:
         refused = self._too_many(request)
         if refused is not None:
             return refused
+        # Read within limits.TEXT_LONGEST and decoded within its depth (a body of 2,000 nested
+        # brackets raised RecursionError in request.json(): a 500 and a traceback).
+        text = b""
+        while len(text) <= TEXT_LONGEST:
+            chunk = await request.content.read(TEXT_LONGEST + 1 - len(text))
+            if not chunk:
+                break
+            text += chunk
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
+            body = decode(text)
+        except Unreadable:
             body = None
         code = body.get("code") if isinstance(body, dict) else None
         if not isinstance(code, str) or not 1 <= len(code) <= CODE_LONGEST:
@@ -240,6 +293,11 @@ class ActivityServer:
             response.headers["Retry-After"] = str(seconds)
             return response
         return web.json_response({"access_token": token}, headers={"Cache-Control": "no-store"})
+
+
+async def _secure(_request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer's security headers (the page, its assets, the API, errors, the upgrade)."""
+    response.headers.update(SECURITY_HEADERS)
 
 
 def _error(status: int, words: str, *, retry_after: int | None = None) -> web.Response:

@@ -117,7 +117,7 @@ class Instance:
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class CallBudget:
     """The budget of the Activity's calls to Discord (bot/settings.py)."""
 
     burst: int = 50
@@ -132,7 +132,7 @@ BotRequest = Callable[[int, str], Awaitable[Any]]
 
 class ActivityApi:
     def __init__(
-        self, api_base: str, client_secret: str, bot_request: BotRequest, limits: Limits
+        self, api_base: str, client_secret: str, bot_request: BotRequest, limits: CallBudget
     ) -> None:
         self.api_base = api_base.rstrip("/")
         self.client_secret = client_secret

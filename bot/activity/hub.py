@@ -15,6 +15,8 @@ Each carries a key: a key already answered gets its first answer again, and is n
 twice: remembered here, and stored with its move (``action_keys``, in the move's own write),
 so a key resent to the process that took the game over after a crash is answered as the
 first time. A key is bound to its action and count: resent with another, it is refused.
+
+One socket's life (its bounds, hello, frames and writer) is bot/activity/socket_life.py's.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, web
 
 from engine import parse_action
 
@@ -39,8 +41,9 @@ from ..session import GameLost, GameSession, SessionError
 from ..storage import FencedOut
 from .discord_api import Person
 from .gate import Gate, Refused
+from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
 from .model import table_for
-from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
+from .protocol import Act, Hello, Json, error_frame, table_json
 from .relay import READY_WITHIN
 from .tasks import Background
 from .waiting import Waiting
@@ -52,9 +55,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: A socket that sends nothing (its pings come every 10 s) for this long is closed: a phone
-#: that went to sleep sends no close (iOS gives a page no unload event).
-SILENT_SECONDS: Final = 30.0
 #: How long, and how many, answered keys are remembered per person and game.
 KEY_SECONDS: Final = 15 * 60.0
 KEYS_KEPT: Final = 256
@@ -215,12 +215,19 @@ def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> Game
 
 
 class Hub:
-    def __init__(self, bot: NinesBot, gate: Gate) -> None:
+    def __init__(self, bot: NinesBot, gate: Gate, limits: Limits | None = None) -> None:
         self.bot = bot
         #: Who may sit at a table (bot/activity/gate.py): hellos checked, sockets re-checked.
         self.gate = gate
         self.rooms: dict[int, Room] = {}
         self.answered: dict[tuple[int, int], Answered] = {}
+        #: The caps on open sockets, and the sockets open now (bot/activity/limits.py).
+        self.limits = limits or Limits()
+        self.openings = Openings()
+        #: The sockets not yet welcomed (no client): closed as such when stopping.
+        self.unwelcomed: set[web.WebSocketResponse] = set()
+        #: A socket's hello comes within this long, then a frame of ours within the other.
+        self.hello_seconds = HELLO_SECONDS
         self.silent_seconds = SILENT_SECONDS
         self.background = Background()
         #: Between processes on PostgreSQL (bot/activity/relay.py); None in one process.
@@ -254,110 +261,12 @@ class Hub:
 
     # -- one socket ---------------------------------------------------------------------------
 
-    async def serve(self, request: web.Request) -> web.WebSocketResponse:
-        """``GET /api/ws``: hello, then actions and pings until the socket closes or is silent."""
-        ws = web.WebSocketResponse(max_msg_size=16 * 1024)
-        await ws.prepare(request)
-        client: Client | None = None
-        writer: asyncio.Task[None] | None = None
-        try:
-            hello = await self._receive(ws)
-            if not isinstance(hello, Hello):
-                if hello is not None:
-                    words = tr("en", "activity.error.hello_first")
-                    await ws.send_json(error_frame(None, "bad-request", words))
-                return ws
-            client = await self._welcome(ws, hello)
-            if client is None:
-                return ws
-            writer = asyncio.create_task(self._write(client), name="activity-writer")
-            while not ws.closed:
-                frame = await self._receive(ws, client)
-                if frame is None:
-                    break
-                if isinstance(frame, Ping):
-                    client.send({"op": "pong"})
-                elif isinstance(frame, Act):
-                    if client.waiting:
-                        words = refusal(client.lang, "no-game")
-                        client.send(error_frame(frame.key, "no-game", words))
-                    elif client.remote and self.relay is not None:
-                        self.relay.act(client, frame)  # its game's process answers
-                    else:
-                        await self.act(client, frame)
-                else:  # a second hello
-                    words = refusal(client.lang, "bad-request")
-                    client.send(error_frame(None, "bad-request", words))
-        finally:
-            if client is not None:
-                if client.waiting:
-                    self.waiting.discard(client)
-                elif client.remote and self.relay is not None:
-                    self.relay.leave(client)
-                else:
-                    self.forget(client)
-                client.stop()
-            if writer is not None:
-                with contextlib.suppress(Exception):
-                    await writer
-            await ws.close()
-        return ws
-
-    async def _receive(
-        self, ws: web.WebSocketResponse, client: Client | None = None
-    ) -> Hello | Act | Ping | None:
-        """The next frame; None when the socket closed or went silent. A malformed frame is
-        answered (bad-request) and skipped."""
-        while True:
-            try:
-                message = await ws.receive(timeout=self.silent_seconds)
-            except TimeoutError:
-                log.info("activity socket silent for %.0f s; closing it", self.silent_seconds)
-                return None
-            if message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED):
-                return None
-            if message.type is WSMsgType.ERROR:
-                return None
-            lang = client.lang if client is not None else "en"
-            try:
-                if message.type is not WSMsgType.TEXT:
-                    raise BadFrame("frames are JSON text")
-                return parse_frame(json.loads(message.data))
-            except (BadFrame, ValueError) as bad:
-                key, op = None, None
-                with contextlib.suppress(Exception):
-                    raw = json.loads(message.data)
-                    key = raw.get("key") if isinstance(raw.get("key"), str) else None
-                    op = raw.get("op")
-                log.info("activity: bad frame (%s)", bad)
-                if client is None and op == "act":
-                    # An action before the hello, whatever its fields: refused as any frame
-                    # but a hello is there, and the socket closed (by ``serve``).
-                    words = tr(lang, "activity.error.hello_first")
-                    await ws.send_json(error_frame(key, "bad-request", words))
-                    return None
-                frame = error_frame(key, "bad-request", refusal(lang, "bad-request"))
-                if client is not None:
-                    client.send(frame)
-                else:
-                    await ws.send_json(frame)
-
-    async def _write(self, client: Client) -> None:
-        """Send the socket's queued frames in order, until told to stop (None)."""
-        while True:
-            text = await client.queue.get()
-            if text is None or client.ws.closed:
-                break
-            try:
-                await client.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                break
-        await client.ws.close()
-
     @staticmethod
     async def _refuse(ws: web.WebSocketResponse, code: str, words: str) -> None:
-        """A refused hello: said, then the socket is closed (by ``serve``)."""
-        await ws.send_json(error_frame(None, code, words))
+        """A refused socket: said, then closed (by socket_life.serve); unsaid if the peer is
+        gone."""
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_json(error_frame(None, code, words))
 
     async def _welcome(self, ws: web.WebSocketResponse, hello: Hello) -> Client | None:
         """Check who this is and where (bot/activity/gate.py: the user comes from the token,
@@ -592,4 +501,8 @@ class Hub:
                 for client in list(clients):
                     client.stop()
         self.rooms.clear()
+        # As aiohttp's graceful shutdown closes websockets: with GOING_AWAY, their handlers
+        # still waiting in receive (the server's shutdown would wait on them, then cancel).
+        for ws in list(self.unwelcomed):
+            self.background.run(ws.close(code=WSCloseCode.GOING_AWAY), "activity-close")
         await self.background.finish(5.0)

@@ -28,7 +28,8 @@ ERROR_CODES: Final = frozenset(
         # Discord did not answer the hello's checks (a rate limit, a server error, a timeout):
         # the client tries again, no sooner than ``retry_after`` seconds if the frame says.
         "retry",
-        # The server is at one of its caps: the client tries again later (``retry_after``).
+        # The server is at one of its caps (too many sockets in all, from one address, of one
+        # person; frames too fast): the client tries again later (``retry_after``).
         "busy",
         "not-in-instance",
         "wrong-channel",

@@ -35,5 +35,6 @@ def refusal(lang: str, code: str) -> str:
         "no-game": "activity.error.no_game",
         "not-seated": "error.not_seated",
         "bad-request": "activity.error.bad_request",
+        "busy": "activity.error.busy",
     }.get(code, "error.unexpected")
     return tr(lang, key)

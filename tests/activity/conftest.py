@@ -19,10 +19,10 @@ SHOTS = Path(__file__).resolve().parents[2] / "bench-out" / "activity"
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[FakeActivityServer]:
+def server(mock_static: Path) -> Iterator[FakeActivityServer]:
     if not (STATIC / "index.html").exists():
         pytest.fail("bot/activity/static/ has no build: run `npm ci && npm run build` in web/")
-    fake = FakeActivityServer()
+    fake = FakeActivityServer(static=mock_static)
     fake.start()
     yield fake
     fake.stop()

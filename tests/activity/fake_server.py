@@ -1,6 +1,7 @@
 """A small stand-in for the bot's Activity server (ACTIVITY.md), for the web table's browser
-tests until the real one (``bot/activity/``) lands: it serves the built client from
-``bot/activity/static/`` (at ``/`` and under Discord's ``/.proxy/`` prefix), answers
+tests until the real one (``bot/activity/``) lands: it serves the built client (the tests'
+build, with the SDK mock: testbed/web_build.py; at ``/`` and under Discord's ``/.proxy/``
+prefix), answers
 ``POST /api/token`` and speaks the websocket protocol with tables the test gives it.
 
 It runs its own event loop in a thread, since Selenium's calls block. Everything the clients
@@ -67,6 +68,8 @@ class FakeActivityServer:
     #: The sockets answered ``waiting``, with their user and language.
     _waiting: list[tuple[web.WebSocketResponse, int, str]] = field(default_factory=list)
     _thread: threading.Thread = field(default_factory=threading.Thread)
+    #: The built client served: the tests' build, with Discord's SDK mock (``?mock=``).
+    static: Path = STATIC
 
     # The test's side (another thread) --------------------------------------------------
 
@@ -152,7 +155,7 @@ class FakeActivityServer:
         app = web.Application()
         for prefix in ("", "/.proxy"):
             app.router.add_get(prefix + "/", self._index)
-            app.router.add_static(prefix + "/assets/", STATIC / "assets")
+            app.router.add_static(prefix + "/assets/", self.static / "assets")
             app.router.add_post(prefix + "/api/token", self._token)
             app.router.add_get(prefix + "/api/ws", self._ws)
         self._runner = web.AppRunner(app, access_log=None)
@@ -173,7 +176,8 @@ class FakeActivityServer:
             "default-src 'self'; script-src 'self'; style-src 'self'; "
             "img-src 'self' data: https://cdn.discordapp.com; connect-src 'self'"
         )
-        return web.FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": csp})
+        page = self.static / "index.html"
+        return web.FileResponse(page, headers={"Content-Security-Policy": csp})
 
     async def _token(self, request: web.Request) -> web.Response:
         self.token_asks += 1
@@ -248,9 +252,12 @@ class FakeActivityServer:
 def main() -> None:
     """Serves the built client with the test positions, for a look in a browser:
     ``python -m tests.activity.fake_server`` prints a link per position."""
+    import tempfile
+
+    from testbed.web_build import build_with_mock
     from tests.activity import tables
 
-    fake = FakeActivityServer()
+    fake = FakeActivityServer(static=build_with_mock(Path(tempfile.mkdtemp())))
     fake.views = {
         tables.ALEX: lambda: tables.nines_play(0),
         tables.BEA: lambda: tables.nein_nine_play(1),

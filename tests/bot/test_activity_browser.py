@@ -1,5 +1,6 @@
-"""Issue 37 end to end, in real browsers: the built web table (bot/activity/static/) served by
-the bot's own Activity server, Discord's SDK mocked in the page (``?mock=``) with the double's
+"""Issue 37 end to end, in real browsers: the web table served by the bot's own Activity
+server, built for tests with Discord's SDK mocked in the page (``?mock=``, testbed/web_build.py;
+the production build in bot/activity/static/ has no mock) with the double's
 authorization codes and activity instances. Two people play from two headless Chromiums (one
 in English, one in French), a third from the chat table, computers in the other seats: every
 card played in a browser is checked on the chat table, every card played in chat in both
@@ -144,10 +145,14 @@ async def in_browser(driver: Any, script: str, *args: Any) -> Any:
 )
 async def test_a_whole_game_in_two_browsers_and_chat(
     activity: Activity,  # noqa: F811
+    mock_static: Path,
     ruleset: str,
     options: dict[str, Any],
 ) -> None:
     fake = activity.fake
+    # The tests' build, with Discord's SDK mock (the production build has none).
+    assert activity.bot is not None and activity.bot.activity_server is not None
+    activity.bot.activity_server.static = mock_static
     alice, bob = fake.add_user("alice"), fake.add_user("bob", locale="fr")
     carol = fake.add_user("carol")
     computers = Rules.from_settings(ruleset).players - 3

@@ -8,14 +8,14 @@
  * Every URL is relative to the page (no leading slash), so the same build works at "/" and
  * under Discord's "/.proxy/" prefix (https://discord.com/developers/docs/activities/development-guides/networking).
  *
- * `?mock=<user id>` runs with the SDK's DiscordSDKMock instead, for tests and work outside
- * Discord: `guild`, `channel`, `instance`, `code` (what authorize() answers), `name` and
- * `locale` come from the query too.
+ * In the tests' build only (`node build.mjs --mock`), `?mock=<user id>` runs with the SDK's
+ * DiscordSDKMock instead (src/mock.ts); the production build has no mock.
  */
 import "./style.css";
-import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
+import { DiscordSDK, type DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { SUIT_SPRITE, parseCard } from "./cards";
 import { Link, type LinkStatus, type Retry, backoff } from "./connection";
+import { mockSdk } from "./mock";
 import { WORDS, langOf } from "./i18n";
 import type { ActionText, CardText, ServerFrame } from "./protocol";
 import { render, tick } from "./render";
@@ -38,30 +38,13 @@ function clientIdFromHost(): string {
 }
 
 function makeSdk(): DiscordSDK | DiscordSDKMock {
-  const mockUser = query.get("mock");
-  if (mockUser === null) return new DiscordSDK(clientIdFromHost());
-  const sdk = new DiscordSDKMock(
-    query.get("client_id") ?? "mock",
-    query.get("guild"),
-    query.get("channel"),
-    null,
-  );
-  const instance = query.get("instance");
-  // The mock's instance id is a fixed string; the tests give each page its own.
-  if (instance !== null) Object.defineProperty(sdk, "instanceId", { value: instance });
-  const name = query.get("name") ?? `user ${mockUser}`;
-  sdk._updateCommandMocks({
-    authorize: async () => ({ code: query.get("code") ?? `mock-${mockUser}` }),
-    authenticate: async (args) => ({
-      access_token: args.access_token ?? "",
-      user: { username: name, discriminator: "0", id: mockUser, avatar: null, public_flags: 0 },
-      scopes: ["identify"],
-      expires: new Date(Date.now() + 3_600_000).toString(),
-      application: { id: query.get("client_id") ?? "mock", description: "", name: "Nines" },
-    }),
-    userSettingsGetLocale: async () => ({ locale: query.get("locale") ?? navigator.language }),
-  });
-  return sdk;
+  // MOCK_SDK is false in the production build (web/build.mjs), which drops this branch and
+  // the mock with it; only the tests' build (`--mock`) runs outside Discord.
+  if (MOCK_SDK) {
+    const mockUser = query.get("mock");
+    if (mockUser !== null) return mockSdk(query, mockUser);
+  }
+  return new DiscordSDK(clientIdFromHost());
 }
 
 /** Hello refusals the link tries again after: its own line says so, not the server's words. */
