@@ -248,9 +248,13 @@ NO_GAME = "return document.querySelector('.center .nogame')?.innerText.trim() ??
 
 async def test_a_page_with_no_game_shows_the_lobby_once_one_opens(
     activity: Activity,  # noqa: F811
+    mock_static: Path,
 ) -> None:
     """Issue 44 through the real bot: the page says there is no game and waits (no reconnect),
     then shows the lobby the moment someone runs /nines start in its channel."""
+    # The tests' build, with Discord's SDK mock (the production build has none).
+    assert activity.bot is not None and activity.bot.activity_server is not None
+    activity.bot.activity_server.static = mock_static
     fake = activity.fake
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     instance = fake.activity_instance(fake.channel, [bob.id])
