@@ -344,8 +344,9 @@ def build(
     view = None if viewer is None else seat_view(game, viewer)
     table = public_view(game) if view is None else view.table
     names = names_of(source.seats)
-    levels = [(s.difficulty or "normal") if s.is_computer else None for s in source.seats]
-    codes = short_codes(source.language, names, levels)
+    # A computer's code is made from its name like a person's (issue 46: ``N1`` read as a
+    # code of another kind beside people's names).
+    codes = short_codes(source.language, names)
     won = [sum(table.tricks_won[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     seats = tuple(
         SeatModel(

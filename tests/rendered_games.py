@@ -26,7 +26,7 @@ from bot.table_model import build, build_lobby, trick_of
 from cogs.nines import render, ui
 from cogs.nines.render.cards import TEXT, CardStyle
 from engine import Game, HandEnded, Rules
-from engine.cards import FULL_DECK, JOKER
+from engine.cards import FULL_DECK
 
 #: Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-
 #: embed-limits; a message's content: 2,000 characters).
@@ -52,9 +52,7 @@ SHORT = {
 def synced_faces() -> CardFaces:
     """Every face as if the start-up sync had uploaded it (names shaped as bot/emojis.py
     names them, ids of Discord's size), without drawing a picture."""
-    keys = sorted(
-        {face_key(c, n, d) for c in (*FULL_DECK, JOKER) for n in NOTATIONS for d in DECKS}
-    )
+    keys = sorted({face_key(c, n, d) for c in FULL_DECK for n in NOTATIONS for d in DECKS})
     return CardFaces(
         {
             key: Uploaded(f"nines_{key}_0123abcd", 1234567890123456789 - i)
