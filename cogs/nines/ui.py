@@ -325,7 +325,7 @@ def card_rows(cards: Sequence[Card], buttons: Sequence[Button], most: int) -> li
     >>> from engine import Card, Suit
     >>> hand = [Card.parse(c) for c in "AS KS 2H 3H 4H 5H 6H 9C JK".split()]
     >>> [[b for b in row] for row in card_rows(hand, [c.code for c in hand], 4)]
-    [['AS', 'KS', 'JK'], ['2H', '3H', '4H', '5H'], ['6H'], ['9C']]
+    [['AS', 'KS'], ['2H', '3H', '4H', '5H'], ['6H'], ['9C', 'JK']]
     """
     suited: list[list[Button]] = []
     jokers: list[Button] = []

@@ -80,13 +80,13 @@ def hand_summary(
     for value in fields:
         # Each field named by the tricks it holds when the list takes more than one: an
         # invisible name would read as a blank line (issue 46).
-        if len(fields) > 1:
+        if len(fields) > 1 and value[:1].isdigit():
             numbers = [
                 int(line.split(".", 1)[0]) for line in value.split("\n") if line[:1].isdigit()
             ]
             name = tr(lang, "summary.tricks_range", first=numbers[0], last=numbers[-1])
-        else:
-            name = heading
+        else:  # one field, or the codes' legend alone at the end
+            name = heading if value is fields[0] else tr(lang, "summary.codes")
         embed.add_field(name=name, value=value, inline=False)
     return embed
 
