@@ -55,7 +55,7 @@ async def test_every_persons_hand_says_how_the_hand_ended(
         hand = newest_hand(fake, user)
         assert hand is not None
         line = next(x for x in (hand.content or "").splitlines() if "Hand 1 is over: " in x)
-        assert "alice" in line and "bob" in line and "/4 (" in line
+        assert "alice" in line and "bob" in line and "/4 → **" in line
         assert "Hand 2" in (hand.content or "")
 
 

@@ -102,7 +102,7 @@ def last_result_text(lang: str, model: TableModel, result: HandEnded) -> str:
     (as the hand's summary says it), Nein Nine's points of the round."""
     title = tr(lang, f"summary.title_{model.kind.unit}", number=result.number)
     if model.kind.has_quota:
-        outcome = " · ".join(hand_changes(lang, model, result))
+        outcome = " · ".join(hand_changes(lang, model, result, tricks=True))
     else:
         outcome = " · ".join(named(name(model, s), signed(p)) for s, p in enumerate(result.points))
     return tr(lang, "hand.last_result", title=title, result=outcome)

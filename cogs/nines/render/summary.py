@@ -97,16 +97,24 @@ def score_before(model: TableModel, result: HandEnded) -> tuple[int, ...]:
     return next(rows, model.start_scores)
 
 
-def hand_changes(lang: str, model: TableModel, result: HandEnded) -> list[str]:
+def hand_changes(
+    lang: str, model: TableModel, result: HandEnded, *, tricks: bool = False
+) -> list[str]:
     """Nines: each player's (or team's) score after the hand, its change beside it when it
-    moved, ``alice **5** (−2)``: a trick over quota costs a point, one under gains one (the
-    tricks against the quota are the line above). A score that did not move has no bracket."""
+    moved, ``alice **5** (−2)``: a trick over quota costs a point, one under gains one. A
+    score that did not move has no bracket (issue 46: no "(0)"). With ``tricks``, the tricks
+    against the quota lead to it, ``alice 6/4 → **5** (−2)``: the bracket stands by the score
+    it changed, not by the tricks (the one line of a private hand)."""
     rules = model.rules
     before = score_before(model, result)
     parts = []
     for u in range(rules.units):
         change = result.scores[u] - before[u]
-        text = named_score(rules, unit_name(model, u, lang), result.scores[u])
+        who = unit_name(model, u, lang)
+        if tricks:
+            won = sum(result.tricks_won[s] for s in rules.seats_of(u))
+            who = f"{who} {won}/{rules.quota} →"
+        text = named_score(rules, who, result.scores[u])
         parts.append(f"{text} ({signed(change)})" if change else text)
     return parts
 
