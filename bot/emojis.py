@@ -18,7 +18,8 @@ name and never created twice. Discord's rule for the name: 2 to 32 characters of
 digits and ``_`` (Discord's docs, Emoji > Create Application Emoji, "name of the emoji", and
 Emoji Object; the longest of ours is 24; ``fakecord/app_emojis.py`` refuses any other).
 Emojis of ours that no face uses any more stay where they are (older messages still
-show them) until room is needed for new ones; other emojis of the application are never touched. Processes starting together on one
+show them) until room is needed for new ones; other emojis of the application are never
+touched. Processes starting together on one
 database take turns (``Storage.one_at_a_time``): the first uploads, the next finds it done.
 Should two create the same face all the same (two processes on one SQLite file, which share no
 lock), Discord refuses the second, an application's emoji names being unique, and the second

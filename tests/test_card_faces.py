@@ -19,9 +19,9 @@ from bot.card_faces import (
     SIZE,
     WHITE,
     draw_face,
-    rank_text,
     face_key,
     faces,
+    rank_text,
 )
 from bot.emojis import MAX_BYTES, OURS, CardFaces, Uploaded, card_words, emoji_name
 from bot.i18n import card_label
@@ -59,7 +59,7 @@ def test_every_card_of_both_decks_has_a_face_in_each_notation_and_deck():
     # Each notation its own faces (an emoji's name is in its words): 52 cards and 26
     # four-colour clubs and diamonds, twice.
     assert len(drawn) == 2 * (52 + 26) == 156
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="Joker has no drawn face"):
         face_key(JOKER, "en", False)
 
 
