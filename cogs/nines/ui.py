@@ -319,8 +319,9 @@ def row_width(row: Sequence[Button]) -> int:
 
 
 def card_rows(cards: Sequence[Card], buttons: Sequence[Button], most: int) -> list[list[Button]]:
-    """The card buttons in rows: a row per suit (a long suit over two), the Joker in a row
-    with room; when that takes more than ``most`` rows, rows of ``ROW_CARDS`` in hand order.
+    """The card buttons in rows: a row per suit (a long suit over two), the Joker (a wider
+    button: 🃏 and its word) in a row of two cards at most, else a row of its own; when that
+    takes more than ``most`` rows, rows of ``ROW_CARDS`` in hand order.
 
     >>> from engine import Card, Suit
     >>> hand = [Card.parse(c) for c in "AS KS 2H 3H 4H 5H 6H 9C JK".split()]
@@ -339,7 +340,7 @@ def card_rows(cards: Sequence[Card], buttons: Sequence[Button], most: int) -> li
         suited[-1].append(b)
         last = card.suit
     for joker in jokers:
-        room = next((row for row in reversed(suited) if len(row) < ROW_CARDS), None)
+        room = next((row for row in reversed(suited) if len(row) < ROW_CARDS - 1), None)
         if room is None:
             suited.append([joker])
         else:
