@@ -132,6 +132,8 @@ export interface Table {
    * older servers: the person's language then.
    */
   notation?: string;
+  /** The server's four-colour deck setting (issue 46); absent: the two-colour deck. */
+  four_colour?: boolean;
 }
 
 export interface You {
