@@ -360,6 +360,8 @@ def hand_view(
     Joker; Refresh always, on a row of its own when there is room."""
     hand = model.hand
     assert hand is not None, "a watcher's model has no hand to show"
+    if hand.text_cards:  # the person's own preference: text cards (issue 46), the deck's colours
+        style = CardStyle(TEXT.faces, style.four_colour)
     g, n = model.game_id, model.n
     # The game's notation, whatever the reader's language: a card reads the same way on the
     # table, in the summaries and in this hand (PRODUCT.md).

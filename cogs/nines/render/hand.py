@@ -35,6 +35,8 @@ def hand_content(
     """The text over the viewer's cards: the hand's number and trump, their standing, the
     trick in play and the last one, whose decision it is, and what they put down. Cards as
     faces in ``style``, unless that would pass a message's 2,000 characters: then as text."""
+    if model.hand is not None and model.hand.text_cards:  # the person's own preference
+        style = TEXT
     content = _hand_content(lang, model, notice, joker_prompt, style)
     if style and len(content) > CONTENT_CHARS:
         content = _hand_content(lang, model, notice, joker_prompt, TEXT)
