@@ -20,8 +20,8 @@ The inks (issue 46): the four suits stay apart for a deuteranope as well as for 
 Each ink simulated for deuteranopia (Machado, Oliveira and Fernandes 2009, severity 1.0, on
 linear RGB), CIE ΔE2000 between each pair, normal / deuteranope (``bench/card_faces.py``):
 
-    ♠/♥ 44.4 / 44.0   ♠/♦ 42.8 / 41.8   ♠/♣ 28.4 / 25.2
-    ♥/♦ 53.0 / 73.0   ♥/♣ 71.0 / 25.2   ♦/♣ 50.3 / 59.4
+    ♠/♥ 44.3 / 45.9   ♠/♦ 40.6 / 40.2   ♠/♣ 35.0 / 25.7
+    ♥/♦ 46.9 / 64.7   ♥/♣ 62.9 / 25.2   ♦/♣ 43.6 / 37.7
 
 where the earlier green (0, 128, 52) against the red read 8.0 for a deuteranope (69.7 normal):
 the same olive. The green is darker and bluer, the red brighter: they part by lightness, which a
