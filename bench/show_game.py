@@ -1,14 +1,16 @@
 """Print what each person sees in one game, as Discord would show it (a script, not a test).
 
     .venv/bin/python bench/show_game.py [--lang fr] [--ruleset classic] [--start 3]
-        [--rounds 2] [--seed 1]
+        [--rounds 2] [--seed 1] [--text]
 
 The real bot (its own startup) against the Discord double: Élodie Côté (in the chosen
 language, also the server's) and Alexandre (English) with computers in the other seats (one,
 or two in a four-seat game: partnership, four-player). Every public message, each person's
 private messages and every notification are printed in order, the way a person reads them:
 content, embeds (title, description, fields as Discord shows them, a bold name over its
-value, and footer), buttons (disabled ones in brackets).
+value, and footer), buttons (disabled ones in brackets). Cards show as the faces' emojis
+(uploaded to the double at start, as the bot does), written ``:queen_of_hearts:`` (the name
+Discord shows on hover and a screen reader says, without its hash); ``--text``: no faces.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import random
+import re
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -27,6 +30,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import RULESETS  # noqa: E402
+
+EMOJI = re.compile(r"<:([a-z0-9_]+)_[0-9a-f]{6}:\d+>")
+
+
+def button_text(button: Any) -> str:
+    emoji = button.emoji
+    face = ""
+    if emoji is not None:
+        name = str(emoji.get("name") if isinstance(emoji, dict) else emoji.name)
+        face = f":{name.rsplit('_', 1)[0]}:" if re.search(r"_[0-9a-f]{6}$", name) else name
+    return " ".join(part for part in (face, button.label or "") if part)
 
 
 def shown(message: object) -> str:
@@ -44,12 +58,14 @@ def shown(message: object) -> str:
             lines.append(f"**{field['name']}**\n{field['value']}")
         if embed.get("footer"):
             lines.append(f"({embed['footer']['text']})")
-    buttons = [f"[{b.label}]" if b.disabled else f"<{b.label}>" for b in message.buttons()]
-    if buttons:
-        lines.append(" ".join(buttons))
+    for row in message.button_rows():
+        lines.append(
+            " ".join(f"[{button_text(b)}]" if b.disabled else f"<{button_text(b)}>" for b in row)
+        )
     if message.attachments:
         lines.append(f"(picture: {', '.join(a.filename for a in message.attachments)})")
-    return "\n".join("    " + line for text in lines for line in text.splitlines())
+    text = "\n".join("    " + line for text in lines for line in text.splitlines())
+    return EMOJI.sub(r":\1:", text)
 
 
 def ends(fake: object) -> int:
@@ -65,7 +81,7 @@ def ends(fake: object) -> int:
 
 
 @contextlib.asynccontextmanager
-async def bot_against_double(lang: str) -> AsyncIterator[Any]:
+async def bot_against_double(lang: str, faces: bool = True) -> AsyncIterator[Any]:
     """The real bot (its own startup, a throwaway database) connected to a fresh double whose
     server speaks ``lang``; yields the double."""
     from bot.app import build_bot
@@ -78,10 +94,15 @@ async def bot_against_double(lang: str) -> AsyncIterator[Any]:
     try:
         with discord_pointed_at(fake), tempfile.TemporaryDirectory() as work:
             fake.guild.preferred_locale = "fr" if lang == "fr" else "en-US"
-            bot = await build_bot(bot_settings(fake, Path(work) / "nines.sqlite3"))
+            emojis = "on" if faces else "off"
+            bot = await build_bot(
+                bot_settings(fake, Path(work) / "nines.sqlite3", CARD_EMOJIS=emojis)
+            )
             bot._connection.guild_ready_timeout = 0.05
             task = await run_client(bot, fake)
             await fake.settle()
+            if bot.card_faces_synced is not None:
+                await bot.card_faces_synced
             try:
                 yield fake
             finally:
@@ -94,7 +115,7 @@ async def main(args: argparse.Namespace) -> None:
     from testbed.games import game_id_of
     from testbed.people import NotifiedPerson
 
-    async with bot_against_double(args.lang) as fake:
+    async with bot_against_double(args.lang, faces=not args.text) as fake:
         alice = fake.add_user("Élodie Côté", locale=args.lang)
         bob = fake.add_user("Alexandre")
         options = {"ruleset": args.ruleset, "start": args.start}
@@ -149,4 +170,5 @@ if __name__ == "__main__":
     parser.add_argument("--start", type=int, default=3, help="Nines: the starting score")
     parser.add_argument("--rounds", type=int, default=2, help="Nein Nine: the number of rounds")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--text", action="store_true", help="no card faces: cards as text")
     asyncio.run(main(parser.parse_args()))

@@ -9,11 +9,17 @@ app emojis"; Create Application Emoji: "Emojis and animated emojis have a maximu
 
 At start, ``sync_card_faces`` lists the application's emojis (GET
 /applications/{id}/emojis), creates only the faces missing (POST, the same route), and returns
-a ``CardFaces`` that maps each card to its emoji. A face's name carries its content hash
-(``nines_qh_fr_1a2b3c4d``), so a face drawn differently is a new name and is uploaded, and an
-unchanged one is found by name and never created twice. Emojis of ours that no face uses any
-more stay where they are (older messages still show them) until room is needed for new ones;
-other emojis of the application are never touched. Processes starting together on one
+a ``CardFaces`` that maps each card to its emoji. A face's name says the card in its notation's
+words and ends with 6 hex digits of its content hash (``queen_of_hearts_1a2b3c``,
+``dame_de_coeur_4d5e6f``): Discord shows an emoji's name on hover and a screen reader reads it
+(the ``alt`` of its image), so the name is the card for someone who cannot see the face (issue
+46); a face drawn differently is a new name and is uploaded, and an unchanged one is found by
+name and never created twice. Discord's rule for the name: 2 to 32 characters of letters,
+digits and ``_`` (Discord's docs, Emoji > Create Application Emoji, "name of the emoji", and
+Emoji Object; the longest of ours is 24; ``fakecord/app_emojis.py`` refuses any other).
+Emojis of ours that no face uses any more stay where they are (older messages still
+show them) until room is needed for new ones; other emojis of the application are never
+touched. Processes starting together on one
 database take turns (``Storage.one_at_a_time``): the first uploads, the next finds it done.
 Should two create the same face all the same (two processes on one SQLite file, which share no
 lock), Discord refuses the second, an application's emoji names being unique, and the second
@@ -48,18 +54,44 @@ log = logging.getLogger(__name__)
 MAX_EMOJIS: Final = 2000
 #: An emoji image's largest size (Discord's docs, Emoji > Create Application Emoji).
 MAX_BYTES: Final = 256 * 1024
-#: What every emoji of ours is named: the prefix, the face's key, 8 hex digits of its hash.
-PREFIX: Final = "nines_"
-#: Ours, by that shape (a face key as bot/card_faces.py makes them): the only emojis the sync
-#: ever deletes, so another emoji of the application is never taken for one of ours.
-OURS: Final = re.compile(r"^nines_(?:[2-9tjqka][shdc](?:_fr)?(?:_4c)?|jk)_[0-9a-f]{8}$")
+#: A rank and a suit in an emoji's name, by notation: ASCII words (Discord allows no other).
+RANK_WORDS: Final = {
+    "en": {11: "jack", 12: "queen", 13: "king", 14: "ace"},
+    "fr": {11: "valet", 12: "dame", 13: "roi", 14: "as"},
+}
+SUIT_WORDS: Final = {
+    "en": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "fr": {"S": "pique", "H": "coeur", "D": "carreau", "C": "trefle"},
+}
+OF: Final = {"en": "of", "fr": "de"}
+#: Ours, by the names' shape: the only emojis the sync ever deletes, so another emoji of the
+#: application is never taken for one of ours. Names before issue 46 (``nines_qh_fr_1a2b3c4d``)
+#: are ours too: they are cleared when room is needed.
+OURS: Final = re.compile(
+    r"^(?:nines_(?:[2-9tjqka][shdc](?:_fr)?(?:_4c)?|jk)_[0-9a-f]{8}"
+    r"|(?:[2-9]|10|jack|queen|king|ace|valet|dame|roi|as)_(?:of|de)_"
+    r"(?:spades|hearts|diamonds|clubs|pique|coeur|carreau|trefle)_[0-9a-f]{6})$"
+)
+#: The Joker's sign, on its button as in text (``card_label``): it has no drawn face.
+JOKER_SIGN: Final = "🃏"
 #: The name ``one_at_a_time`` takes turns on.
 LOCK_NAME: Final = "card-emojis"
 
 
+def card_words(card: Card, notation: str) -> str:
+    """A card in ``notation``'s words, as an emoji's name may spell it.
+
+    >>> card_words(Card.parse("QD"), "en"), card_words(Card.parse("TH"), "fr")
+    ('queen_of_diamonds', '10_de_coeur')
+    """
+    assert card.suit is not None, "the Joker has no face"
+    rank = RANK_WORDS[notation].get(card.rank, str(card.rank))
+    return f"{rank}_{OF[notation]}_{SUIT_WORDS[notation][card.suit.value]}"
+
+
 def emoji_name(face: Face) -> str:
-    """The emoji's name: 2 to 32 letters, digits and underscores, as Discord requires."""
-    return f"{PREFIX}{face.key}_{face.digest[:8]}"
+    """The emoji's name: the card in words, then 6 hex digits of the face's hash."""
+    return f"{card_words(face.card, face.notation)}_{face.digest[:6]}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,13 +120,17 @@ class CardFaces:
         return len(self._by_face)
 
     def _find(self, card: Card, notation: str, four_colour: bool) -> Uploaded | None:
+        if card.suit is None:  # the Joker has no face: 🃏 is its sign everywhere
+            return None
         return self._by_face.get(face_key(card, notation, four_colour))
 
     def button_emoji(
         self, card: Card, notation: str, four_colour: bool = False
     ) -> discord.PartialEmoji | None:
-        """The emoji for a button showing ``card`` (its label still carries the rank, for a
-        client that shows no emoji); None without faces."""
+        """The emoji for a button showing ``card``: its face; None without faces. The Joker's
+        is 🃏, with faces or without: its one sign everywhere (issue 46)."""
+        if card.suit is None:
+            return discord.PartialEmoji(name=JOKER_SIGN)
         found = self._find(card, notation, four_colour)
         return None if found is None else discord.PartialEmoji(name=found.name, id=found.id)
 

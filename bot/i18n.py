@@ -264,12 +264,23 @@ def face_key(reader: str, notation: str, ranks: str = "KQJ") -> str:
     """The letters in ``notation`` of the face cards ``ranks`` (the deck's), with their names
     in ``reader``'s words: the key for someone reading the other language's notation.
 
-    >>> face_key("en", "fr"), face_key("fr", "en"), face_key("en", "fr", "J")
-    ('R king · D queen · V jack', 'K roi · Q dame · J valet', 'V jack')
+    >>> face_key("en", "fr"), face_key("en", "fr", "J")
+    ('R for king, D for queen and V for jack', 'V for jack')
+    >>> face_key("fr", "en")
+    'K pour roi, Q pour dame et J pour valet'
     """
     faces = (Card.parse(f"{rank}S") for rank in ranks)
-    return " · ".join(
-        f"{card_label(c, notation)[:-1]} {tr(reader, f'rank.{c.rank}').lower()}" for c in faces
+    return and_list(
+        reader,
+        [
+            tr(
+                reader,
+                "card.letter",
+                letter=card_label(c, notation)[:-1],
+                rank=tr(reader, f"rank.{c.rank}").lower(),
+            )
+            for c in faces
+        ],
     )
 
 

@@ -114,6 +114,7 @@ class Lobby:
         # How each person sorts their hand: read before the start is stored, so a failed
         # read leaves the lobby as it was.
         trumps_first = await session.deps.storage.trumps_first_users(session.people)
+        text_cards = await session.deps.storage.text_cards_users(session.people)
         try:
             autoplay = await session.write(
                 session.deps.storage.start_game(
@@ -126,6 +127,7 @@ class Lobby:
         for info in session.seats:
             info.autoplay = info.user_id in autoplay
             info.trumps_first = info.user_id in trumps_first
+            info.text_cards = info.user_id in text_cards
         session.timer.stored((session.n, seat), deadline)
         change = Change(events=list(session.game.opening))
         await session.timer.arm()

@@ -207,9 +207,11 @@ class GameSession:
         """The seated people's own preferences, as stored (kept per person, every server's)."""
         autoplay = await self.deps.storage.autoplay_users(self.people)
         trumps_first = await self.deps.storage.trumps_first_users(self.people)
+        text_cards = await self.deps.storage.text_cards_users(self.people)
         for seat in self.seats:
             seat.autoplay = seat.user_id in autoplay
             seat.trumps_first = seat.user_id in trumps_first
+            seat.text_cards = seat.user_id in text_cards
 
     # -- play ------------------------------------------------------------------------------------
 
@@ -699,6 +701,16 @@ class Sessions:
 
         async def follow(session: GameSession, seat: int) -> tuple[GameSession, int] | None:
             session.seats[seat].trumps_first = on
+            return (session, seat) if session.status == "live" else None
+
+        return await self._each_seat_of(user_id, follow)
+
+    async def text_cards_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, int]]:
+        """A person changed whether their hand shows text cards (stored by the caller): as
+        ``trumps_first_changed``, each live game and seat, to redraw."""
+
+        async def follow(session: GameSession, seat: int) -> tuple[GameSession, int] | None:
+            session.seats[seat].text_cards = on
             return (session, seat) if session.status == "live" else None
 
         return await self._each_seat_of(user_id, follow)

@@ -22,6 +22,7 @@ class SeatInfo:
     timeouts: int = 0
     autoplay: bool = False  # the person's preference: their forced cards play themselves
     trumps_first: bool = False  # the person's preference: their hand shows trumps first
+    text_cards: bool = False  # the person's preference: their hand's cards as text, no faces
 
     @property
     def is_computer(self) -> bool:

@@ -104,6 +104,7 @@ class HandModel:
     legal: tuple[Action, ...]  # empty when it is not this seat's decision
     playable: frozenset[Card]  # the cards of ``legal``'s plays, for raising or enabling
     put_down: tuple[Card, ...] | None  # the hand this seat put down in an exchange (N4)
+    text_cards: bool = False  # the person prefers text cards to faces (issue 46)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,7 +301,7 @@ def _ranking(kind: GameType, rules: Rules, table: PublicView) -> tuple[RankRow, 
     )
 
 
-def _hand(view: SeatView, trumps_first: bool) -> HandModel:
+def _hand(view: SeatView, trumps_first: bool, text_cards: bool = False) -> HandModel:
     """The seat's cards in display order: suit order, or the trump suit first for a person
     who sorts so (``SeatInfo.trumps_first``; none yet in a Nein Nine round before its first
     8, nor in a no-trump hand)."""
@@ -312,6 +313,7 @@ def _hand(view: SeatView, trumps_first: bool) -> HandModel:
         legal=view.legal,
         playable=plays,
         put_down=tuple(sort_hand(view.put_down[-1], first)) if view.put_down else None,
+        text_cards=text_cards,
     )
 
 
@@ -338,8 +340,9 @@ def build(
     view = None if viewer is None else seat_view(game, viewer)
     table = public_view(game) if view is None else view.table
     names = names_of(source.seats)
-    levels = [(s.difficulty or "normal") if s.is_computer else None for s in source.seats]
-    codes = short_codes(source.language, names, levels)
+    # A computer's code is made from its name like a person's (issue 46: ``N1`` read as a
+    # code of another kind beside people's names).
+    codes = short_codes(source.language, names)
     won = [sum(table.tricks_won[s] for s in rules.seats_of(u)) for u in range(rules.units)]
     seats = tuple(
         SeatModel(
@@ -413,7 +416,9 @@ def build(
         tiebreak=tiebreak_of(table),
         winners=table.winners,
         ranking=_ranking(kind, rules, table),
-        hand=None if view is None else _hand(view, source.seats[view.seat].trumps_first),
+        hand=None
+        if view is None
+        else _hand(view, source.seats[view.seat].trumps_first, source.seats[view.seat].text_cards),
         n=len(game.log),
         notation=source.language,
         first_dealer=table.first_dealer,

@@ -198,6 +198,18 @@ class Button:
     disabled: bool
     style: int
     url: str | None = None
+    emoji: dict[str, Any] | None = None  # {"name": ..., "id": ...}: a custom or Unicode emoji
+
+    @classmethod
+    def of(cls, c: dict[str, Any]) -> Button:
+        return cls(
+            label=c.get("label"),
+            custom_id=c.get("custom_id"),
+            disabled=bool(c.get("disabled", False)),
+            style=int(c.get("style", 1)),
+            url=c.get("url"),
+            emoji=c.get("emoji"),
+        )
 
 
 def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -248,17 +260,16 @@ class Message:
         return bool(self.flags & LOADING)
 
     def buttons(self) -> list[Button]:
-        return [
-            Button(
-                label=c.get("label"),
-                custom_id=c.get("custom_id"),
-                disabled=bool(c.get("disabled", False)),
-                style=int(c.get("style", 1)),
-                url=c.get("url"),
-            )
+        return [Button.of(c) for c in _walk(self.components) if c.get("type") == 2]
+
+    def button_rows(self) -> list[list[Button]]:
+        """The buttons row by row (each action row's), as Discord lays them out."""
+        rows = [
+            [Button.of(b) for b in c.get("components", []) if b.get("type") == 2]
             for c in _walk(self.components)
-            if c.get("type") == 2
+            if c.get("type") == 1
         ]
+        return [row for row in rows if row]
 
     def all_components(self) -> list[dict[str, Any]]:
         return _walk(self.components)

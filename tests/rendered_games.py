@@ -19,14 +19,14 @@ from typing import Any
 import discord
 
 from bot.card_faces import DECKS, NOTATIONS, face_key
-from bot.emojis import CardFaces, Uploaded
+from bot.emojis import CardFaces, Uploaded, card_words
 from bot.session import SeatInfo
 from bot.storage import StatsRow
 from bot.table_model import build, build_lobby, trick_of
 from cogs.nines import render, ui
 from cogs.nines.render.cards import TEXT, CardStyle
 from engine import Game, HandEnded, Rules
-from engine.cards import FULL_DECK, JOKER
+from engine.cards import FULL_DECK
 
 #: Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-
 #: embed-limits; a message's content: 2,000 characters).
@@ -51,14 +51,19 @@ SHORT = {
 
 def synced_faces() -> CardFaces:
     """Every face as if the start-up sync had uploaded it (names shaped as bot/emojis.py
-    names them, ids of Discord's size), without drawing a picture."""
-    keys = sorted(
-        {face_key(c, n, d) for c in (*FULL_DECK, JOKER) for n in NOTATIONS for d in DECKS}
-    )
+    names them: the card in words, then a hash, ``0123ab`` here, ``4c4c4c`` for a four-colour
+    face; ids of Discord's size), without drawing a picture."""
+    names = {}
+    for card in FULL_DECK:
+        for notation in NOTATIONS:
+            for deck in DECKS:
+                key = face_key(card, notation, deck)
+                digest = "4c4c4c" if key.endswith("_4c") else "0123ab"
+                names[key] = f"{card_words(card, notation)}_{digest}"
     return CardFaces(
         {
-            key: Uploaded(f"nines_{key}_0123abcd", 1234567890123456789 - i)
-            for i, key in enumerate(keys)
+            key: Uploaded(name, 1234567890123456789 - i)
+            for i, (key, name) in enumerate(sorted(names.items()))
         }
     )
 
@@ -100,6 +105,7 @@ class Shown:
     markdown: list[str] = field(default_factory=list)
     plain: list[str] = field(default_factory=list)
     buttons: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[list[dict[str, Any]]] = field(default_factory=list)  # the buttons row by row
     embed: discord.Embed | None = None
     content: str | None = None
     allowed: discord.AllowedMentions | None = None
@@ -187,7 +193,9 @@ def play(
             reader = readers[reader_seat % len(readers)]
             text = render.hand_content(reader, model, style=style)
             view = ui.hand_view(reader, model, style=style)
-            yield Shown("hand", False, [text], buttons=buttons_of(view), content=text)
+            yield Shown(
+                "hand", False, [text], buttons=buttons_of(view), rows=view.rows, content=text
+            )
     session.status = "finished"
     public = build(session, None)
     end = embed_shown("end", render.end_embed(lang, public, []))

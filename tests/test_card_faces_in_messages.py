@@ -16,7 +16,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.card_faces import face_key, rank_text
+from bot.card_faces import face_key
+from bot.emojis import card_words
 from bot.i18n import card_label, tr
 from bot.table_model import build
 from cogs.nines import ids, render
@@ -48,7 +49,7 @@ NAMES = [
 ]
 #: A card written as text, in either notation: ``10♥``, ``D♠``, ``A♣``.
 CARD_TEXT = re.compile(r"(?<![\w])(?:10|[2-9AKQJRDV])[♠♥♦♣]")
-EMOJI = re.compile(r"<:(nines_[a-z0-9_]+):(\d+)>")
+EMOJI = re.compile(r"<:([a-z0-9_]+_[0-9a-f]{6}):(\d+)>")
 #: The lines that list cards played, in either language.
 TRICK_LINES = re.compile(
     r"^(?:Current trick|Last trick|Trick \d+|Pli en cours|Dernier pli|Pli \d+)", re.M
@@ -94,18 +95,22 @@ def test_every_card_shows_its_face(ruleset: str, lang: str) -> None:
             assert emoji is not None, button
             expected = style.button_emoji(card, notation)
             assert expected is not None and emoji == expected.to_dict()
-            if card.suit is None:
+            if card.suit is None:  # 🃏 and its word, the Joker's one sign (issue 46)
+                assert emoji == {"name": "🃏", "id": None}
                 assert button["label"] in (tr("en", "button.joker"), tr("fr", "button.joker"))
-            else:
-                assert button["label"] == rank_text(card, notation)
-            four = style.four_colour and card.suit is not None and card.suit.value in "DC"
+                continue
+            # No label beside a face: the emoji's name says the card (issue 46).
+            assert "label" not in button
+            four = style.four_colour and card.suit.value in "DC"
             key = face_key(card, notation, style.four_colour)
-            assert emoji["name"] == f"nines_{key}_0123abcd" and key.endswith("_4c") == four
+            digest = "4c4c4c" if four else "0123ab"
+            assert emoji["name"] == f"{card_words(card, notation)}_{digest}"
+            assert key.endswith("_4c") == four
             seen["button"] += 1
         for text in shown.markdown:
             for line in trick_lines(text):
                 assert not CARD_TEXT.search(line), line
-                assert EMOJI.search(line), line
+                assert EMOJI.search(line) or "🃏" in line, line  # the Joker's sign alone
                 seen["trick"] += 1
         if shown.kind == "summary":
             assert shown.embed is not None
@@ -120,7 +125,7 @@ def test_every_card_shows_its_face(ruleset: str, lang: str) -> None:
                 seen["spare"] += 1
         for text in shown.markdown:  # every face shown is one the sync uploaded
             for name, emoji_id in EMOJI.findall(text):
-                assert name.endswith("_0123abcd") and len(emoji_id) == 19
+                assert name.endswith(("_0123ab", "_4c4c4c")) and len(emoji_id) == 19
     assert seen["button"] and seen["trick"] and seen["summary"], seen
     if ruleset == "classic":
         assert seen["spare"], seen
@@ -134,9 +139,11 @@ def test_without_faces_every_card_reads_as_text(ruleset: str) -> None:
         assert_within_limits(shown)
         assert not any("<:" in text for text in shown.markdown), shown.kind
         for card, button in card_buttons(shown):
-            assert "emoji" not in button
             if card.suit is not None:
+                assert "emoji" not in button
                 assert button["label"] == card_label(card, "fr")
+            else:  # the Joker's sign, faces or not
+                assert button["emoji"] == {"name": "🃏", "id": None}
             buttons += 1
     assert buttons
 
@@ -219,12 +226,12 @@ def test_a_hand_reads_the_games_notation_with_faces() -> None:
             if fields is None:
                 continue
             card = Card.parse(fields["card"])
-            if card.rank in ("Q", "J", "K"):
-                assert button["label"] == {"Q": "D", "J": "V", "K": "R"}[card.rank]
-                assert "_fr_" in button["emoji"]["name"]
-    assert "D = " in render.hand_content("en", model, style=FACES) or "R " in render.hand_content(
-        "en", model, style=FACES
-    )
+            if card.rank in (11, 12, 13):
+                word = {12: "dame", 11: "valet", 13: "roi"}[card.rank]
+                assert button["emoji"]["name"].startswith(f"{word}_de_")
+    # The key, in the first hand, in the reader's words (issue 46, item 7).
+    key = "French letters on the cards: R for king, D for queen and V for jack."
+    assert key in render.hand_content("en", model, style=FACES)
 
 
 def test_button_emoji_is_discords_partial_emoji_shape() -> None:
@@ -232,4 +239,4 @@ def test_button_emoji_is_discords_partial_emoji_shape() -> None:
     emoji with ``id`` and ``name``)."""
     emoji = FACES.button_emoji(Card.parse("QH"), "fr")
     assert isinstance(emoji, discord.PartialEmoji)
-    assert emoji.to_dict() == {"name": "nines_qh_fr_0123abcd", "id": emoji.id}
+    assert emoji.to_dict() == {"name": "dame_de_coeur_0123ab", "id": emoji.id}

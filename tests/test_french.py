@@ -80,7 +80,8 @@ FRENCH_TOO = {
     "français",  # the English catalogue names French in French
     "stats",  # abbreviation of statistiques
     "table",
-    "tot",  # Tot: the score sheet's short for total
+    "points",  # « Un pli vaut 1 point », « coûte des points »
+    "tr",  # Tr: trèfle on the French score sheet (Pi Co Ca Tr, issue 46)
     "no",  # n° (numéro)
     # Proper names.
     "discord",

@@ -131,9 +131,8 @@ def run(ruleset: str, names: list[str], lang: str) -> None:
         if shown.kind == "end":
             assert shown.embed is not None
             legend = (shown.embed.description or "").split("```")[-1]
-            # A computer's code is its level's (N1: the first normal one; issue 38, third pass).
-            levels = ["normal" if c else None for c in computers]
-            codes = short_codes(lang, distinct(names, computers), levels)
+            # A computer's code is made from its name like a person's (issue 46: not N1).
+            codes = short_codes(lang, distinct(names, computers))
             assert len({c.casefold() for c in codes}) == players
             # The legend spells each code out as "Name (code)" (issue 38, third pass).
             assert all(f"{PDI} ({c})" in legend for c in codes), (codes, legend)

@@ -29,8 +29,18 @@ class PreferenceQueries(Queries):
         """Which of these people sort their hand trumps first (off for anyone never asked)."""
         return await self._users_with("trumps_first", user_ids)
 
+    async def set_text_cards(self, user_id: int, on: bool) -> None:
+        """Whether the person's hand shows its cards as text (``D♠``) rather than faces."""
+        await self._put(
+            "player_prefs", "user_id", user_id, text_cards=int(on), updated_at=self._now()
+        )
+
+    async def text_cards_users(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of these people prefer text cards (faces for anyone never asked)."""
+        return await self._users_with("text_cards", user_ids)
+
     async def _users_with(
-        self, switch: Literal["autoplay", "trumps_first"], user_ids: Iterable[int]
+        self, switch: Literal["autoplay", "trumps_first", "text_cards"], user_ids: Iterable[int]
     ) -> set[int]:
         """Which of these people have the on/off preference ``switch`` on."""
         wanted = sorted(set(user_ids))

@@ -24,6 +24,7 @@ from . import render, replies, ui
 from .controller import Controller
 from .lobbies import Lobbies
 from .options import (
+    CARD_KINDS,
     GAME_CHOICES,
     ON_OFF,
     RULE_HELP,
@@ -50,6 +51,7 @@ def rule_defaults(settings: dict[str, Any]) -> dict[str, Any]:
 #: What a person's on/off preference says of itself, on and off.
 AUTOPLAY_SAID: Final = ("autoplay.on", "autoplay.off")
 SORT_SAID: Final = ("sort.trumps", "sort.suits")
+CARDS_SAID: Final = ("cards.text", "cards.faces")
 
 
 async def switch(
@@ -314,6 +316,35 @@ class NinesCog(commands.Cog, name="Nines"):
         if first is not None:
             user_id = interaction.user.id
             for session, seat in await self.sessions.trumps_first_changed(user_id, first):
+                await self.bot.presenter.hands.redraw(session, seat)
+
+    # -- /nines cards --------------------------------------------------------------------------
+
+    @nines.command(
+        name=_("cards", key="cmd.cards"),
+        description=_(
+            "How your hand shows its cards: drawn faces, or text (every server; faces by default)",
+            key="cmd.cards.desc",
+        ),
+    )
+    @app_commands.rename(kind=_("kind", key="opt.cards.name"))
+    @app_commands.describe(
+        kind=_(
+            "Text: each card as its rank and suit sign, as a screen reader says it", key="opt.cards"
+        )
+    )
+    @app_commands.choices(kind=CARD_KINDS)
+    async def cards_command(self, interaction: Interaction, kind: str | None = None) -> None:
+        """The person's own preference, like sort (issue 46): their hands in play are redrawn
+        at once."""
+        storage = self.bot.storage
+        text = None if kind is None else kind == "text"
+        await switch(
+            interaction, text, storage.text_cards_users, storage.set_text_cards, CARDS_SAID
+        )
+        if text is not None:
+            user_id = interaction.user.id
+            for session, seat in await self.sessions.text_cards_changed(user_id, text):
                 await self.bot.presenter.hands.redraw(session, seat)
 
     # -- /nines forget-me ----------------------------------------------------------------------

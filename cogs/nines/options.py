@@ -60,6 +60,10 @@ SORT_ORDERS = choices(
 )
 
 
+#: How a person's hand shows its cards (``/nines cards``): the drawn faces, or text (issue 46).
+CARD_KINDS = choices(("faces", "Faces", "choice.faces"), ("text", "Text", "choice.text"))
+
+
 def option_names(*options: str) -> dict[str, app_commands.locale_str]:
     """Options named as their parameters, each name with its catalogue key (``opt.<name>.name``,
     which Discord shows in the reader's language): ``@app_commands.rename(**option_names(...))``.

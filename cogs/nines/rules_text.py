@@ -73,8 +73,8 @@ def _nines(lang: str, rules: Rules) -> list[Section]:
             "score",
             tr(lang, score, start=rules.start, quota=quota),
             tr(lang, instant),
-            # N7: what Tot on the sheet is, and why it shrinks; N9: by more after an instant win
-            tr(lang, "rules.total_instant" if rules.instant_win else "rules.total"),
+            # N12: what the sheet's columns are (issue 46: no column adds them up any more)
+            tr(lang, "rules.total"),
         )
     )
     if teams:  # N10: one team alone can reach 0 in a hand

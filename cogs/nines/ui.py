@@ -10,18 +10,19 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import discord
 
 from bot import discord_internals, metrics
-from bot.card_faces import rank_text
 from bot.faults import RETRYABLE, describe
-from bot.i18n import card_label, tr
+from bot.i18n import card_label as i18n_card_label
+from bot.i18n import tr
 from bot.session import GameLost
 from bot.storage import FencedOut
 from bot.table_model import LobbyModel, TableModel
-from engine import Card
+from engine import Card, Suit
 
 from . import ids, replies
 from .render.cards import TEXT, CardStyle
@@ -127,19 +128,23 @@ B = discord.ButtonStyle
 
 def button(
     custom_id: str,
-    label: str,
+    label: str | None,
     *,
     style: B = B.secondary,
     disabled: bool = False,
     emoji: discord.PartialEmoji | None = None,
 ) -> Button:
+    """One button; ``label`` None for an emoji alone (Discord's docs, Message Components >
+    Button: a button has a label, an emoji or both)."""
+    assert label is not None or emoji is not None, "a button shows a label or an emoji"
     out: Button = {
         "type": discord.ComponentType.button.value,
         "style": style.value,
-        "label": label,
         "custom_id": custom_id,
         "disabled": disabled,
     }
+    if label is not None:
+        out["label"] = label
     if emoji is not None:
         out["emoji"] = emoji.to_dict()
     return out
@@ -232,37 +237,134 @@ def forget_view(lang: str, user_id: int) -> Buttons:
     )
 
 
-def _card_style(card: Card, playable: bool = True) -> B:
-    """A card's colour: red suits red, black suits blurple (Discord's darkest colour that is
-    not grey), the Joker green. On your turn a card you may not play is grey as well as
-    disabled, so the playable ones stand out; off turn every card keeps its colour, dimmed."""
+#: The four-colour deck's button for each suit: the face's own ink (bot/card_faces.py), spades
+#: black on the neutral grey; none contradicts its face (issue 46).
+FOUR_COLOUR_STYLES: Final = {
+    Suit.SPADES: B.secondary,
+    Suit.HEARTS: B.danger,
+    Suit.DIAMONDS: B.primary,
+    Suit.CLUBS: B.success,
+}
+
+
+def card_style(card: Card, four_colour: bool, playable: bool = True) -> B:
+    """A card button's colour, the deck's colour of its suit. The two-colour deck: red suits
+    red, black suits blurple (Discord's darkest colour that is not grey), the Joker green. The
+    four-colour deck: each suit its ink (``FOUR_COLOUR_STYLES``), the Joker grey (green is
+    clubs there). On your turn a card you may not play is grey as well as disabled, so the
+    playable ones stand out; off turn every card keeps its colour, dimmed."""
     if not playable:
         return B.secondary
     if card.suit is None:
-        return B.success
+        return B.secondary if four_colour else B.success
+    if four_colour:
+        return FOUR_COLOUR_STYLES[card.suit]
     return B.danger if card.suit.is_red else B.primary
 
 
-def _card_label(lang: str, card: Card, notation: str, face: bool) -> str:
-    """A card's button label: beside its face, the rank alone (``10``, ``D``), so a client
-    that shows no custom emoji still reads the card; without a face, the card as text."""
+def card_label(lang: str, card: Card, notation: str, face: bool) -> str | None:
+    """A card's button label. Beside a face, none: the face's emoji is named as the card in
+    words (``queen_of_hearts_…``, bot/emojis.py), which Discord shows on hover and a screen
+    reader says, and a button without a label is narrow enough for rows of four on a phone
+    (``ROW_CARDS``). Without a face, the card as text (``D♠``: a screen reader says "D black
+    spade suit"). The Joker: its word, beside its 🃏."""
     if card.suit is None:
         return tr(lang, "button.joker")
-    return rank_text(card, notation) if face else card_label(card, notation)
+    return None if face else i18n_card_label(card, notation)
+
+
+def spoken(button: Button) -> str:
+    """What a screen reader says for a button: its emoji's name (the ``alt`` of Discord's
+    image for a custom emoji; ``queen_of_hearts_1a2b3c`` read without its hash) and its label.
+
+    >>> spoken({"emoji": {"name": "queen_of_hearts_1a2b3c", "id": "1"}, "custom_id": "x"})
+    'queen of hearts'
+    >>> spoken({"label": "D♠"}), spoken({"label": "Joker", "emoji": {"name": "🃏"}})
+    ('D♠', '🃏 Joker')
+    """
+    emoji = button.get("emoji")
+    said = []
+    if emoji is not None:
+        name = str(emoji["name"])
+        said.append(" ".join(name.split("_")[:-1]) if emoji.get("id") else name)
+    if button.get("label"):
+        said.append(str(button["label"]))
+    return " ".join(said)
+
+
+#: Discord's limits: 5 rows of at most 5 buttons (Discord's docs, Message Components > Action
+#: Rows). The hand keeps its last row for its controls.
+ROWS: Final = 5
+#: A row's width on a 360 dp phone, estimated. Discord promises no button size
+#: (discord-api-docs issue 8351: "We don't promise specific button sizes"), so these are its
+#: client's button as drawn today: 16 dp of padding each side, a 22 dp emoji and 4 dp to its
+#: label, ~8 dp a character, 60 dp at least, 8 dp between buttons; a 360 dp phone leaves a
+#: message 272 dp (360 less 16 dp of margin, the 40 dp avatar and its 16 dp gap, 16 dp at the
+#: right). A face alone is 60 dp (22 + 32, raised to the least), as is a text card (``D♠``);
+#: four take 4 x 60 + 3 x 8 = 264 dp, five 332 dp: a row holds four cards (``ROW_CARDS``).
+PHONE_ROW_DP: Final = 272
+PAD_DP, EMOJI_DP, CHAR_DP, LEAST_DP, GAP_DP = 16, 22, 8, 60, 8
+ROW_CARDS: Final = 4
+
+
+def row_width(row: Sequence[Button]) -> int:
+    """A row of buttons' estimated width in dp on a phone (``PHONE_ROW_DP``'s estimate)."""
+    widths = []
+    for b in row:
+        label = len(b.get("label", ""))
+        emoji = EMOJI_DP if "emoji" in b else 0
+        width = 2 * PAD_DP + emoji + CHAR_DP * label + (4 if emoji and label else 0)
+        widths.append(max(LEAST_DP, width))
+    return sum(widths) + GAP_DP * (len(row) - 1)
+
+
+def card_rows(cards: Sequence[Card], buttons: Sequence[Button], most: int) -> list[list[Button]]:
+    """The card buttons in rows: a row per suit (a long suit over two), the Joker (a wider
+    button: 🃏 and its word) in a row of two cards at most, else a row of its own; when that
+    takes more than ``most`` rows, rows of ``ROW_CARDS`` in hand order.
+
+    >>> from engine import Card, Suit
+    >>> hand = [Card.parse(c) for c in "AS KS 2H 3H 4H 5H 6H 9C JK".split()]
+    >>> [[b for b in row] for row in card_rows(hand, [c.code for c in hand], 4)]
+    [['AS', 'KS'], ['2H', '3H', '4H', '5H'], ['6H'], ['9C', 'JK']]
+    """
+    suited: list[list[Button]] = []
+    jokers: list[Button] = []
+    last = None
+    for card, b in zip(cards, buttons, strict=True):
+        if card.suit is None:
+            jokers.append(b)
+            continue
+        if card.suit is not last or len(suited[-1]) == ROW_CARDS:
+            suited.append([])
+        suited[-1].append(b)
+        last = card.suit
+    for joker in jokers:
+        room = next((row for row in reversed(suited) if len(row) < ROW_CARDS - 1), None)
+        if room is None:
+            suited.append([joker])
+        else:
+            room.append(joker)
+    if len(suited) <= most:
+        return suited
+    return [list(buttons[i : i + ROW_CARDS]) for i in range(0, len(buttons), ROW_CARDS)]
 
 
 def hand_view(
     lang: str, model: TableModel, *, joker_prompt: bool = False, style: CardStyle = TEXT
 ) -> Buttons:
-    """The private hand: cards in suit order (5 a row), the legal ones enabled on your turn,
-    each with its face when ``style`` has faces (an application emoji from the start-up sync:
-    Discord refuses a button's custom emoji the application does not have); Keep/Swap during
-    the exchange; Win/Lose after the Joker; Refresh always."""
+    """The private hand: cards in the hand's order, a row per suit where the suits fit
+    (``card_rows``), the legal ones enabled on your turn, each with its face when ``style`` has
+    faces (an application emoji from the start-up sync: Discord refuses a button's custom
+    emoji the application does not have); Keep/Swap during the exchange; Win/Lose after the
+    Joker; Refresh always, on a row of its own when there is room."""
     hand = model.hand
     assert hand is not None, "a watcher's model has no hand to show"
+    if hand.text_cards:  # the person's own preference: text cards (issue 46), the deck's colours
+        style = CardStyle(TEXT.faces, style.four_colour)
     g, n = model.game_id, model.n
     # The game's notation, whatever the reader's language: a card reads the same way on the
-    # table, in the summaries and in this hand (PRODUCT.md); the hand's text gives the key.
+    # table, in the summaries and in this hand (PRODUCT.md).
     notation = model.notation
     choosing = bool(hand.playable) and not joker_prompt  # a card to play, now
     cards = []
@@ -271,8 +373,10 @@ def hand_view(
         cards.append(
             button(
                 ids.PlayClick(g, n, card).custom_id,
-                _card_label(lang, card, notation, emoji is not None),
-                style=_card_style(card, playable=card in hand.playable or not choosing),
+                card_label(lang, card, notation, emoji is not None),
+                style=card_style(
+                    card, style.four_colour, playable=card in hand.playable or not choosing
+                ),
                 disabled=not choosing or card not in hand.playable,
                 emoji=emoji,
             )
@@ -293,8 +397,16 @@ def hand_view(
         button(click.custom_id, tr(lang, f"button.{choice}"), style=B.primary)
         for click, choice in choices
     ]
-    controls.append(button(ids.HandClick(g).custom_id, tr(lang, "button.refresh")))
-    return Buttons(*(cards[i : i + 5] for i in range(0, len(cards), 5)), controls)
+    refresh = button(ids.HandClick(g).custom_id, tr(lang, "button.refresh"))
+    rows = card_rows(hand.cards, cards, ROWS - 1)
+    if not controls:
+        return Buttons(*rows, [refresh])
+    if len(rows) < ROWS - 1:  # the choices on a row of their own, so that none wraps
+        return Buttons(*rows, controls, [refresh])
+    if row_width([*controls, refresh]) <= PHONE_ROW_DP:
+        return Buttons(*rows, [*controls, refresh])
+    # No room for Refresh beside the choices: the table's "My hand" gives a fresh hand too.
+    return Buttons(*rows, controls)
 
 
 def turn_view(lang: str, game_id: int) -> Buttons:

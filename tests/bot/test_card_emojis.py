@@ -69,7 +69,8 @@ def foreign(fake: FakeDiscord, count: int) -> None:
 def redrawn(key: str, png: bytes) -> Mapping[str, Face]:
     """The faces as a later version of the bot draws them: one of them changed."""
     changed = dict(faces())
-    changed[key] = Face(key, png)
+    old = changed[key]
+    changed[key] = Face(key, old.card, old.notation, png)
     return changed
 
 
@@ -78,7 +79,7 @@ async def test_first_start_uploads_every_face_and_the_next_none(
 ):
     fake = fake_discord
     bot, task = await started(fake, database)
-    assert creates(fake) == [201] * FACES == [201] * 97
+    assert creates(fake) == [201] * FACES == [201] * 156
     assert len(fake.app_emojis.items) == FACES and len(bot.card_faces) == FACES
     for face in faces().values():  # what Discord holds is what we drew, under its hash
         uploaded = fake.app_emojis.named(emoji_name(face))
@@ -108,12 +109,12 @@ async def test_a_changed_face_is_uploaded_and_the_old_one_kept_while_there_is_ro
     key = face_key(queen, "en", False)
     old = fake.app_emojis.named(emoji_name(faces()[key]))
     assert old is not None
-    changed = redrawn(key, faces()["ks"].png)  # any other picture will do
+    changed = redrawn(key, faces()["ks_en"].png)  # any other picture will do
     monkeypatch.setattr(emojis, "faces", lambda: changed)
     found = await restart(fake, database)
     assert creates(fake) == [201] * (FACES + 1), "only the changed face is uploaded"
     new = fake.app_emojis.named(emoji_name(changed[key]))
-    assert new is not None and new.image == faces()["ks"].png
+    assert new is not None and new.image == faces()["ks_en"].png
     assert found.inline(queen, "en") == f"<:{new.name}:{new.id}>"
     # Older messages still show the old face: it stays, there is room.
     assert old.id in fake.app_emojis.items and fake.app_emojis.deleted == 0
@@ -129,7 +130,7 @@ async def test_room_is_made_from_our_stale_faces_only(
     key = face_key(Card.parse("9D"), "en", True)
     stale = fake.app_emojis.named(emoji_name(faces()[key]))
     assert stale is not None
-    monkeypatch.setattr(emojis, "faces", lambda: redrawn(key, faces()["8d_4c"].png))
+    monkeypatch.setattr(emojis, "faces", lambda: redrawn(key, faces()["8d_en_4c"].png))
     found = await restart(fake, database)
     assert found and fake.app_emojis.deleted == 1
     assert stale.id not in fake.app_emojis.items  # ours, no longer drawn: made room

@@ -55,7 +55,7 @@ async def test_every_persons_hand_says_how_the_hand_ended(
         hand = newest_hand(fake, user)
         assert hand is not None
         line = next(x for x in (hand.content or "").splitlines() if "Hand 1 is over: " in x)
-        assert "alice" in line and "bob" in line and "/4 (" in line
+        assert "alice" in line and "bob" in line and "/4 → **" in line
         assert "Hand 2" in (hand.content or "")
 
 
@@ -77,7 +77,7 @@ async def test_the_end_notifies_each_seated_person_once(
     assert {u.id for u in end.mentions} == {alice.id, bob.id}  # carol watches: not notified
     assert not any(u.id == carol.id for m in every for u in m.mentions)
     content = end.content or ""
-    assert content.startswith("🏁 Game over: 1. ")
+    assert content.startswith("🏁 Nines: game over · 1. ")
     # The ranking: both people (mentioned) and the computer (named), each once, in order.
     assert content.count(f"<@{alice.id}>") == content.count(f"<@{bob.id}>") == 1
     assert content.count("🤖 Pip") == 1

@@ -102,19 +102,17 @@ def test_the_longest_games_fit_and_their_sheets_line_up(
     text = end.description or ""
     lines = block_of(text)
     assert_aligned(lines)
-    # N12: a header, the starting scores, then every hand: number, trump, dealer, scores,
-    # and (in Nines) the total.
+    # N12: a header, the starting scores, then every hand: number, trump, dealer, scores (each
+    # a total so far); no column adds them up (issue 46: a checksum nobody needs).
     assert len(lines) == 2 + hands
-    levels = [("normal" if n.startswith("🤖") else None) for n in LONG_NAMES[: rules.players]]
-    codes = sheet_codes.short_codes(lang, LONG_NAMES[: rules.players], levels)
+    codes = sheet_codes.short_codes(lang, LONG_NAMES[: rules.players])
     for row, line in zip(game.sheet, lines[2:], strict=True):
         cells = line.split()
         assert cells[0] == str(row.number)
         assert cells[2] == codes[row.dealer]
         scores = [int(c) for c in cells[3 : 3 + rules.units]]
         assert scores == list(row.scores)
-        if ruleset != "nein-nine":
-            assert int(cells[-1]) == row.total
+        assert len(cells) == 3 + rules.units  # no total column
     assert "Σ" not in text
     # The legend names everyone in full, their unique code after them (issue 38: in words).
     assert len({c.casefold() for c in codes}) == len(codes)
@@ -161,7 +159,7 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
             "Quota\xa0: 6 plis par équipe",
         ),
         ("four-player", "Quota: 3 tricks each · lowest score wins", "Quota\xa0: 3 plis chacun"),
-        ("nein-nine", "cost 1, 2, 4 or 8 in all.\nThe highest score wins.", "le plus haut"),
+        ("nein-nine", "one 9 costs 1, two 2, three 4, all four 8.\nThe highest", "le plus haut"),
     ]:
         game = Game(Rules.from_settings(ruleset), seed=3)
         session = session_for(game, ["ann", "bob", "cy", "dee"][: game.rules.players])
@@ -173,7 +171,8 @@ def test_the_table_shows_the_quota_and_which_way_is_better() -> None:
         render.table_embed("en", build(session_for(game, ["ann", "bob", "cy"]), None)).description
         or ""
     )
-    assert "ann **0/4** (4 to go) · bob **0/4** (4 to go) · cy **0/4** (4 to go)" in as_read(text)
+    # The quota beside the count says what is left: no "(4 to go)" repeating it (issue 46).
+    assert "ann **0/4** · bob **0/4** · cy **0/4**" in as_read(text) and "to go" not in text
 
 
 def styles(buttons: ui.Buttons) -> dict[str, tuple[int, bool]]:
@@ -293,13 +292,13 @@ def test_a_name_that_ends_in_a_number_stays_apart_from_its_value() -> None:
         (
             "partnership",
             ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
-            "ann et 🤖 Bot Normal **0/6** (encore 6)\nbob et 🤖 Bot Normal 2 **0/6** (encore 6)",
+            "ann et 🤖 Bot Normal **0/6** · bob et 🤖 Bot Normal 2 **0/6**",
             "ann et 🤖 Bot Normal **9** · bob et 🤖 Bot Normal 2 **9**",
         ),
         (
             "four-player",
             ["ann", "bob", "🤖 Bot Normal", "🤖 Bot Normal 2"],
-            "🤖 Bot Normal **0/3** (encore 3) · 🤖 Bot Normal 2 **0/3** (encore 3)",
+            "🤖 Bot Normal **0/3** · 🤖 Bot Normal 2 **0/3**",
             "🤖 Bot Normal **9** · 🤖 Bot Normal 2 **9**",
         ),
     ]:

@@ -27,6 +27,26 @@ export function isRed(suit: SuitLetter | null): boolean {
   return suit === "H" || suit === "D";
 }
 
+/**
+ * The four-colour deck (the server's four_colour setting, as the chat's faces draw it,
+ * bot/card_faces.py): spades black, hearts red, diamonds blue, clubs green. Its inks stay apart
+ * for a deuteranope (issue 46; the figures are in bot/card_faces.py).
+ */
+let fourColour = false;
+
+export function setFourColour(on: boolean): void {
+  fourColour = on;
+}
+
+/** A suit's ink, as a class the stylesheet colours: red/black, or the four-colour deck's. */
+export function inkClass(suit: SuitLetter): string {
+  if (fourColour) return { S: "black", H: "red", D: "blue", C: "green" }[suit];
+  return isRed(suit) ? "red" : "black";
+}
+
+/** The Joker's one sign, as in chat (issue 46): 🃏, never a star ("favourite" at 22 px). */
+export const JOKER_SIGN = "🃏";
+
 /** "10 of hearts", « roi de pique », "Joker". */
 export function cardName(text: CardText, w: Words): string {
   const face = parseCard(text);
@@ -46,7 +66,6 @@ export const SUIT_SPRITE = `<svg xmlns="http://www.w3.org/2000/svg" width="0" he
 <symbol id="suit-D" viewBox="0 0 10 10"><path d="M5 .2 8.8 5 5 9.8 1.2 5Z"/></symbol>
 <symbol id="suit-S" viewBox="0 0 10 10"><path d="M5 .3C3.5 2 .6 3.9.6 6.1c0 1.4 1 2.3 2.2 2.3.8 0 1.4-.4 1.7-.9L4 9.7h2l-.5-2.2c.3.5.9.9 1.7.9 1.2 0 2.2-.9 2.2-2.3C9.4 3.9 6.5 2 5 .3Z"/></symbol>
 <symbol id="suit-C" viewBox="0 0 10 10"><circle cx="5" cy="2.8" r="2.2"/><circle cx="2.6" cy="6.1" r="2.2"/><circle cx="7.4" cy="6.1" r="2.2"/><path d="M4.6 5.5 4 9.7h2l-.6-4.2Z"/></symbol>
-<symbol id="star" viewBox="0 0 10 10"><path d="M5 .4 6.2 3.7 9.7 3.8 6.9 6 7.9 9.4 5 7.4 2.1 9.4 3.1 6 .3 3.8 3.8 3.7Z"/></symbol>
 </defs></svg>`;
 
 /** Pip positions for 2..10 as (column, row): column 0 1 2 left to right, row 0..1 top to bottom. */
@@ -72,7 +91,7 @@ function use(id: string, x: number, y: number, size: number, flip = false): stri
 
 /**
  * One card face as SVG (viewBox 60×84). The top-left index (rank above suit) is what shows when
- * cards overlap in the fan, so it is large; the centre is pips, a face letter or the Joker's star.
+ * cards overlap in the fan, so it is large; the centre is pips, a face letter or the Joker's 🃏.
  */
 export function cardSvg(text: CardText, w: Words): string {
   const face = parseCard(text);
@@ -82,14 +101,14 @@ export function cardSvg(text: CardText, w: Words): string {
   if (face.suit === null) {
     return (
       `${open}${frame}<g class="joker">` +
-      `<text class="idx" x="4" y="15" font-size="11">★</text>` +
-      use("star", 12, 20, 36) +
+      `<text class="idx" x="4" y="15" font-size="11">${JOKER_SIGN}</text>` +
+      `<text x="30" y="54" font-size="30" text-anchor="middle">${JOKER_SIGN}</text>` +
       `<text x="30" y="72" font-size="10" text-anchor="middle" letter-spacing="1">JOKER</text></g></svg>`
     );
   }
   const mark = rankMark(face, w);
   const sid = `suit-${face.suit}`;
-  const colour = isRed(face.suit) ? "red" : "black";
+  const colour = inkClass(face.suit);
   const narrow = mark.length > 1 ? ` textLength="15" lengthAdjust="spacingAndGlyphs"` : "";
   let body = "";
   const corner =
@@ -118,7 +137,7 @@ export function cardSvg(text: CardText, w: Words): string {
 
 /** The suit alone, for the trump sign and the sheet. */
 export function suitSvg(suit: SuitLetter): string {
-  return `<svg class="suit ${isRed(suit) ? "red" : "black"}" viewBox="0 0 10 10" aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
+  return `<svg class="suit ${inkClass(suit)}" viewBox="0 0 10 10" aria-hidden="true" focusable="false"><use href="#suit-${suit}"/></svg>`;
 }
 
 /** A card as a small chip (rank and suit side by side), for the last trick, the Spits, the
@@ -127,11 +146,13 @@ export function chipSvg(text: CardText, w: Words): string {
   const face = parseCard(text);
   const open = `<svg class="chip" viewBox="0 0 30 20" aria-hidden="true" focusable="false"><rect class="bg" x=".5" y=".5" width="29" height="19" rx="3"/>`;
   if (face === null) return `${open}</svg>`;
-  if (face.suit === null) return `${open}<g class="joker">${use("star", 9, 4, 12)}</g></svg>`;
+  if (face.suit === null) {
+    return `${open}<g class="joker"><text x="15" y="15" font-size="13" text-anchor="middle">${JOKER_SIGN}</text></g></svg>`;
+  }
   const mark = rankMark(face, w);
   const narrow = mark.length > 1 ? ` textLength="13" lengthAdjust="spacingAndGlyphs"` : "";
   return (
-    `${open}<g class="${isRed(face.suit) ? "red" : "black"}">` +
+    `${open}<g class="${inkClass(face.suit)}">` +
     `<text class="idx" x="${mark.length > 1 ? 2 : 4}" y="15" font-size="14"${narrow}>${mark}</text>` +
     `${use(`suit-${face.suit}`, 16.5, 4.5, 11)}</g></svg>`
   );

@@ -136,6 +136,8 @@ export interface Table {
   /** The game's count of stored moves (TableModel.n): an action carries the `n` of the table
    * it was made on. */
   n: number;
+  /** The server's four-colour deck setting (issue 46); absent: the two-colour deck. */
+  four_colour?: boolean;
 }
 
 export interface You {

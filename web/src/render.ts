@@ -7,7 +7,7 @@
  * Layout is CSS (style.css): regions are grid areas; a seat's place around the table is a class
  * (pos-left / pos-top / pos-right / pos-bottom) counted from the viewer's seat.
  */
-import { cardName, cardSvg, chipSvg, parseCard, suitSvg } from "./cards";
+import { cardName, cardSvg, chipSvg, parseCard, setFourColour, suitSvg } from "./cards";
 import { WORDS, type Words } from "./i18n";
 import { after, before, motionOn } from "./motion";
 import type { CardText, HandResult, Seat, Table, Trick } from "./protocol";
@@ -530,6 +530,7 @@ export function render(root: HTMLElement, s: State): void {
     patch(root, "center", noGameHtml(s, w));
     return;
   }
+  setFourColour(t.four_colour === true);
   const was = drawn && motionOn() ? before(root) : null;
   drawn = true;
   const pos = positions(t);

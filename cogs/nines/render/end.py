@@ -66,7 +66,8 @@ def ranking_text(model: TableModel, lang: str | None = None) -> str:
 
 def end_notice(lang: str, model: TableModel) -> str:
     """The end's notification: the final ranking with each seated person's mention (a
-    computer by its name), ``🏁 Game over: 1. <@1> · 2. 🤖 Max · 3. <@2>``. Mentions here
+    computer by its name), ``🏁 Nines: game over · 1. <@1> · 2. 🤖 Max · 3. <@2>``: the
+    end's own title, so the end says it the one way (issue 46). Mentions here
     only: this is message content, where a mention notifies (an embed's would not)."""
     assert model.ranking is not None, "only a finished game has a ranking"
 
@@ -77,7 +78,8 @@ def end_notice(lang: str, model: TableModel) -> str:
     ranking = " · ".join(
         f"{row.place}. " + and_list(lang, [who(s) for s in row.seats]) for row in model.ranking
     )
-    return tr(lang, "end.notice", ranking=ranking)
+    title = tr(lang, "end.title", game=game_title(lang, model.rules))
+    return tr(lang, "end.notice", title=title, ranking=ranking)
 
 
 def stopped_embed(

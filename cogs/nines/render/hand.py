@@ -35,6 +35,8 @@ def hand_content(
     """The text over the viewer's cards: the hand's number and trump, their standing, the
     trick in play and the last one, whose decision it is, and what they put down. Cards as
     faces in ``style``, unless that would pass a message's 2,000 characters: then as text."""
+    if model.hand is not None and model.hand.text_cards:  # the person's own preference
+        style = TEXT
     content = _hand_content(lang, model, notice, joker_prompt, style)
     if style and len(content) > CONTENT_CHARS:
         content = _hand_content(lang, model, notice, joker_prompt, TEXT)
@@ -50,7 +52,7 @@ def _hand_content(
     lines = []
     if notice:
         lines.append(f"⚠️ {notice}")
-    trump = trump_text(lang, model, notation)
+    trump = trump_text(lang, model, style)
     lines.append(tr(lang, f"hand.title_{model.kind.unit}", number=model.hand_number, trump=trump))
     if model.phase == "play":
         lines.append(standing_text(lang, model, hand.seat))
@@ -65,9 +67,18 @@ def _hand_content(
     # completed trick stands on the public table only (G11 amended).
     if model.tricks and not model.kind.hidden_tricks:
         lines.append(completed_trick_text(lang, model, model.tricks[-1], style=style))
+    # What was put down, until the hand's first card: after that it is old news, and 13 faces
+    # on every update pushed the call to action out of sight (issue 46).
+    if hand.put_down and model.trick is None and not model.tricks:
+        lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation, style)))
+        lines.append(took_text(lang, model, hand.seat))
+    # The table's letters, for a reader of the other language: in the first hand, once.
+    if notation != lang and model.hand_number == 1 and model.winners is None:
+        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, model.kind.faces)))
+    # Whose decision it is, last: where the eye ends, right over the buttons.
     my_turn = bool(hand.legal)
     if model.winners is not None:
-        lines.append(tr(lang, "hand.over"))
+        lines.append(tr(lang, "end.title", game=game_title(lang, model.rules)))
     elif my_turn and joker_prompt:  # the Joker clicked: it waits for its call (G7)
         lines.append(tr(lang, "hand.joker_call"))
     elif my_turn:
@@ -75,11 +86,6 @@ def _hand_content(
         lines.append(tr(lang, key))
     elif model.turn is not None:
         lines.append(tr(lang, "hand.waiting", who=name(model, model.turn.seat)))
-    if hand.put_down:
-        lines.append(tr(lang, "hand.put_down", cards=cards_text(hand.put_down, notation, style)))
-        lines.append(took_text(lang, model, hand.seat))
-    if notation != lang:  # the table's letters, for a reader of the other language
-        lines.append(tr(lang, "hand.card_key", key=face_key(lang, notation, model.kind.faces)))
     return "\n".join(lines)
 
 
@@ -98,7 +104,7 @@ def last_result_text(lang: str, model: TableModel, result: HandEnded) -> str:
     (as the hand's summary says it), Nein Nine's points of the round."""
     title = tr(lang, f"summary.title_{model.kind.unit}", number=result.number)
     if model.kind.has_quota:
-        outcome = " · ".join(hand_changes(lang, model, result))
+        outcome = " · ".join(hand_changes(lang, model, result, tricks=True))
     else:
         outcome = " · ".join(named(name(model, s), signed(p)) for s, p in enumerate(result.points))
     return tr(lang, "hand.last_result", title=title, result=outcome)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import card_label, tr
+from bot.i18n import tr
 from bot.names import in_text
 from bot.table_model import LobbyModel, TableModel
 
+from .cards import TEXT, CardStyle
 from .phone import packed
 from .words import COLOUR, game_title, name, named, rules_line
 
@@ -57,12 +58,13 @@ def expired_embed(lang: str) -> discord.Embed:
     )
 
 
-def draw_line(lang: str, model: TableModel) -> str:
-    """The first-dealer draw (N2, G2): each card beside who drew it, a redraw among the tied
-    said to be one, and who deals first; on lines that fit a phone (``phone.py``)."""
+def draw_line(lang: str, model: TableModel, style: CardStyle = TEXT) -> str:
+    """The first-dealer draw (N2, G2): each card beside who drew it (as a face in ``style``,
+    in the game's notation like every card of the game), a redraw among the tied said to be
+    one, and who deals first; on lines that fit a phone (``phone.py``)."""
     lines = []
     for k, draw in enumerate(model.draw):
-        cards = [named(name(model, s), card_label(c, lang)) for s, c in draw]
+        cards = [named(name(model, s), style.text(c, model.notation)) for s, c in draw]
         first = tr(lang, "start.draw" if k == 0 else "start.redraw")
         lines += packed(cards, first=first + " ")
     lines.append(tr(lang, "start.first_dealer", dealer=name(model, model.first_dealer)))

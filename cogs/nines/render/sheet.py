@@ -35,7 +35,9 @@ def sheet_block(
     lang: str, model: TableModel, rows: Sequence[SheetRow], *, last: int | None = None
 ) -> str:
     """The score sheet (N12) as a narrow monospace table, then its legend: a row per hand
-    with the hand's number, trump, dealer, every score and (in Nines) their total.
+    with the hand's number, trump, dealer and every player's (or team's) score, each the
+    total so far. No column adds the players' scores up: that sum was a checksum nobody
+    needs (issue 46).
 
     Only ASCII and letters go inside the block, padded by their display width, so columns
     stay in line on a phone; names are short unique codes, spelled out in the legend under
@@ -54,7 +56,6 @@ def sheet_block(
     num_w = max(1, len(str(rows[-1].number)) if rows else 1)
     dealer_w = max([display_width(c) for c in codes] + [display_width(tr(lang, "sheet.dealer"))])
     trump_w = max(2, display_width(tr(lang, "sheet.trump")))
-    total_w = max(3, display_width(tr(lang, "sheet.total")), len(str(sum(start))))
 
     lead_w = num_w + 1 + trump_w + 1 + dealer_w
 
@@ -62,20 +63,12 @@ def sheet_block(
         """The hand's number, trump and dealer: the first three columns."""
         return f"{_pad(number, num_w)} {trump.ljust(trump_w)} {dealer}"
 
-    def line(first: str, scores: Sequence[str], total: str) -> str:
+    def line(first: str, scores: Sequence[str]) -> str:
         cells = [first + " " * (lead_w - display_width(first)), *(_pad(s, w) for s in scores)]
-        if kind.has_quota:  # N12: the total, one less each hand (N7)
-            cells.append(_pad(total, total_w))
         return " ".join(cells).rstrip()
 
-    head = line(
-        lead("#", tr(lang, "sheet.trump"), tr(lang, "sheet.dealer")),
-        heads,
-        tr(lang, "sheet.total"),
-    )
-    start_line = line(
-        clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start], str(sum(start))
-    )
+    head = line(lead("#", tr(lang, "sheet.trump"), tr(lang, "sheet.dealer")), heads)
+    start_line = line(clip(tr(lang, "sheet.start"), lead_w), [score(v) for v in start])
     body = [
         line(
             lead(
@@ -86,7 +79,6 @@ def sheet_block(
                 codes[row.dealer],
             ),
             [score(v) for v in row.scores],
-            str(row.total),
         )
         for row in rows
     ]
@@ -107,8 +99,8 @@ def codes_legend(model: TableModel) -> list[str]:
 
 def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
     """What the sheet's codes and columns say, in words, each on lines of its own that fit a
-    phone (``phone.py``): who each code is, the trump letters, the dealer, and the total
-    (Nines: what moves it, N7 and N9) or the stones (Nein Nine, G10)."""
+    phone (``phone.py``): who each code is, the trump letters, the dealer, and in Nein Nine
+    the stones (G10)."""
     kind = model.kind
     trumps: list[str] = []
     for row in rows:
@@ -126,14 +118,7 @@ def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
     head = tr(lang, key, head=tr(lang, "sheet.trump"))
     lines = [*codes_legend(model), *packed(trumps or ["-"], first=head + " ", sep=", ")]
     lines.append(tr(lang, "sheet.legend_dealer", head=tr(lang, "sheet.dealer")))
-    if kind.has_quota:  # Nein Nine's scores are the totals (G8)
-        total = tr(lang, "sheet.total")
-        if model.rules.instant_win:  # N9: a hand stopped at once moves one score only
-            lines.append(tr(lang, "sheet.legend_total_instant", head=total))
-            lines.append(tr(lang, "sheet.legend_instant", head=total))
-        else:
-            lines.append(tr(lang, "sheet.legend_total", head=total))
-    elif kind.signed_scores:
+    if kind.signed_scores:
         lines.append(tr(lang, "sheet.legend_stones"))
     return "\n".join(lines)
 

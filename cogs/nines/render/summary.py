@@ -16,7 +16,17 @@ from .cards import TEXT, CardStyle
 from .phone import packed
 from .sheet import SUMMARY_ROWS, codes_legend, sheet_block
 from .table import scores_parts, tricks_parts
-from .words import COLOUR, MINUS, cards_text, name, named, signed, trick_parts, unit_name
+from .words import (
+    COLOUR,
+    MINUS,
+    cards_text,
+    name,
+    named,
+    named_score,
+    signed,
+    trick_parts,
+    unit_name,
+)
 
 FIELD_CHARS = 1024  # Discord: an embed field's value
 TRICK_FIELDS = 2  # fields a hand's tricks may take before names give way to codes
@@ -45,10 +55,12 @@ def hand_summary(
         title=tr(lang, f"summary.title_{unit}", number=result.number), colour=COLOUR
     )
     first = tr(lang, "summary.tricks", tricks="")
+    lines = packed(tricks_parts(model, result.tricks_won, lang), first=first)
     if model.kind.has_quota:
-        lines = packed(hand_changes(lang, model, result), first=first)
+        lines += packed(
+            hand_changes(lang, model, result), first=tr(lang, "table.scores", scores="")
+        )
     else:
-        lines = packed(tricks_parts(model, result.tricks_won, lang), first=first)
         lines.extend(round_lines(lang, model, result))
     if result.instant_win:
         lines.append(instant_win_text(lang, model, result))
@@ -60,11 +72,22 @@ def hand_summary(
         lines.append(sheet_block(lang, model, rows, last=SUMMARY_ROWS))
     embed.description = "\n".join(lines)
     heading = tr(lang, "summary.all_tricks")
-    # What the tricks' fields may take of the embed's 6,000 characters (a field name each).
-    room = EMBED_CHARS - len(embed.title or "") - len(embed.description) - len(heading)
-    for k, value in enumerate(all_tricks(lang, model, tricks, style, room) if tricks else ()):
-        # A second field goes on under an invisible name: the list reads as one.
-        embed.add_field(name=heading if k == 0 else "\u200b", value=value, inline=False)
+    # What the tricks' fields may take of the embed's 6,000 characters (a field name each,
+    # the longest a range's: "Tricks 10 to 13").
+    names = max(len(heading), len(tr(lang, "summary.tricks_range", first=10, last=13)))
+    room = EMBED_CHARS - len(embed.title or "") - len(embed.description) - 2 * names
+    fields = all_tricks(lang, model, tricks, style, room) if tricks else []
+    for value in fields:
+        # Each field named by the tricks it holds when the list takes more than one: an
+        # invisible name would read as a blank line (issue 46).
+        if len(fields) > 1 and value[:1].isdigit():
+            numbers = [
+                int(line.split(".", 1)[0]) for line in value.split("\n") if line[:1].isdigit()
+            ]
+            name = tr(lang, "summary.tricks_range", first=numbers[0], last=numbers[-1])
+        else:  # one field, or the codes' legend alone at the end
+            name = heading if value is fields[0] else tr(lang, "summary.codes")
+        embed.add_field(name=name, value=value, inline=False)
     return embed
 
 
@@ -74,19 +97,25 @@ def score_before(model: TableModel, result: HandEnded) -> tuple[int, ...]:
     return next(rows, model.start_scores)
 
 
-def hand_changes(lang: str, model: TableModel, result: HandEnded) -> list[str]:
-    """Nines: each player's (or team's) tricks against the quota and the change to their
-    score, ``alice **6**/4 (−2)``: a trick over quota costs a point, one under gains one. A
-    hand an instant win stopped moved the winner's score only (N9): the others' say so."""
+def hand_changes(
+    lang: str, model: TableModel, result: HandEnded, *, tricks: bool = False
+) -> list[str]:
+    """Nines: each player's (or team's) score after the hand, its change beside it when it
+    moved, ``alice **5** (−2)``: a trick over quota costs a point, one under gains one. A
+    score that did not move has no bracket (issue 46: no "(0)"). With ``tricks``, the tricks
+    against the quota lead to it, ``alice 6/4 → **5** (−2)``: the bracket stands by the score
+    it changed, not by the tricks (the one line of a private hand)."""
     rules = model.rules
     before = score_before(model, result)
     parts = []
     for u in range(rules.units):
-        won = sum(result.tricks_won[s] for s in rules.seats_of(u))
         change = result.scores[u] - before[u]
-        moved = tr(lang, "summary.unchanged") if result.instant_win and not change else None
-        text = named(unit_name(model, u, lang), str(won)) + f"/{rules.quota}"
-        parts.append(f"{text} {moved or f'({signed(change)})'}")
+        who = unit_name(model, u, lang)
+        if tricks:
+            won = sum(result.tricks_won[s] for s in rules.seats_of(u))
+            who = f"{who} {won}/{rules.quota} →"
+        text = named_score(rules, who, result.scores[u])
+        parts.append(f"{text} ({signed(change)})" if change else text)
     return parts
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import and_list, card_label, tr, trump_name
+from bot.i18n import and_list, suit_name, tr
 from bot.table_model import TableModel
 from engine import Rules, TrumpSet
 
@@ -20,6 +20,7 @@ from .words import (
     named,
     named_score,
     signed,
+    spits_text,
     trick_line,
     trump_text,
     unit_name,
@@ -61,19 +62,15 @@ def tricks_text(model: TableModel, tricks_won: Sequence[int], lang: str | None =
 def tricks_parts(
     model: TableModel, tricks_won: Sequence[int], lang: str | None = None, *, to_go: bool = False
 ) -> list[str]:
-    """``tricks_text``'s items (partners named in ``lang``); with ``to_go``, the table's: in
-    Nines each with the tricks its player (or team) still needs for the quota
-    (``SeatModel.quota_left``), ``alice 1/4 (3 to go)``, none once it is met."""
+    """``tricks_text``'s items (partners named in ``lang``): ``alice **1**/4`` in Nines, the
+    quota beside the count, which says what is left to take (issue 46: a "3 to go" beside it
+    said it twice). ``to_go`` is kept for callers and changes nothing."""
     rules = model.rules
     parts = []
     for u in range(rules.units):
         won = sum(tricks_won[s] for s in rules.seats_of(u))
         quota = f"/{rules.quota}" if model.kind.has_quota else ""
-        text = named(unit_name(model, u, lang), f"{won}{quota}")
-        left = model.unit_seats(u)[0].quota_left
-        if to_go and lang is not None and left:
-            text += " " + tr(lang, "table.quota_left", count=left)
-        parts.append(text)
+        parts.append(named(unit_name(model, u, lang), f"{won}{quota}"))
     return parts
 
 
@@ -123,7 +120,7 @@ def _table_embed(
         colour=COLOUR,
     )
     lines = [
-        tr(lang, "table.trump", trump=trump_text(lang, model)),
+        tr(lang, "table.trump", trump=trump_text(lang, model, style)),
         tr(lang, "table.dealer", dealer=name(model, model.dealer)),
         goal_text(lang, rules),
     ]
@@ -183,6 +180,8 @@ def change_notes(
     """The notes under the table: whose time ran out, a restart, and in Nein Nine who set
     trump with the first 8 of the round now on the table."""
     notes = [tr(lang, "note.timeout", name=name(model, s)) for s in timed_out]
+    # The Spits in the game's notation, as the trump line names them (issue 46); text here:
+    # the table's notes are built without the card style, and a line of two cards reads.
     if restored:
         notes.append(tr(lang, "note.restored"))
     for event in trumps:
@@ -191,12 +190,19 @@ def change_notes(
                 lang,
                 "note.trump_set",
                 name=name(model, event.by_seat),
-                trump=trump_name(lang, event.suit),
-                big=card_label(event.big_spit, lang),
-                little=card_label(event.little_spit, lang),
+                trump=f"{event.suit.symbol} {suit_name(lang, event.suit)}",
+                # a line of its own: its first word capitalised (``grand 7`` in French)
+                spits=upper_first(
+                    spits_text(lang, (event.big_spit, event.little_spit), model.notation)
+                ),
             )
         )
     return notes
+
+
+def upper_first(text: str) -> str:
+    """``text`` with its first letter capitalised, the rest as it is."""
+    return text[:1].upper() + text[1:]
 
 
 def turn_ping(lang: str, user_id: int) -> str:

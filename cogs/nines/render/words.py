@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import and_list, card_label, tr, trump_name, trumps_label
+from bot.i18n import and_list, tr, trump_name, trumps_label
 from bot.names import in_text
 from bot.table_model import PlayedCard, TableModel, TrickModel
 from engine import Card, Rules, stones
@@ -99,22 +99,24 @@ def named_score(rules: Rules, who: str, score: int) -> str:
     return named(who, signed(score), stones_shown(score))
 
 
-def trump_text(lang: str, model: TableModel, notation: str | None = None) -> str:
-    """The trump in ``lang``'s words; Nein Nine's Spits as cards in ``notation`` (default
-    ``lang``: a public message's language is the game's)."""
-    notation = notation or lang
+def trump_text(lang: str, model: TableModel, style: CardStyle = TEXT) -> str:
+    """The trump in ``lang``'s words; Nein Nine's Spits, once set, named the one way every
+    message names them (``spits_text``)."""
     if model.kind.trump_from_play and model.trump is None:  # no 8 played yet (G5)
         return tr(lang, "table.no_trump_yet")
     if model.spits is not None:
-        big, little = model.spits
-        return tr(
-            lang,
-            "table.trump_spits",
-            trump=trump_name(lang, model.trump),
-            big=card_label(big, notation),
-            little=card_label(little, notation),
-        )
+        spits = spits_text(lang, model.spits, model.notation, style)
+        return tr(lang, "table.trump_spits", trump=trump_name(lang, model.trump), spits=spits)
     return trump_name(lang, model.trump)
+
+
+def spits_text(lang: str, spits: tuple[Card, Card], notation: str, style: CardStyle = TEXT) -> str:
+    """Nein Nine's Spits (G5), which is big and which little: ``Big Spit 7♦ · Little Spit 7♥``
+    (``grand 7 7♦ · petit 7 7♥``), cards as faces in ``style``, in the game's notation."""
+    big, little = spits
+    return tr(
+        lang, "trump.spits", big=style.text(big, notation), little=style.text(little, notation)
+    )
 
 
 def trick_parts(
