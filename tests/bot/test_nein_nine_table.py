@@ -158,7 +158,8 @@ async def test_a_whole_nein_nine_game_with_the_joker_played_both_ways(
         if first_eight and new_trump and same_round:
             # G4/G5: the first 8 of the round sets trump; the table says so at once.
             text = await eventually(fake, alice, [f"{user.name} played the first 8"])
-            assert "Big Spit" in text and "Spits" in text
+            # The Spits named one way, which is big said (issue 46, item 6).
+            assert "Big Spit" in text and "Little Spit" in text
             trump_announced += 1
     end = end_message(fake, alice, fake.channel)
     assert end is not None, "the game did not end"
