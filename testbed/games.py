@@ -33,7 +33,7 @@ def text_of(message: Message | None) -> str:
 
 
 async def wait_for(
-    fake: FakeDiscord, check: Callable[[], Any], *, within: float = 10.0, what: str = ""
+    fake: FakeDiscord, check: Callable[[], Any], *, within: float = HANG_GUARD, what: str = ""
 ) -> Any:
     """settle() until ``check()`` is truthy (the bot may work a while without a request)."""
     deadline = time.monotonic() + within
