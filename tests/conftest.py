@@ -22,7 +22,12 @@ with warnings.catch_warnings():
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
-pytest_plugins = ["fakecord.fixtures", "tests.postgres", "tests.storage_backends"]
+pytest_plugins = [
+    "fakecord.fixtures",
+    "tests.postgres",
+    "tests.storage_backends",
+    "tests.lease_clock",
+]
 
 
 # CI runs `CI=true bash .ci/run` on a machine set up by .ci/system-deps: there every test can
