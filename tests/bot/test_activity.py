@@ -24,7 +24,7 @@ from bot.i18n import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
-from testbed.games import game_id_of, open_game, raw_click, text_of, wait_for
+from testbed.games import HANG_GUARD, game_id_of, open_game, raw_click, text_of, wait_for
 from testbed.people import end_message, open_hand, table_message
 
 from .conftest import StartBot
@@ -42,7 +42,7 @@ class Table:
     async def send(self, **frame: Any) -> None:
         await self.ws.send_json(frame)
 
-    async def next(self, op: str | None = None, *, within: float = 10.0) -> Json:
+    async def next(self, op: str | None = None, *, within: float = HANG_GUARD) -> Json:
         """The next frame (of that op, skipping others)."""
         deadline = time.monotonic() + within
         while True:
@@ -53,7 +53,9 @@ class Table:
             if op is None or frame["op"] == op:
                 return frame
 
-    async def table_where(self, check: Callable[[Json], bool], *, within: float = 10.0) -> Json:
+    async def table_where(
+        self, check: Callable[[Json], bool], *, within: float = HANG_GUARD
+    ) -> Json:
         """Read table frames until one's table passes ``check``; that frame."""
         deadline = time.monotonic() + within
         while True:

@@ -65,9 +65,7 @@ class BotProcess:
             self.assert_running()
             assert time.monotonic() < deadline, "the bot did not connect"
             await asyncio.sleep(0.02)
-        await wait_for(
-            self.fake, lambda: self.fake.commands.find(self.fake.guild.id, "nines"), within=20
-        )
+        await wait_for(self.fake, lambda: self.fake.commands.find(self.fake.guild.id, "nines"))
         await self.fake.settle()
 
     def assert_running(self) -> None:

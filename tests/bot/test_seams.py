@@ -269,7 +269,6 @@ async def test_every_restart_says_so_on_the_table(fake_discord: FakeDiscord, tmp
             await wait_for(
                 fake,
                 lambda: "restarted" in str(table_message(fake, alice, fake.channel).embeds),  # type: ignore[union-attr]
-                within=30,  # a restart's restore on a loaded machine
                 what="the restored note",
             )
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fakecord import FakeDiscord
-from testbed.games import finish, open_game
+from testbed.games import HANG_GUARD, finish, open_game
 from testbed.people import table_message
 
 from .test_failover import until
@@ -28,8 +28,8 @@ async def test_a_lost_connection_with_the_lease_held_is_resumed(tmp_path: Path) 
     alice = fake.add_user("alice")
     try:
         await bot.start()
-        await until(lambda: len(fake.gateway.by_shard) == 2, 30, "both shards identified")
-        await until(fake.gateway.connected.is_set, 30, "both shards connected")
+        await until(lambda: len(fake.gateway.by_shard) == 2, HANG_GUARD, "both shards identified")
+        await until(fake.gateway.connected.is_set, HANG_GUARD, "both shards connected")
         await open_game(fake, alice, computers=("easy", "easy"), start=3)
         table = table_message(fake, alice, fake.channel)
         assert table is not None

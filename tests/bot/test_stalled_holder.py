@@ -58,7 +58,7 @@ async def test_a_stalled_holder_neither_stores_nor_answers(tmp_path: Path) -> No
             await wait_for(
                 fake,
                 lambda: "restored" in text_of(table_message(fake, carol, channel1)),
-                within=15,
+                within=HANG_GUARD,
                 what="the table restored",
             )
             # Clicks now reach both sessions of shard 1: the new holder's and the stalled one.
