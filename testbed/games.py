@@ -100,7 +100,8 @@ async def play_one(
 ) -> tuple[User, Interaction] | None:
     """The person named on the table opens their hand and clicks a legal move (a Joker call
     too). Returns who and the move's interaction, or None when the game is over."""
-    for _attempt in range(50):
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
         if end_message(fake, users[0], channel) is not None:
             return None
         user = await wait_for(
