@@ -72,7 +72,6 @@ async def test_a_click_racing_the_timer_gives_one_move(
 ):
     fake = fake_discord
     nines = await start_bot()
-    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": 0.5})
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
     turn = whose_turn(fake, [alice, bob], fake.channel)
@@ -87,7 +86,11 @@ async def test_a_click_racing_the_timer_gives_one_move(
     # Hold the game while its deadline passes, then click: the timer and the click both wait
     # for the game; exactly one of them makes the move.
     async with session.lock:
+        # The turn's deadline passes now, as one that passed while the bot was down (a short
+        # turn timer instead ran out before a loaded machine showed the table).
         assert session.deadline is not None
+        session.deadline = session.deps.clock()
+        session.timer.resume()
         await until(lambda: session.timer._expiry is not None, "the timer to fire")
         click = await fake.click(turn, hand, move, wait=False)
         await until(lambda: len(session.lock._waiters or ()) >= 2, "the click at the lock")  # type: ignore[attr-defined]
