@@ -23,14 +23,7 @@ from .world import World
 if TYPE_CHECKING:
     from .models import Guild
 
-#: The bot counts as idle once it sent nothing for QUIET_SECONDS *and* over QUIET_TURNS of
-#: settle()'s polls (each a turn of this process's event loop, every 5 ms when it gets the CPU).
-#: On an idle machine both take 30 ms. On a loaded one a process can be left off the CPU for
-#: longer than that (the suite's ten workers on two cores): the seconds then pass without the
-#: bot (a thread of this loop, or a process as starved) having had a chance to send its next
-#: request, but the turns do not, so the window stretches with the load instead of ending.
-QUIET_SECONDS = 0.03
-QUIET_TURNS = 6
+QUIET_SECONDS = 0.03  # the bot counts as idle after this long without a request
 #: How long settle() waits before it calls the bot stuck: a guard for a hung test, not a figure
 #: of speed (a starved process is slow, not stuck).
 SETTLE_GUARD = 120.0
@@ -200,14 +193,13 @@ class People(World):
         return msg
 
     async def settle(self, within: float = SETTLE_GUARD) -> None:
-        """Wait until no request is in flight, none came for ~30 ms and 6 turns of this loop
-        (QUIET_TURNS; nor is the bot sitting out a rate limit or retry), no interaction awaits
-        its acknowledgement, no deferred "thinking" answer is still owed, the gateway is not
-        half-way through a reconnect, and every busy probe says done."""
+        """Wait until no request is in flight, none came for ~30 ms (nor is the bot sitting out a
+        rate limit or retry), no interaction awaits its acknowledgement, no deferred "thinking"
+        answer is still owed, the gateway is not half-way through a reconnect, and every busy
+        probe says done."""
         deadline = time.monotonic() + within
         while True:
             await asyncio.sleep(0.005)
-            self._turns += 1
             now = time.monotonic()
             clock_now = self.clock.now()
             self._pending = {i for i in self._pending if not i.too_late_to_ack(clock_now)}
@@ -226,7 +218,6 @@ class People(World):
                 or self._pending
                 or self.gateway.reconnecting
                 or now - max(self._last_activity, self._hold_until) < QUIET_SECONDS
-                or self._turns - self._turns_at_activity < QUIET_TURNS
                 or any(probe() for probe in self.busy_probes)
             )
             if not busy:

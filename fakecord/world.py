@@ -78,9 +78,6 @@ class World:
         self._thinking: set[Interaction] = set()
         self._background: set[asyncio.Task[None]] = set()
         self._last_activity = time.monotonic()
-        # settle()'s polls in all, and their count at the last request or dispatch.
-        self._turns = 0
-        self._turns_at_activity = 0
         self.port = 0  # where FakeDiscord listens, once started
         # A ready-made place to play: a guild with #general, the bot in it with its own role.
         self.guild = self.add_guild("Nines Test", shard=0 if shards > 1 else None)
@@ -237,13 +234,11 @@ class World:
     def touch(self) -> None:
         """A request or a dispatch now: settle() waits for quiet after the last one."""
         self._last_activity = time.monotonic()
-        self._turns_at_activity = self._turns
 
     def _hold(self, seconds: float) -> None:
         """The bot was told to wait; settle() must not call it idle before it tries again."""
         if seconds > 0:
             self._hold_until = max(self._hold_until, time.monotonic() + seconds)
-            self._turns_at_activity = self._turns
 
     def notify_acknowledged(self, inter: Interaction) -> None:
         """The bot acknowledged ``inter``: no longer pending; owed its answer if it is thinking."""
