@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from .models import Guild
 
 QUIET_SECONDS = 0.03  # the bot counts as idle after this long without a request
+#: How long settle() waits before it calls the bot stuck: a guard for a hung test, not a figure
+#: of speed (a starved process is slow, not stuck).
+SETTLE_GUARD = 120.0
 
 
 class People(World):
@@ -189,10 +192,11 @@ class People(World):
         await self.rest.announce("MESSAGE_CREATE", msg)
         return msg
 
-    async def settle(self, within: float = 10.0) -> None:
+    async def settle(self, within: float = SETTLE_GUARD) -> None:
         """Wait until no request is in flight, none came for ~30 ms (nor is the bot sitting out a
         rate limit or retry), no interaction awaits its acknowledgement, no deferred "thinking"
-        answer is still owed, and the gateway is not half-way through a reconnect."""
+        answer is still owed, the gateway is not half-way through a reconnect, and every busy
+        probe says done."""
         deadline = time.monotonic() + within
         while True:
             await asyncio.sleep(0.005)

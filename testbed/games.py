@@ -33,7 +33,7 @@ def text_of(message: Message | None) -> str:
 
 
 async def wait_for(
-    fake: FakeDiscord, check: Callable[[], Any], *, within: float = 10.0, what: str = ""
+    fake: FakeDiscord, check: Callable[[], Any], *, within: float = HANG_GUARD, what: str = ""
 ) -> Any:
     """settle() until ``check()`` is truthy (the bot may work a while without a request)."""
     deadline = time.monotonic() + within
@@ -100,7 +100,8 @@ async def play_one(
 ) -> tuple[User, Interaction] | None:
     """The person named on the table opens their hand and clicks a legal move (a Joker call
     too). Returns who and the move's interaction, or None when the game is over."""
-    for _attempt in range(50):
+    deadline = time.monotonic() + HANG_GUARD
+    while time.monotonic() < deadline:
         if end_message(fake, users[0], channel) is not None:
             return None
         user = await wait_for(

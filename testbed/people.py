@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import time
 
 from bot.i18n import tr
 from bot.names import FSI, PDI, distinct
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
+from fakecord.people import SETTLE_GUARD
 
 from .reading import as_read
 
@@ -94,12 +96,14 @@ async def take_turn(fake: FakeDiscord, user: User, channel: Channel, rng: random
     """Open the hand and make a legal move chosen at random; returns the updated hand.
 
     Under load the table can name a player a moment before the bot has finished its turn's
-    work, so an empty hand is opened again after the bot settles, a few times.
+    work, so an empty hand is opened again after the bot settles, until SETTLE_GUARD (a guard
+    for a stuck bot, not a figure of speed).
     """
-    for _ in range(20):
+    deadline = time.monotonic() + SETTLE_GUARD
+    while True:
         hand = await open_hand(fake, user, channel)
         moves = enabled_moves(hand)
-        if moves:
+        if moves or time.monotonic() > deadline:
             break
         await fake.settle()
         await asyncio.sleep(0.05)
@@ -125,19 +129,21 @@ async def play_to_the_end(
     """Every person plays whenever the table names them, until the game-over message."""
     rng = random.Random(seed)
     await fake.settle()
-    idle = 0
+    idle_since: float | None = None
     for _ in range(limit):
         done = end_message(fake, users[0], channel)
         if done is not None:
             return done
         user = whose_turn(fake, users, channel)
         if user is None:  # between the last hand's summary and the end message
-            idle += 1
-            assert idle < 100, "nobody is named on the table, and the game is not over"
+            idle_since = idle_since or time.monotonic()
+            assert time.monotonic() - idle_since < SETTLE_GUARD, (
+                "nobody is named on the table, and the game is not over"
+            )
             await fake.settle()
             await asyncio.sleep(0.05)
             continue
-        idle = 0
+        idle_since = None
         await take_turn(fake, user, channel, rng)
     raise AssertionError("the game did not end")
 

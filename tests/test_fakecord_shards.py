@@ -71,7 +71,7 @@ async def connect(
     return Socket(ws)
 
 
-async def until(check: Any, within: float = 5.0) -> None:
+async def until(check: Any, within: float = 60.0) -> None:  # a guard for a stuck test
     deadline = asyncio.get_running_loop().time() + within
     while not check():
         assert asyncio.get_running_loop().time() < deadline, "timed out"

@@ -11,6 +11,7 @@ import pytest
 from bot.storage import Storage
 from bot.storage.driver import Row, Tx
 from bot.storage.postgres import POOL_SIZE, PostgresDriver
+from testbed.games import HANG_GUARD
 from testbed.postgres import SUPERUSER, PostgresServer
 
 
@@ -148,12 +149,24 @@ async def test_a_write_answers_before_its_connection_goes_back_to_the_pool(
 async def test_a_cancelled_write_gives_its_connection_back(postgres_url: str) -> None:
     driver = await PostgresDriver.open(postgres_url, pool_size=1)
     try:
-
+        # Far longer than the guard below: the connection comes back only if the query was
+        # cancelled on the server, not waited out.
         async def slow(tx: Tx) -> None:
-            await tx.execute("SELECT pg_sleep(5)")
+            await tx.execute("SELECT pg_sleep(600)")
 
         task = asyncio.create_task(driver.write(slow))
-        await asyncio.sleep(0.2)
+        # Cancelled once the server runs it (seen from another connection).
+        watcher = await asyncpg.connect(postgres_url)
+        try:
+            deadline = asyncio.get_running_loop().time() + HANG_GUARD
+            while not await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE state = 'active' AND query = 'SELECT pg_sleep(600)'"
+            ):
+                assert asyncio.get_running_loop().time() < deadline, "the query never ran"
+                await asyncio.sleep(0.02)
+        finally:
+            await watcher.close()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
@@ -161,7 +174,7 @@ async def test_a_cancelled_write_gives_its_connection_back(postgres_url: str) ->
         async def one(tx: Tx) -> Row | None:
             return await tx.fetchone("SELECT 1 AS x")
 
-        row = await asyncio.wait_for(driver.read(one), 5)
+        row = await asyncio.wait_for(driver.read(one), HANG_GUARD)
         assert row is not None and row["x"] == 1
     finally:
         await driver.close()

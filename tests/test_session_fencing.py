@@ -5,7 +5,6 @@ stored, nothing shown, no "game over". The shard's new holder plays the same mov
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from bot.settings import Settings
 from bot.shards import ShardLeases
 from bot.storage import Storage
 from engine import Rules
+from tests.lease_clock import LeaseClock
 from tests.test_layers import RecordingPresenter
 
 GUILD = 7  # shard 0
@@ -70,11 +70,11 @@ async def a_move(session: GameSession) -> None:
 
 
 async def test_a_stale_holders_click_drops_its_session_and_the_holder_plays(
-    tmp_path: Path,
+    tmp_path: Path, lease_clock: LeaseClock
 ) -> None:
     path = tmp_path / "nines.sqlite3"
-    old = Process(await Storage.open(path), (0,), lease=0.3)
-    new = Process(await Storage.open(path), (), lease=60.0)
+    old = Process(await Storage.open(path, now=lease_clock.time), (0,), lease=0.3)
+    new = Process(await Storage.open(path, now=lease_clock.time), (), lease=60.0)
     try:
         await old.leases.renew()
         assert old.leases.held == {0}
@@ -82,7 +82,7 @@ async def test_a_stale_holders_click_drops_its_session_and_the_holder_plays(
         assert stale.fence is not None and stale.fence.epoch == old.leases.epochs[0]
         await a_move(stale)
         # The old process stalls past its lease; the other one takes the shard over.
-        await asyncio.sleep(0.4)
+        lease_clock.advance(0.4)
         gained, _lost, _asked = await new.leases.renew()
         assert gained == {0} and new.leases.epochs[0] == old.leases.epochs[0] + 1
         (current,) = await new.sessions.restore(new.leases.serves)
@@ -123,18 +123,20 @@ async def test_a_process_without_shards_writes_unfenced(tmp_path: Path) -> None:
         await storage.close()
 
 
-async def test_a_shard_held_again_under_a_newer_epoch_is_lost_and_gained(tmp_path: Path) -> None:
+async def test_a_shard_held_again_under_a_newer_epoch_is_lost_and_gained(
+    tmp_path: Path, lease_clock: LeaseClock
+) -> None:
     """Between two renewals the lease ran out, another process held the shard and died, and
     this one took it back: the games it still runs are stale (the other one may have played),
     so the renewal reports the shard lost (its sessions dropped) and gained (restored)."""
     path = tmp_path / "nines.sqlite3"
-    first = ShardLeases(await Storage.open(path), 1, (0,), lease=0.2)
-    other = ShardLeases(await Storage.open(path), 1, (), lease=0.2)
+    first = ShardLeases(await Storage.open(path, now=lease_clock.time), 1, (0,), lease=0.2)
+    other = ShardLeases(await Storage.open(path, now=lease_clock.time), 1, (), lease=0.2)
     try:
         await first.renew()
-        await asyncio.sleep(0.3)
+        lease_clock.advance(0.3)
         assert await other.renew() == ({0}, set(), set())
-        await asyncio.sleep(0.3)
+        lease_clock.advance(0.3)
         gained, lost, _asked = await first.renew()
         assert gained == lost == {0} and first.epochs[0] == 3
     finally:

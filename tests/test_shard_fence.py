@@ -135,10 +135,13 @@ async def test_over_is_said_only_of_a_game_that_is_over(row: object, sentence: s
 
 
 class Restoring:
-    """Sessions whose restore brings game 7 back after ``delay`` seconds."""
+    """Sessions whose restore brings game 7 back once ``release`` is set: a quick restore
+    as soon as a click waits for it, a long one only once the click was deferred (by then
+    its wait, RESTORE_WAIT, ran out)."""
 
-    def __init__(self, delay: float) -> None:
-        self.delay = delay
+    def __init__(self, quick: bool) -> None:
+        self.quick = quick
+        self.release = asyncio.Event()
         self.games: dict[int, object] = {}
         self.done = asyncio.Event()
         self.restoring = True
@@ -147,12 +150,14 @@ class Restoring:
         return self.games.get(game_id)
 
     async def restore(self) -> None:
-        await asyncio.sleep(self.delay)
+        await self.release.wait()
         self.games[7] = "the game"
         self.restoring = False
         self.done.set()
 
     async def restored(self, within: float) -> bool:
+        if self.quick:
+            self.release.set()
         try:
             await asyncio.wait_for(self.done.wait(), within)
         except TimeoutError:
@@ -161,22 +166,24 @@ class Restoring:
 
 
 class Deferrable(Response):
-    def __init__(self) -> None:
+    def __init__(self, deferring: asyncio.Event) -> None:
         super().__init__()
         self.deferred = False
+        self.deferring = deferring
 
     def is_done(self) -> bool:
         return self.deferred
 
     async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
         self.deferred = True
+        self.deferring.set()
 
 
-@pytest.mark.parametrize(("delay", "deferred"), [(0.2, False), (2.3, True)])
-async def test_a_click_during_a_restore_waits_for_its_game(delay: float, deferred: bool) -> None:
-    sessions = Restoring(delay)
+@pytest.mark.parametrize(("quick", "deferred"), [(True, False), (False, True)])
+async def test_a_click_during_a_restore_waits_for_its_game(quick: bool, deferred: bool) -> None:
+    sessions = Restoring(quick)
     controller = Controller(SimpleNamespace(sessions=sessions, serves=None))  # type: ignore[arg-type]
-    interaction = SimpleNamespace(response=Deferrable(), guild_id=None)
+    interaction = SimpleNamespace(response=Deferrable(sessions.release), guild_id=None)
     restore = asyncio.ensure_future(sessions.restore())
     assert await controller.session_for(7, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred

@@ -11,6 +11,7 @@ import pytest
 from bot.settings import Settings, SettingsError
 from bot.shards import ShardLeases
 from bot.storage import Storage
+from tests.lease_clock import LeaseClock
 from tests.storage_backends import Backend
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -137,25 +138,26 @@ async def test_identify_slots_are_spaced_per_bucket(
     assert sorted(slots) == [clock.t, clock.t + 5, clock.t + 10, clock.t + 15]
 
 
-async def test_leases_of_a_process(backend: Backend) -> None:
-    """ShardLeases (on the real clock): wanted shards taken, expired ones of others taken
-    over, a wanted shard held by another asked for and handed back, and all let go once the
-    database is away past the lease."""
-    a_store, b_store = await backend.open(), await backend.open()
+async def test_leases_of_a_process(backend: Backend, lease_clock: LeaseClock) -> None:
+    """ShardLeases (on a clock moved by hand): wanted shards taken, expired ones of others
+    taken over, a wanted shard held by another asked for and handed back, and all let go once
+    the database is away past the lease."""
+    a_store = await backend.open(now=lease_clock.time)
+    b_store = await backend.open(now=lease_clock.time)
     try:
-        await _leases_of_a_process(a_store, b_store)
+        await _leases_of_a_process(a_store, b_store, lease_clock)
     finally:
         await a_store.close()
         await b_store.close()
 
 
-async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
+async def _leases_of_a_process(a_store: Storage, b_store: Storage, clock: LeaseClock) -> None:
     a = ShardLeases(a_store, 3, (0,), lease=0.3)
     b = ShardLeases(b_store, 3, (1,), lease=0.3)
     assert await a.renew() == ({0}, set(), set())
     assert await b.renew() == ({1}, set(), set())
     assert a.serves(2 << 22) is False and a.serves(3 << 22) is True  # shards 2 and 0
-    await asyncio.sleep(0.35)  # b stopped renewing: its shard 1 is an orphan
+    clock.advance(0.35)  # b stopped renewing: its shard 1 is an orphan
     assert await a.renew() == ({1}, set(), set())
     gained, lost, asked = await b.renew()  # b is back: 1 is a's now, b asks for it
     assert (gained, lost, asked) == (set(), {1}, set())
@@ -172,22 +174,25 @@ async def _leases_of_a_process(a_store: Storage, b_store: Storage) -> None:
     with pytest.raises(ConnectionError):
         await a.renew()
     assert a.expire() == set()  # still surely a's for a while
-    await asyncio.sleep(0.35)
+    clock.advance(0.35)
     assert a.expire() == {0} and a.held == set()
 
 
-async def test_an_orphan_taken_over_is_not_handed_back_at_once(backend: Backend) -> None:
+async def test_an_orphan_taken_over_is_not_handed_back_at_once(
+    backend: Backend, lease_clock: LeaseClock
+) -> None:
     """Issue 32 (found by the chaos run): a shard whose owner asked for it back and died again
     is an orphan; the process that takes it over keeps it (taking it cleared the request)
     rather than letting it go, unserved, while its lease stays this process's."""
-    a_store, b_store = await backend.open(), await backend.open()
+    a_store = await backend.open(now=lease_clock.time)
+    b_store = await backend.open(now=lease_clock.time)
     try:
         a = ShardLeases(a_store, 2, (0,), lease=0.3)
         b = ShardLeases(b_store, 2, (1,), lease=0.3)
         assert await a.renew() == ({0}, set(), set())
         await a_store.take_shards({1}, "dead", 0.3)  # a process since dead holds shard 1
         await a_store.want_shards({1}, b.owner)  # b came back and asked for it, then died
-        await asyncio.sleep(0.35)
+        lease_clock.advance(0.35)
         gained, lost, asked = await a.renew()
         assert (gained, lost, asked) == ({1}, set(), set())
         assert a.held == {0, 1}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from testbed.games import HANG_GUARD
 from tests.storage_backends import Backend
 
 
@@ -48,7 +49,7 @@ async def test_work_of_one_name_runs_one_at_a_time(backend: Backend):
                 storages[-1].one_at_a_time("emojis", holds),
                 storages[0].one_at_a_time("other", releases),
             ),
-            10,
+            HANG_GUARD,  # a guard: only a deadlock takes it
         )
         assert await storages[0].get_meta("k") == "v"
     finally:

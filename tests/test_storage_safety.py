@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from bot.session import GameSession, SeatInfo
 from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules
 from fakecord import FakeDiscord
+from testbed.games import HANG_GUARD
 from testbed.settings import bot_settings
 from tests.storage_backends import Backend
 
@@ -80,7 +82,8 @@ async def test_a_game_whose_result_was_not_stored_is_finished_once_at_start(
     for _attempt in range(2):  # a second start must not count it again
         nines = await start_client(make)
         assert isinstance(nines, NinesBot)
-        for _ in range(500):
+        deadline = time.monotonic() + HANG_GUARD
+        while time.monotonic() < deadline:
             row = await nines.storage.game(game_id)
             assert row is not None
             if row.status == "finished" and len(nines.sessions) == 0:

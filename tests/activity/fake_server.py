@@ -22,6 +22,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.table_model import TableModel
+from testbed.browser import PAGE_GUARD
 from tests.activity.tables import Json, table_json
 
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "activity" / "static"
@@ -138,7 +139,8 @@ class FakeActivityServer:
     def sent(self, op: str) -> list[Received]:
         return [r for r in list(self.frames) if r.frame.get("op") == op]
 
-    def wait_for(self, what: Callable[[], Any], timeout: float = 5.0) -> Any:
+    def wait_for(self, what: Callable[[], Any], timeout: float = PAGE_GUARD) -> Any:
+        """``what()`` once truthy; ``timeout`` is a guard for a stuck page only."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             value = what()

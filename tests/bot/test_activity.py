@@ -24,7 +24,7 @@ from bot.i18n import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
-from testbed.games import game_id_of, open_game, raw_click, text_of, wait_for
+from testbed.games import HANG_GUARD, game_id_of, open_game, raw_click, text_of, wait_for
 from testbed.people import end_message, open_hand, table_message
 
 from .conftest import StartBot
@@ -48,7 +48,7 @@ class Table:
             frame["n"] = self.sent_n.setdefault(frame["key"], self.n)
         await self.ws.send_json(frame)
 
-    async def next(self, op: str | None = None, *, within: float = 10.0) -> Json:
+    async def next(self, op: str | None = None, *, within: float = HANG_GUARD) -> Json:
         """The next frame (of that op, skipping others)."""
         deadline = time.monotonic() + within
         while True:
@@ -61,7 +61,9 @@ class Table:
             if op is None or frame["op"] == op:
                 return frame
 
-    async def table_where(self, check: Callable[[Json], bool], *, within: float = 10.0) -> Json:
+    async def table_where(
+        self, check: Callable[[Json], bool], *, within: float = HANG_GUARD
+    ) -> Json:
         """Read table frames until one's table passes ``check``; that frame."""
         deadline = time.monotonic() + within
         while True:
@@ -469,18 +471,24 @@ async def test_a_reconnection_gets_the_table_whole(activity: Activity):
 
 async def test_a_silent_socket_is_dropped_and_a_pinging_one_kept(activity: Activity):
     _game, alice, bob = await two_people_and_a_computer(activity)
-    activity.bot.activity_server.hub.silent_seconds = 0.6  # type: ignore[union-attr]
+    # The hub's silence is wall time (a socket's receive timeout): 2 s against a ping every
+    # 0.1 s leaves a starved process twenty times the room it needs to keep pinging.
+    activity.bot.activity_server.hub.silent_seconds = 2.0  # type: ignore[union-attr]
     silent, _ = await activity.open(alice)
     pinging, _ = await activity.open(bob)
+    dropped = asyncio.Event()
 
     async def ping() -> None:
-        for _ in range(8):
+        while not dropped.is_set():  # until the silent one is dropped
             await pinging.send(op="ping")
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(0.1)
 
     pinger = asyncio.create_task(ping())
-    assert await silent.closed(within=3.0)
-    await pinger
+    try:
+        assert await silent.closed(within=HANG_GUARD)
+    finally:
+        dropped.set()
+        await pinger
     assert await pinging.next("pong") == {"op": "pong"}
     assert not pinging.ws.closed
 
@@ -489,7 +497,9 @@ async def test_a_silent_socket_is_dropped_and_a_pinging_one_kept(activity: Activ
 
 
 async def drain(table: Table, latest: Json) -> Json:
-    """The newest table frame already sent on this socket (or ``latest`` if none came)."""
+    """The newest table frame already sent on this socket (or ``latest`` if none came). A
+    frame still on its way is not waited for: a table that lags can only say a computer is
+    still to play, and the game below then waits for its next frame."""
     while True:
         try:
             latest = await table.next("table", within=0.05)
@@ -597,7 +607,7 @@ async def test_frames_out_of_protocol_are_refused_in_plain_words(activity: Activ
     await table.send(op="act", key="k", action="keep")
     refused = await table.next("error")
     assert refused["code"] == "bad-request" and "hello" in refused["message"]
-    assert await table.closed(within=5)
+    assert await table.closed(within=HANG_GUARD)
     # Not JSON, then an unknown op: each refused, the hello still welcome after them.
     ws = await activity.http.ws_connect(activity.base + "/api/ws")
     table = Table(ws)

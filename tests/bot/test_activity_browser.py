@@ -5,9 +5,6 @@ authorization codes and activity instances. Two people play from two headless Ch
 in English, one in French), a third from the chat table, computers in the other seats: every
 card played in a browser is checked on the chat table, every card played in chat in both
 browsers, to the end of a whole game of Nines and one of Nein Nine.
-
-It needs the Activity's server (bot/activity/, built on the activity-server branch) and its
-test helpers (tests/bot/test_activity.py): until both are in the tree, it is skipped.
 """
 
 from __future__ import annotations
@@ -19,11 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip(
-    "tests.bot.test_activity",
-    reason="the Activity's server and its test helpers (activity-server branch) are not merged",
-)
 
 from bot.i18n import card_label
 from engine import Card, Rules

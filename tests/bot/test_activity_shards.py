@@ -13,7 +13,7 @@ import pytest
 from bot.shards import LEASE_SECONDS
 from fakecord import FakeDiscord
 from fakecord.wiring import discord_pointed_at
-from testbed.games import open_game, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, text_of, wait_for
 from testbed.people import table_message
 from tests.storage_backends import Backend
 
@@ -71,7 +71,7 @@ async def test_a_socket_on_another_process_plays_through_the_relay(
                     chat = table_message(fake, carol, channel)
                     return chat is not None and f"{name} **" in text_of(chat)
 
-                await wait_for(fake, shown, within=15, what=f"{name}'s card on the chat table")
+                await wait_for(fake, shown, what=f"{name}'s card on the chat table")
                 # A key resent through the relay is answered again, not applied twice.
                 mover, _ = sockets[seat]
                 await mover.send(op="act", key=f"k-{seat}-{card}", action=card)
@@ -123,7 +123,7 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
                 # Taken over within the lease (15 s) and a renewal; the socket hears the
                 # new holder within one more JOIN_EVERY.
                 table, _ = carols
-                frame = await table.next(within=LEASE_SECONDS + 30)
+                frame = await table.next(within=LEASE_SECONDS + HANG_GUARD)
                 assert frame["op"] in ("ready", "table"), frame
                 daves = await edge.open(dave, **where)
                 assert daves[1]["op"] == "ready" and daves[1]["you"]["seat"] == 1
@@ -134,7 +134,7 @@ async def test_a_relayed_socket_follows_its_game_to_the_process_taking_over(
                 await wait_for(
                     fake,
                     lambda: f"{name} **" in text_of(table_message(fake, carol, channel)),
-                    within=15,
+                    within=HANG_GUARD,
                     what=f"{name}'s {card} on the chat table",
                 )
     finally:
@@ -186,7 +186,7 @@ async def test_a_key_resent_to_the_process_taking_over_gets_its_first_answer(
                 # The first process takes the shard over and the game with it; the sockets
                 # it relayed get their table from it.
                 for table, _ in sockets.values():
-                    frame = await table.next(within=LEASE_SECONDS + 30)
+                    frame = await table.next(within=LEASE_SECONDS + HANG_GUARD)
                     assert frame["op"] in ("ready", "table"), frame
                 for s, key in keys:
                     table, _ = sockets[s]
@@ -207,6 +207,6 @@ async def test_a_key_resent_to_the_process_taking_over_gets_its_first_answer(
 async def answered(table: Table, key: str) -> Json:
     """The answer (ack or error) to ``key``, the table frames before it skipped."""
     while True:
-        frame = await table.next(within=15)
+        frame = await table.next(within=HANG_GUARD)
         if frame["op"] in ("ack", "error") and frame.get("key") == key:
             return frame

@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from collections.abc import Callable
 
 from engine import Action, SeatView
 from engine.players import choose
 from fakecord import FakeDiscord
-from testbed.games import open_game, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, text_of, wait_for
 from testbed.people import open_hand, table_message, whose_turn
 
 from .conftest import StartBot
+
+
+async def until(check: Callable[[], object], what: str) -> None:
+    """Poll ``check`` until true; HANG_GUARD only fails a stuck test."""
+    deadline = time.monotonic() + HANG_GUARD
+    while not check():
+        assert time.monotonic() < deadline, f"gave up waiting for {what}"
+        await asyncio.sleep(0.01)
 
 
 async def test_a_double_click_is_one_move(fake_discord: FakeDiscord, start_bot: StartBot):
@@ -62,7 +72,6 @@ async def test_a_click_racing_the_timer_gives_one_move(
 ):
     fake = fake_discord
     nines = await start_bot()
-    await nines.storage.set_guild_settings(fake.guild.id, {"turn_timer": 0.5})
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     game_id = await open_game(fake, alice, people=(bob,), computers=("easy",), start=3)
     turn = whose_turn(fake, [alice, bob], fake.channel)
@@ -77,10 +86,14 @@ async def test_a_click_racing_the_timer_gives_one_move(
     # Hold the game while its deadline passes, then click: the timer and the click both wait
     # for the game; exactly one of them makes the move.
     async with session.lock:
+        # The turn's deadline passes now, as one that passed while the bot was down (a short
+        # turn timer instead ran out before a loaded machine showed the table).
         assert session.deadline is not None
-        await asyncio.sleep(max(0.0, session.deadline - time.time()) + 0.1)
+        session.deadline = session.deps.clock()
+        session.timer.resume()
+        await until(lambda: session.timer._expiry is not None, "the timer to fire")
         click = await fake.click(turn, hand, move, wait=False)
-        await asyncio.sleep(0.05)
+        await until(lambda: len(session.lock._waiters or ()) >= 2, "the click at the lock")  # type: ignore[attr-defined]
     await fake.settle()
     actions = await nines.storage.actions(game_id)
     row = await nines.storage.game(game_id)
@@ -104,11 +117,14 @@ async def test_a_slow_computer_does_not_delay_another_game(
     nines = await start_bot()
     thinking = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # A search, in its thread, that lasts until the test has seen Bob answered.
+    release, thought = threading.Event(), threading.Event()
 
     def slow(view: SeatView, difficulty: str, seed: int, budget: float) -> Action:
         if difficulty == "hard":
             loop.call_soon_threadsafe(thinking.set)
-            time.sleep(0.9)  # a search that takes its whole budget, in its thread
+            release.wait(HANG_GUARD)
+            thought.set()
         return choose(view, "normal", seed, budget)
 
     nines.computers.choose = slow
@@ -123,14 +139,15 @@ async def test_a_slow_computer_does_not_delay_another_game(
     hand = await open_hand(fake, alice, fake.channel)
     move = next(b.custom_id for b in hand.buttons() if b.custom_id and not b.disabled)
     thinking.clear()
-    await fake.click(alice, hand, move, wait=False)
-    await asyncio.wait_for(thinking.wait(), 5)
-    # ... while Bob, in another channel, is answered at once.
-    table = table_message(fake, bob, other)
-    assert table is not None
-    started = time.monotonic()
-    res = await fake.click(bob, table, "My hand", wait=False)
-    await asyncio.wait_for(res.answered.wait(), 5)
-    assert time.monotonic() - started < 0.3
-    assert thinking.is_set()
+    try:
+        await fake.click(alice, hand, move, wait=False)
+        await asyncio.wait_for(thinking.wait(), HANG_GUARD)
+        # ... while Bob, in another channel, is answered before the search ends.
+        table = table_message(fake, bob, other)
+        assert table is not None
+        res = await fake.click(bob, table, "My hand", wait=False)
+        await asyncio.wait_for(res.answered.wait(), HANG_GUARD)
+        assert not thought.is_set()
+    finally:
+        release.set()
     await fake.settle()

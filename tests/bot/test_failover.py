@@ -22,7 +22,7 @@ from fakecord import FakeDiscord
 from fakecord.models import Channel, Guild, User
 from fakecord.server import BOT_DEFAULT
 from fakecord.wiring import discord_pointed_at
-from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.games import HANG_GUARD, finish, open_game, play_one, text_of, wait_for
 from testbed.people import end_message, table_message, whose_turn
 from tests.storage_backends import TEST_POOL_SIZE, Backend
 
@@ -121,7 +121,7 @@ async def test_a_killed_process_shard_is_taken_over(backend: Backend, tmp_path: 
             await wait_for(
                 fake,
                 lambda: "restored" in text_of(table_message(fake, carol, channel1)),
-                within=15,
+                within=HANG_GUARD,
                 what="the taken-over table saying it was restored",
             )
             restored = time.time()
@@ -207,7 +207,7 @@ async def test_a_lost_lease_stops_the_shard_and_a_freed_one_is_taken_back(tmp_pa
             await wait_for(
                 fake,
                 lambda: "restored" in text_of(table_message(fake, carol, channel1)),
-                within=15,
+                within=HANG_GUARD,
                 what="the table restored",
             )
             # The overdue timer ran: a person's move that nobody clicked.

@@ -33,7 +33,7 @@ def health_cli(port: int) -> subprocess.CompletedProcess[str]:
         env=env,
         capture_output=True,
         text=True,
-        timeout=20,
+        timeout=HANG_GUARD,
         check=False,
     )
 

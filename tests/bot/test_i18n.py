@@ -3,12 +3,11 @@ reads the server's; Discord's command localisation carries the French names."""
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.i18n import card_label
 from engine import Card
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
+from testbed.games import wait_for
 from testbed.reading import as_read
 
 from .conftest import StartBot
@@ -25,7 +24,8 @@ def embed_text(message: Message) -> str:
 async def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> Message:
     """The table message, once posted (computers may still be thinking when settle() returns
     on a busy machine)."""
-    for _ in range(100):
+
+    def posted() -> Message | None:
         for message in reversed(fake.visible(user, channel)):
             if (
                 message.ephemeral_for is None
@@ -33,9 +33,10 @@ async def table(fake: FakeDiscord, user: User, channel: Channel, label: str) -> 
                 and any(b.label == label for b in message.buttons())
             ):
                 return message
-        await asyncio.sleep(0.05)
-        await fake.settle()
-    raise AssertionError("no table message")
+        return None
+
+    found: Message = await wait_for(fake, posted, what="the table message")
+    return found
 
 
 def card_buttons(hand: Message) -> list[tuple[str, Card]]:

@@ -6,7 +6,6 @@ Every refusal goes privately to the person who clicked and changes nothing.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 from typing import Any
@@ -21,6 +20,7 @@ from engine import Action, Exchange
 from fakecord import FakeDiscord
 from fakecord.interactions import MESSAGE_COMPONENT, Interaction
 from fakecord.models import Channel, Message, User
+from testbed.games import wait_for
 from testbed.notebook import delivery
 from testbed.reading import as_read, words
 
@@ -138,14 +138,15 @@ async def end_posted(fake: FakeDiscord, channel: Channel, session: GameSession) 
     """The game-over message. settle() alone may return before it: the bot draws the score
     chart (tens of ms without a request) between the last table edit and posting it."""
     rematch = ids.RematchClick(session.id).custom_id
-    for _ in range(500):
+
+    def posted() -> Message | None:
         for message in fake.store.messages.get(channel.id, []):
             if any(b.custom_id == rematch for b in message.buttons()):
-                await fake.settle()
                 return message
-        await asyncio.sleep(0.01)
-        await fake.settle()
-    raise AssertionError("no game-over message")
+        return None
+
+    found: Message = await wait_for(fake, posted, what="the game-over message")
+    return found
 
 
 def seats_of(session: GameSession) -> list[tuple[str, int | None, str | None]]:
@@ -398,9 +399,9 @@ async def test_a_lobby_nobody_starts_expires(
     lobby = await open_lobby(fake, alice)
     session = bot.sessions.in_channel(fake.channel.id)
     assert session is not None
-    await asyncio.sleep(0.8)
-    await fake.settle()
-    expired = current(fake, lobby)
+    expired = await wait_for(
+        fake, lambda: "Lobby closed" in str(current(fake, lobby).embeds) and current(fake, lobby)
+    )
     assert "Lobby closed" in str(expired.embeds[0]) and "in time" in str(expired.embeds[0])
     assert not expired.buttons()
     row = await bot.storage.game(session.id)

@@ -15,6 +15,7 @@ import pytest
 from engine import JOKER, Card, Play, Rules, public_view
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
+from testbed.games import wait_for
 from testbed.people import enabled_moves, end_message, open_hand, table_message, whose_turn
 from testbed.reading import as_read
 
@@ -57,13 +58,12 @@ def table_text(fake: FakeDiscord, user: User) -> str:
 async def eventually(fake: FakeDiscord, user: User, needles: list[str]) -> str:
     """The table once it shows every needle: it may lag the game by a moment on a busy
     machine (settle() can return between a click's answer and the table's edit)."""
-    for _ in range(60):
-        text = table_text(fake, user)
-        if all(needle in text for needle in needles):
-            return text
-        await asyncio.sleep(0.05)
-        await fake.settle()
-    raise AssertionError(f"the table never showed {needles}: {table_text(fake, user)}")
+    text: str = await wait_for(
+        fake,
+        lambda: all(n in table_text(fake, user) for n in needles) and table_text(fake, user),
+        what=f"the table showing {needles}",
+    )
+    return text
 
 
 @pytest.mark.slow(23)

@@ -29,7 +29,7 @@ import pytest
 from bot.storage import Storage
 from fakecord import FakeDiscord
 from fakecord.server import RequestRecord
-from testbed.games import open_game
+from testbed.games import HANG_GUARD, open_game
 
 from .test_failover import play, second_guild, until
 from .test_restart import ROOT, BotProcess
@@ -101,7 +101,7 @@ class ProxyProcess:
         return f"http://127.0.0.1:{self.port}/api/v10"
 
     async def ready(self) -> None:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + HANG_GUARD
         while "Listening" not in self.log.read_text():
             assert self.proc.poll() is None, self.log.read_text()
             assert time.monotonic() < deadline, "the proxy did not start"
@@ -151,7 +151,7 @@ async def two_processes_play(
             bot.log = tmp_path / f"bot{shard}.log"
         # Both at once: each process's start-up requests in the same second.
         await asyncio.gather(*(bot.start() for bot in bots))
-        await until(lambda: set(fake.gateway.by_shard) == {0, 1}, 30, "both shards")
+        await until(lambda: set(fake.gateway.by_shard) == {0, 1}, HANG_GUARD, "both shards")
         await fake.settle()
         games = await asyncio.gather(
             open_game(fake, alice, people=(bob,), computers=("easy",), start=3),

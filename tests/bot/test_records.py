@@ -15,6 +15,7 @@ from engine.cards import Card
 from fakecord import FakeDiscord
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, User
+from testbed.games import wait_for
 from testbed.people import enabled_moves, end_message
 from tests.engine.test_replay_and_records import check_record
 
@@ -72,12 +73,8 @@ async def play_all(fake: FakeDiscord, bot: Any, users: list[User], channel: Chan
             if calls:
                 await fake.click(user, done.message, calls[0])
         await fake.settle()
-    for _ in range(100):  # the end message follows the last move
-        if end_message(fake, users[0], channel) is not None:
-            return
-        await asyncio.sleep(0.02)
-        await fake.settle()
-    raise AssertionError("the game did not end")
+    # The end message follows the last move.
+    await wait_for(fake, lambda: end_message(fake, users[0], channel), what="the end message")
 
 
 def actions_of(record: dict[str, Any]) -> list[tuple[int, Action]]:

@@ -6,7 +6,6 @@ does not.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from fakecord.errors import UsageRefused
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, Message, User
 from fakecord.permissions import Perm
+from testbed.games import wait_for
 from testbed.people import enabled_moves, open_hand, table_message, whose_turn
 
 from .conftest import StartBot
@@ -303,27 +303,29 @@ async def test_public_messages_follow_the_servers_language_setting(
 async def soon(fake: FakeDiscord, probe: Callable[[], Any]) -> Any:
     """``probe()`` once it is truthy: the bot may still be working (computers thinking) when
     settle() sees a quiet moment on a busy machine."""
-    for _ in range(100):
-        found = probe()
-        if found:
-            return found
-        await asyncio.sleep(0.05)
-        await fake.settle()
-    raise AssertionError("gave up waiting")
+    return await wait_for(fake, probe)
 
 
 async def play_out(fake: FakeDiscord, bot: Any, user: User, where: Channel) -> None:
     """One person and two computers: the person plays whenever it is their turn, until the
     game is over."""
+
+    def over_or_theirs() -> bool:
+        session = next(iter(bot.sessions.all()), None)
+        if session is None:
+            return True
+        game = session.game
+        return (
+            game is not None
+            and game.turn is not None
+            and (session.seats[game.turn].user_id == user.id)
+        )
+
     for _ in range(200):
+        # The computers play meanwhile (thinking a while on a busy machine).
+        await wait_for(fake, over_or_theirs, what=f"{user.name}'s turn or the end")
         if len(bot.sessions) == 0:
             return
-        session = next(iter(bot.sessions.all()), None)
-        game = session.game if session else None
-        if game is None or game.turn is None or session.seats[game.turn].user_id != user.id:
-            await asyncio.sleep(0.05)
-            await fake.settle()
-            continue
         # The table names them in words (its turn message alone mentions them).
         await soon(fake, lambda: whose_turn(fake, [user], where) == user)
         hand = await open_hand(fake, user, where)

@@ -6,17 +6,19 @@ Invalid Session), with the real ``python -m bot``."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
 from fakecord import FakeDiscord
-from testbed.games import finish, open_game
+from testbed.games import HANG_GUARD, finish, open_game
 from testbed.people import table_message
 
 from .test_failover import until
 from .test_restart import BotProcess
+
+#: What discord.py's shard logs when an attempt to connect failed, before it tries again.
+RECONNECT_FAILED = "Attempting a reconnect for shard ID"
 
 
 @pytest.mark.slow(20)
@@ -28,8 +30,8 @@ async def test_a_lost_connection_with_the_lease_held_is_resumed(tmp_path: Path) 
     alice = fake.add_user("alice")
     try:
         await bot.start()
-        await until(lambda: len(fake.gateway.by_shard) == 2, 30, "both shards identified")
-        await until(fake.gateway.connected.is_set, 30, "both shards connected")
+        await until(lambda: len(fake.gateway.by_shard) == 2, HANG_GUARD, "both shards identified")
+        await until(fake.gateway.connected.is_set, HANG_GUARD, "both shards connected")
         await open_game(fake, alice, computers=("easy", "easy"), start=3)
         table = table_message(fake, alice, fake.channel)
         assert table is not None
@@ -46,12 +48,17 @@ async def test_a_lost_connection_with_the_lease_held_is_resumed(tmp_path: Path) 
         # refused), then it is back. discord.py's shard would IDENTIFY after a failed
         # attempt; ours RESUMEs both sessions.
         port = fake.port
+        failed = bot.log.read_text().count(RECONNECT_FAILED)
         await fake.stop()
-        await asyncio.sleep(1.5)  # at least one refused attempt
+        await until(  # at least one refused attempt, as discord.py's log says
+            lambda: bot.log.read_text().count(RECONNECT_FAILED) > failed,
+            HANG_GUARD,
+            "a refused reconnection",
+        )
         await fake.start(port)
         await until(
             lambda: fake.gateway.resumes >= resumes + 3 and fake.gateway.connected.is_set(),
-            30,
+            HANG_GUARD,
             "both shards resumed",
         )
         res = await fake.click(alice, table, "My hand")

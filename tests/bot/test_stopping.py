@@ -1,7 +1,8 @@
 """Issue 17.2: SIGTERM (``docker stop``) and SIGINT stop the bot gracefully: the gateway is
 closed first (no new clicks), a click in flight is answered and stored, timers and the
 computer players' worker processes stop, the database is closed; started again, the game
-goes on with nothing lost. Well under Docker's 10 seconds."""
+goes on with nothing lost. How long a stop takes (well under Docker's 10 seconds) is a figure
+of bench/stopping.py: here each stop is checked by what it waited for."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from bot.storage import Storage
 from fakecord import FakeDiscord
-from testbed.games import finish, open_game, play_one, text_of, wait_for
+from testbed.games import HANG_GUARD, finish, open_game, play_one, text_of, wait_for
 from testbed.people import enabled_moves, open_hand, whose_turn
 
 from .test_restart import BotProcess, table_message
@@ -53,19 +54,25 @@ async def stored_actions(database: Path, game_id: int) -> list[tuple[int, str]]:
         await storage.close()
 
 
-async def stop_with(bot: BotProcess, sig: signal.Signals, within: float = 8.0) -> float:
-    """Send ``sig``; the seconds until the process exited, with status 0."""
+async def stop_with(bot: BotProcess, sig: signal.Signals) -> str:
+    """Send ``sig``; once the process exited, with status 0, its log from the stop on. The
+    stop waited for nothing but the clicks in progress (their drain did not run out: no
+    "still being handled"); HANG_GUARD only fails a stop that hangs."""
     proc = bot.proc
     assert proc is not None and proc.poll() is None
-    started = time.monotonic()
+    start = len(bot.log.read_text())
     proc.send_signal(sig)
+    deadline = time.monotonic() + HANG_GUARD
     while proc.poll() is None:
-        assert time.monotonic() - started < within, "the bot did not stop"
+        assert time.monotonic() < deadline, "the bot did not stop"
         await asyncio.sleep(0.01)
-    took = time.monotonic() - started
-    assert proc.returncode == 0, bot.log.read_text()[-3000:]
+    log = bot.log.read_text()
+    assert proc.returncode == 0, log[-3000:]
     bot.proc = None
-    return took
+    stop = log[start:]
+    assert "stopped cleanly" in stop and "still being handled" not in stop, stop
+    assert "Traceback" not in stop, stop
+    return stop
 
 
 @pytest.mark.slow(18)
@@ -96,25 +103,24 @@ async def test_sigterm_mid_game_answers_the_click_in_flight_and_loses_nothing(
         before = await stored_actions(database, game_id)
         held = fake.stall("POST", CALLBACK, seconds=1.5)
         click = await fake.click(user, hand, move, wait=False)
-        deadline = time.monotonic() + 5  # not settle(): it would wait for the answer
+        deadline = time.monotonic() + HANG_GUARD  # not settle(): it would wait for the answer
         while not held.arrived:
             assert time.monotonic() < deadline, "the click was not answered"
             await asyncio.sleep(0.005)
         assert not click.acknowledged
-        took = await stop_with(bot, signal.SIGTERM)
+        await stop_with(bot, signal.SIGTERM)
 
-        # It waited for the answer, and no longer than it needed.
-        assert 1.3 < took < 4.0, took
-        print(f"SIGTERM stop with a click in flight (answer held 1.5 s): {took:.2f} s")
+        # It waited for the answer (stop_with: its drain did not run out).
         assert click.acknowledged and not click.errors, click.errors
         after = await stored_actions(database, game_id)
         assert after[: len(before)] == before and len(after) > len(before)
         n = int(move.split(":")[4])
         assert after[n][1] == move.split(":")[5] or move.split(":")[2] != "play"
-        log = bot.log.read_text()
-        assert "stopped cleanly" in log and "Traceback" not in log, log[-3000:]
-        await asyncio.sleep(0.5)
-        assert not [pid for pid in workers if alive(pid)], "a worker process outlived the bot"
+        # The workers end with the bot (their parent-death signal): waited for.
+        deadline = time.monotonic() + HANG_GUARD
+        while [pid for pid in workers if alive(pid)]:
+            assert time.monotonic() < deadline, "a worker process outlived the bot"
+            await asyncio.sleep(0.05)
         assert not fake.gateway.connected.is_set()
 
         # Started again: the same game, every move in place, played to its end.
@@ -127,18 +133,19 @@ async def test_sigterm_mid_game_answers_the_click_in_flight_and_loses_nothing(
         await finish(fake, users, fake.channel, seed=4)
         final = await stored_actions(database, game_id)
         assert final[: len(after)] == after
-        took = await stop_with(bot, signal.SIGINT)
-        assert took < 2.0, took
+        await stop_with(bot, signal.SIGINT)
     finally:
         bot.stop()
 
 
 async def test_sigterm_while_idle_stops_at_once(fake_discord: FakeDiscord, tmp_path: Path):
     bot = BotProcess(fake_discord, tmp_path / "data" / "nines.sqlite3")
+    bot.env.update(LOG_LEVEL="INFO")
     try:
         await bot.start()
-        took = await stop_with(bot, signal.SIGTERM)
-        assert took < 2.0, took
-        print(f"idle SIGTERM stop: {took:.2f} s")
+        stop = await stop_with(bot, signal.SIGTERM)
+        # Nothing to wait for: "stopping", then at once "stopped cleanly", nothing between.
+        lines = stop.splitlines()
+        assert len(lines) == 2 and "stopping: finishing" in lines[0], stop
     finally:
         bot.stop()

@@ -16,7 +16,7 @@ from bot.session import TIMEOUTS_BEFORE_AWAY
 from bot.storage import Storage
 from fakecord import FakeDiscord
 from fakecord.models import User
-from testbed.games import open_game, play_one, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, play_one, text_of, wait_for
 from testbed.people import table_message, whose_turn
 
 from .conftest import StartBot
@@ -68,7 +68,7 @@ async def test_repeated_time_outs_leave_the_seat_to_the_computer_until_i_am_back
     assert session is not None
     rng = random.Random(1)
     # Bob plays whenever it is his turn; Alice never does.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + HANG_GUARD
     while not session.seats[0].away:
         assert time.monotonic() < deadline, "alice was never marked away"
         if whose_turn(fake, [alice, bob], fake.channel) is bob:
@@ -106,7 +106,6 @@ async def test_a_game_everyone_left_ends_unrated(fake_discord: FakeDiscord, star
     await wait_for(
         fake,
         lambda: "ran out of time" in channel_text(fake, alice),
-        within=20,
         what="the game ending for lack of players",
     )
     row = await nines.storage.game(game_id)
