@@ -12,6 +12,7 @@ hand and legal actions; a watcher's (``viewer is None``) holds no hand at all.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -329,16 +330,30 @@ def build(
     never drawn, so it is drawn this once, beside that card, and never after (G11 amended;
     R1: everyone saw it played).
 
-    From the engine's views only: ``seat_view`` for a seat (its hand and legal actions),
-    ``public_view`` for everyone else, so the model can hold no more than the engine lets
-    that reader know."""
+    From the engine's views only: ``public_view`` for the table everyone sees, and for a seat
+    ``seat_view`` besides (its hand and legal actions, ``with_hand``), so the model can hold
+    no more than the engine lets that reader know. A seat's model is the public one and its
+    hand: the same table, whoever reads it (R1). ``bot/table_models.py`` builds each once per
+    change and shares it."""
+    public = build_public(source, shown_tricks=shown_tricks)
+    return public if viewer is None else with_hand(public, source, viewer)
+
+
+def tricks_shown_matter(game: Game) -> bool:
+    """Whether ``shown_tricks`` changes what ``build`` makes of the game now: in Nein Nine
+    only, in a hand in play, while a trick is on the table (its completed tricks are then
+    shown once, since the medium's last drawing)."""
+    return game.rules.kind.hidden_tricks and not game.over and bool(game.trick)
+
+
+def build_public(source: TableSource, *, shown_tricks: int | None = None) -> TableModel:
+    """The watchers' model (``build(source, None)``): the public table, no hand."""
     game = source.game
     if game is None:
         raise ValueError(f"Game {source.id} has no cards dealt yet: its model is build_lobby's.")
     rules = game.rules
     kind = rules.kind
-    view = None if viewer is None else seat_view(game, viewer)
-    table = public_view(game) if view is None else view.table
+    table = public_view(game)
     names = names_of(source.seats)
     # A computer's code is made from its name like a person's (issue 46: ``N1`` read as a
     # code of another kind beside people's names).
@@ -378,11 +393,11 @@ def build(
                 for s, c in table.trick
             ),
         )
-    # The hand's completed tricks: the game's record, not the public view, which in Nein Nine
-    # hides taken tricks (G11) while the last one still stands on the table; a seat's view
-    # holds them all (R1). In Nein Nine, what G11 (amended) lets stand: the last completed
+    # The hand's completed tricks: the game's record (a seat's view holds them all, R1), not
+    # the public view, which in Nein Nine hides taken tricks (G11) while the last one still
+    # stands on the table. In Nein Nine, what G11 (amended) lets stand: the last completed
     # trick, until the next trick's first card; every medium reads this, so none shows more.
-    completed: Sequence[TrickWon] = game.tricks if view is None else view.played
+    completed: Sequence[TrickWon] = game.tricks
     if kind.hidden_tricks and not game.over:
         if not table.trick:
             completed = completed[-1:]
@@ -397,7 +412,7 @@ def build(
         kind=kind,
         rules=rules,
         status=STATUSES[source.status],
-        viewer=viewer,
+        viewer=None,
         seats=seats,
         hand_number=table.hand_number,
         phase=PHASES[table.phase],
@@ -416,14 +431,23 @@ def build(
         tiebreak=tiebreak_of(table),
         winners=table.winners,
         ranking=_ranking(kind, rules, table),
-        hand=None
-        if view is None
-        else _hand(view, source.seats[view.seat].trumps_first, source.seats[view.seat].text_cards),
+        hand=None,
         n=len(game.log),
         notation=source.language,
         first_dealer=table.first_dealer,
         draw=draw,
     )
+
+
+def with_hand(public: TableModel, source: TableSource, seat: int) -> TableModel:
+    """A seat's model: ``public`` (the watchers' model of the game as it is now) with the
+    seat's own hand and legal actions, from the engine's ``seat_view``."""
+    game = source.game
+    if game is None:
+        raise ValueError(f"Game {source.id} has no cards dealt yet: its model is build_lobby's.")
+    view = seat_view(game, seat)
+    hand = _hand(view, source.seats[seat].trumps_first, source.seats[seat].text_cards)
+    return dataclasses.replace(public, viewer=seat, hand=hand)
 
 
 def build_lobby(source: LobbySource) -> LobbyModel:

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
+import orjson
 from aiohttp import WSCloseCode, web
 
 from engine import parse_action
@@ -42,8 +43,8 @@ from ..storage import FencedOut
 from .discord_api import Person
 from .gate import Gate, Refused
 from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
-from .model import table_for
-from .protocol import Act, Hello, Json, error_frame, table_json
+from .model import table_texts
+from .protocol import Act, Hello, Json, error_frame
 from .relay import READY_WITHIN
 from .tasks import Background
 from .waiting import Waiting
@@ -128,18 +129,19 @@ class Room:
 
 def push_tables(session: GameSession, room: Room) -> None:
     """The game's table, as each of the room's clients may see it, under a new seq: one frame
-    per viewer (a seat, or the watchers'), built once."""
+    per viewer (a seat, or the watchers'), its model built once per change (shared with the
+    chat, ``bot.table_models``) and what every viewer shares serialized once
+    (``table_texts``); the sockets of one viewer are queued the same text."""
     room.seq += 1
-    frames: dict[int | None, str] = {}
     game = session.game
     shown = None
     if game is not None and room.drawn is not None:
         shown = room.drawn[1] if room.drawn[0] == game.hand_number else 0
-    for client in list(room.clients):
-        viewer = session.seat_of(client.user_id)
-        if viewer not in frames:
-            table = table_json(table_for(session, viewer, shown_tricks=shown), room.avatars)
-            frames[viewer] = json.dumps({"op": "table", "seq": room.seq, "table": table})
+    clients = [(client, session.seat_of(client.user_id)) for client in list(room.clients)]
+    texts = table_texts(session, (v for _, v in clients), room.avatars, shown_tricks=shown)
+    head = f'{{"op":"table","seq":{room.seq},"table":'
+    frames = {viewer: f"{head}{text}}}" for viewer, text in texts.items()}
+    for client, viewer in clients:
         client.send(frames[viewer])
     if game is not None:
         room.drawn = (game.hand_number, len(game.tricks))
@@ -304,16 +306,10 @@ class Hub:
         async with session.lock:
             seat = session.seat_of(viewer.user_id)
             name = session.seats[seat].name if seat is not None else viewer.name
-            table = table_json(table_for(session, seat), room.avatars)
-            viewer.send(
-                {
-                    "op": "ready",
-                    "seq": room.seq,
-                    "you": {"user_id": str(viewer.user_id), "name": name, "seat": seat},
-                    "lang": viewer.lang,
-                    "table": table,
-                }
-            )
+            table = table_texts(session, [seat], room.avatars)[seat]
+            you = {"user_id": str(viewer.user_id), "name": name, "seat": seat}
+            head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang}
+            viewer.send(f'{orjson.dumps(head).decode()[:-1]},"table":{table}}}')
             room.clients.add(viewer)
 
     async def _elsewhere(

@@ -1,11 +1,19 @@
-"""What the Activity shows of a game: the table model (``bot.table_model.build``), and before
-any card is dealt, the lobby's seats in the same shape, so the web table has one model to draw.
+"""What the Activity shows of a game: the table model (``bot.table_model.build``, each built once
+per change and shared with the chat: ``bot.table_models``), and before any card is dealt, the
+lobby's seats in the same shape, so the web table has one model to draw; and that model as the
+text a socket is sent (``table_texts``), serialized once for all its readers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
+import orjson
+
 from ..session import GameSession
-from ..table_model import SeatModel, TableModel, build, build_lobby
+from ..table_model import SeatModel, TableModel, build_lobby
+from ..table_models import table
+from .protocol import table_json, viewer_json
 
 
 def table_for(
@@ -14,7 +22,7 @@ def table_for(
     """What ``viewer`` (a seat, or None for a watcher) may see of the game now;
     ``shown_tricks`` as ``build`` takes it (what this table showed of the hand last time)."""
     if session.game is not None:
-        return build(session, viewer, shown_tricks=shown_tricks)
+        return table(session, viewer, shown_tricks=shown_tricks)
     lobby = build_lobby(session)
     return TableModel(
         game_id=lobby.game_id,
@@ -64,4 +72,26 @@ def table_for(
     )
 
 
-__all__ = ["table_for"]
+def table_texts(
+    session: GameSession,
+    viewers: Iterable[int | None],
+    avatars: Mapping[int, str],
+    *,
+    shown_tricks: int | None = None,
+) -> dict[int | None, str]:
+    """The table as each of ``viewers`` (seats, None for the watchers) may see it now, as JSON
+    text (``table_json``'s). What every reader shares (all but ``viewer_json``: the seat and
+    its hand, R1) is serialized once, and each viewer's own part spliced into it."""
+    shared = table_json(table_for(session, None, shown_tricks=shown_tricks), avatars)
+    for own in ("viewer", "hand"):
+        del shared[own]
+    text = orjson.dumps(shared)[:-1]  # without its closing brace: the reader's part follows
+    texts: dict[int | None, str] = {}
+    for viewer in viewers:
+        if viewer not in texts:
+            model = table_for(session, viewer, shown_tricks=shown_tricks)
+            texts[viewer] = (text + b"," + orjson.dumps(viewer_json(model))[1:]).decode()
+    return texts
+
+
+__all__ = ["table_for", "table_texts"]

@@ -117,6 +117,12 @@ def _result(result: HandEnded) -> Json:
     }
 
 
+def viewer_json(model: TableModel) -> Json:
+    """What of ``table_json`` is the reader's own: the seat it is for and that seat's hand.
+    The rest is the same for every reader of the game at one moment."""
+    return {"viewer": model.viewer, "hand": None if model.hand is None else _hand(model.hand)}
+
+
 def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> Json:
     """The table model as the client reads it. ``avatars``: the avatar URLs the server knows
     (of people who opened the Activity), by user id; others get null."""
@@ -131,7 +137,6 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
             "teams": None if rules.teams is None else [list(t) for t in rules.teams],
         },
         "status": model.status,
-        "viewer": model.viewer,
         # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
         # reader's language (ACTIVITY.md, Changes).
         "notation": model.notation,
@@ -166,7 +171,7 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
                 for r in model.ranking
             ]
         ),
-        "hand": None if model.hand is None else _hand(model.hand),
+        **viewer_json(model),
         # The game's count of moves stored (the index the next one takes): which of two tables
         # is newer, whatever their frames' seq (a relayed socket's seq starts again).
         "n": model.n,

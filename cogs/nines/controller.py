@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import table_model
+from bot import table_model, table_models
 from bot.i18n import tr
 from bot.moves import Answer, Move
 from bot.names import distinct
@@ -121,7 +121,7 @@ class Controller(Opening):
         """The clicker's hand as it is now: its text and buttons (render under the lock),
         cards as faces in ``style`` (``presenter.card_style``)."""
         words = replies.lang(interaction)
-        model = table_model.build(session, seat)
+        model = table_models.table(session, seat)
         content = render.hand_content(words, model, notice, joker_prompt=joker_prompt, style=style)
         # The bot need not bring this person's hand up to date until the game moves on.
         self.bot.presenter.hand_shown(session, interaction.user.id)

@@ -17,7 +17,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot import discord_internals, table_model
+from bot import discord_internals, table_models
 from bot.session import GameSession
 
 from . import render, ui
@@ -71,7 +71,7 @@ class PrivateHands:
         if time.monotonic() >= hand.until:
             del delivery.hand_links[user_id]
             return
-        model = table_model.build(session, seat)
+        model = table_models.table(session, seat)
         style = await self.messages.card_style(session)
         content = render.hand_content(hand.language, model, style=style)
         components = ui.hand_view(hand.language, model, style=style)
@@ -116,7 +116,7 @@ class PrivateHands:
         links = list(delivery.hand_links.items())
         delivery.hand_links.clear()
         # The public table's last cards (none if no card was dealt).
-        model = None if session.game is None else table_model.build(session, None)
+        model = None if session.game is None else table_models.table(session, None)
         style = await self.messages.card_style(session)
         for user_id, hand in links:
             if hand.message is None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import table_model
+from bot import table_model, table_models
 from bot.failpoints import failpoint
 from bot.i18n import tr
 from bot.session import Change, GameSession
@@ -147,7 +147,7 @@ class DiscordPresenter:
 
     async def game_over(self, session: GameSession) -> None:
         lang = session.language
-        model = table_model.build(session, None)
+        model = table_models.table(session, None)
         assert model.winners is not None
         await self.turns.clear_turn(session)
         finished = await self.bot.storage.game_result(session.id)
@@ -213,7 +213,7 @@ class DiscordPresenter:
                 return tr(lang, "end.stopped_by", who=by)
             return tr(lang, f"end.reason.{reason}")
 
-        public = None if session.game is None else table_model.build(session, None)
+        public = None if session.game is None else table_models.table(session, None)
         style = await self.messages.card_style(session)
         embed = render.stopped_embed(lang, public, how(lang), style)
         notebook = await self.messages.loaded(session)

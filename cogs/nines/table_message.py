@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import table_model
+from bot import table_model, table_models
 from bot.failpoints import failpoint
 from bot.i18n import tr
 from bot.session import Change, GameSession
@@ -97,7 +97,7 @@ class TableMessage:
             assert hand.result is not None
             # The game's last hand leaves the sheet to the end message: it is shown once.
             last = game.over and number == ended
-            public = public or table_model.build(session, None)
+            public = public or table_models.table(session, None)
             tricks = [table_model.trick_of(t, game.players) for t in hand.tricks]
             embed = render.hand_summary(
                 lang, public, hand.result, tricks, sheet=not last, style=style
@@ -122,7 +122,7 @@ class TableMessage:
                 await messages.save(session, delivery)
             return True
         shown = self.shown_tricks(delivery, game.hand_number)
-        model = table_model.build(session, None, shown_tricks=shown)
+        model = table_models.table(session, None, shown_tricks=shown)
         notes = self.notes(session, model, change)
         # As drawn now: other clicks may play on while the edit is on its way.
         drawn = (model.hand_number, sum(s.tricks_won for s in model.seats))
