@@ -24,6 +24,7 @@ from engine import Card, HandEnded, Rules, SheetRow, game_type
 from engine.actions import parse_action
 from engine.cards import Suit
 
+
 def _model(**fields: Any) -> TableModel:
     """A table model; the fields these positions do not set take a mid-game's values."""
     later: dict[str, Any] = {"n": 30, "notation": "en", "first_dealer": 0, "draw": ()}
