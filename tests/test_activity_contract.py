@@ -1,18 +1,19 @@
 """The web contract written once (docs/activity-protocol.md): the bot's serializer, the schema
 (docs/activity-protocol.schema.json) and the page's TypeScript types (web/src/protocol.ts,
-generated from the schema) agree.
+generated from the schema) agree, and the page's shared words are the bot's catalogues'.
 
 Every table of whole played games (each seat's and a watcher's, after every move) and every
 other frame the bot builds is valid under the schema; the frames the bot parses are the
 schema's client frames, no more and no fewer; the error codes are one list; and what
-``web/protocol.mjs`` writes from the schema (the TypeScript and the document's reference) is
-what is committed."""
+``web/generate.mjs`` writes from the schema and the catalogues (the TypeScript types, the
+document's reference, the page's shared words) is what is committed."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -31,6 +32,7 @@ from bot.activity.protocol import (
     table_json,
     waiting_frame,
 )
+from bot.i18n import catalogue
 from bot.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
 from testbed.contract import check, check_client_frame, check_server_frame, problem, schema
@@ -120,6 +122,25 @@ def test_the_error_codes_are_one_list() -> None:
     check_server_frame({"op": "pong"})
 
 
+def test_the_pages_shared_words_are_the_catalogues() -> None:
+    """Every catalogue entry the page shares is read from web/src/catalogue.ts (generated from
+    bot/locales/, checked current below), none copied by hand into i18n.ts."""
+    shared = (WEB / "src" / "catalogue.ts").read_text()
+    words = (WEB / "src" / "i18n.ts").read_text()
+    keys = re.findall(r'^    "([\w.-]+)": ', shared, re.MULTILINE)
+    assert len(keys) == 2 * 24 and len(set(keys)) == 24  # both languages, the same 24
+    for language in ("en", "fr"):
+        for key in set(keys):
+            said = json.dumps(catalogue(language)[key], ensure_ascii=False)
+            said = said.replace("\u00a0", "\\u00a0").replace("\u202f", "\\u202f")
+            assert f'"{key}": {said},' in shared, (language, key)
+            # Read, not copied: no string in i18n.ts is its text.
+            assert json.dumps(catalogue(language)[key], ensure_ascii=False) not in words, key
+    # Each is read in both languages, by its key (``c[...]`` English, ``f[...]`` French).
+    for key in set(keys) - {f"rank.{r}" for r in range(11, 15)}:
+        assert f'c["{key}"]' in words and f'f["{key}"]' in words, key
+
+
 def test_the_client_frames_are_what_the_bot_parses() -> None:
     """The schema's client frames have the parsed frames' fields, and the bot and the schema
     accept and refuse the same frames."""
@@ -172,21 +193,22 @@ def test_the_schema_refuses_what_the_bot_never_sends() -> None:
     assert problem({**table, "seats": [{**table["seats"][0], "user_id": 5}]}, "Table") is not None
 
 
-def test_the_typescript_and_the_document_are_what_the_schema_writes(tmp_path: Path) -> None:
+def test_the_generated_files_are_what_the_schema_and_the_catalogues_write(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None:
-        pytest.skip("Node.js is not installed: this check runs web/protocol.mjs (CI has Node.js)")
+        pytest.skip("Node.js is not installed: this check runs web/generate.mjs (CI has Node.js)")
     if not (WEB / "node_modules" / "json-schema-to-typescript").is_dir():
         pytest.fail("web/node_modules is missing: run `npm ci` in web/")
     subprocess.run(
-        [node, "protocol.mjs", "--outdir", str(tmp_path)],
+        [node, "generate.mjs", "--outdir", str(tmp_path)],
         cwd=WEB,
         check=True,
         capture_output=True,
         timeout=120,
     )
-    redo = "run `npm run protocol` in web/ and commit the result"
-    written = (tmp_path / "protocol.ts").read_text()
-    assert written == (WEB / "src" / "protocol.ts").read_text(), f"protocol.ts: {redo}"
+    redo = "run `npm run generate` in web/ and commit the result"
+    for name in ("protocol.ts", "catalogue.ts"):
+        written = (tmp_path / name).read_text()
+        assert written == (WEB / "src" / name).read_text(), f"web/src/{name}: {redo}"
     doc = (tmp_path / "activity-protocol.md").read_text()
     assert doc == (ROOT / "docs" / "activity-protocol.md").read_text(), f"the document: {redo}"

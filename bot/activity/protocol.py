@@ -1,7 +1,8 @@
 """The Activity's wire format: the table model as JSON (``table_json``), and the frames.
 
-Field for field as the contract says (ACTIVITY.md, "TABLE"): the names are ``TableModel``'s;
-cards and actions are their engine text (``str(card)``, ``str(action)``); a suit is its letter;
+Field for field as the contract says (docs/activity-protocol.md and its schema, which
+tests/test_activity_contract.py holds this to): the names are ``TableModel``'s; cards and
+actions are their engine text (``str(card)``, ``str(action)``); a suit is its letter;
 user ids are strings (JavaScript numbers cannot hold a snowflake). Words are the client's: the
 server sends none but its error messages.
 """
@@ -18,7 +19,8 @@ from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnMode
 
 Json = dict[str, Any]
 
-#: The refusals a client can be told, each with what the person reads (ACTIVITY.md). Only
+#: The refusals a client can be told, each with what the person reads
+#: (docs/activity-protocol.md, "Error codes"; the schema's ``ErrorCode`` is this list). Only
 #: ``retry`` (Discord or this server's budget did not answer; the frame's ``retry_after`` says
 #: in how many seconds) and ``not-in-instance`` (the instance's users can lag a launch) are
 #: worth the same hello again (and ``busy``, a cap of this server).
@@ -132,7 +134,7 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         "status": model.status,
         "viewer": model.viewer,
         # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
-        # reader's language (ACTIVITY.md, Changes).
+        # reader's language.
         "notation": model.notation,
         "seats": [_seat(s, avatars or {}) for s in model.seats],
         "hand_number": model.hand_number,

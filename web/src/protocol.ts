@@ -1,11 +1,11 @@
 /**
  * The web table's wire contract: every frame and TABLE, the table model as JSON.
- * Generated from docs/activity-protocol.schema.json by web/protocol.mjs (`npm run protocol`):
+ * Generated from docs/activity-protocol.schema.json by web/generate.mjs (`npm run generate`):
  * edit the schema, not this file (docs/activity-protocol.md says what each field means).
  */
 
 /**
- * The web table's wire contract (docs/activity-protocol.md): every websocket frame either side sends, and TABLE, the table model (bot/table_model.py) as bot/activity/protocol.py's table_json writes it. The one source of the frames' shapes: web/src/protocol.ts is generated from it (cd web && npm run protocol) and tests/test_activity_contract.py validates the bot's frames against it.
+ * The web table's wire contract (docs/activity-protocol.md): every websocket frame either side sends, and TABLE, the table model (bot/table_model.py) as bot/activity/protocol.py's table_json writes it. The one source of the frames' shapes: web/src/protocol.ts is generated from it (cd web && npm run generate) and tests/test_activity_contract.py validates the bot's frames against it.
  */
 export type Frame = ServerFrame | ClientFrame;
 /**
