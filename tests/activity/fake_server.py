@@ -44,7 +44,8 @@ class FakeActivityServer:
     #: The table each user sees, by user id; a function so that deadlines are fresh.
     views: dict[int, Callable[[], TableModel]] = field(default_factory=dict)
     frames: list[Received] = field(default_factory=list)
-    #: What broke the contract's schema, sent or received (the frame and what was wrong).
+    #: What broke the contract's schema, sent or received (the frame and what was wrong), and
+    #: acts ``on_act`` failed on.
     invalid: list[str] = field(default_factory=list)
     #: Close the socket on the next act without answering it (a drop mid-action).
     drop_next_act: bool = False
@@ -52,6 +53,9 @@ class FakeActivityServer:
     answer_acts: bool = True
     #: Refuse acts with an error frame in these words (code "not-your-turn").
     refuse_acts: str | None = None
+    #: Called with the user and each new act frame before it is answered (a test's game
+    #: plays it), on the server's thread.
+    on_act: Callable[[int, Json], None] | None = None
     #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
     answer_pings: bool = True
     #: Fields added to every TABLE sent (what a newer server sends, say).
@@ -105,6 +109,7 @@ class FakeActivityServer:
         self.drop_next_act = False
         self.answer_acts = True
         self.refuse_acts = None
+        self.on_act = None
         self.answer_pings = True
         self.answers.clear()
         self.table_extra.clear()
@@ -253,6 +258,11 @@ class FakeActivityServer:
                 if key in self.answers:  # a resend: the first answer again, applied once
                     await self._send(ws, self.answers[key])
                     continue
+                if self.on_act is not None:
+                    try:
+                        self.on_act(user, frame)
+                    except Exception as error:  # the test's game refused it: the test fails
+                        self.invalid.append(f"the act {frame!r} failed: {error!r}")
                 self.answers[key] = {"op": "ack", "key": key}
                 self.seq += 1
                 await self._send(ws, self.answers[key])
