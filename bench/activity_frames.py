@@ -5,7 +5,7 @@
 Issue 37: "60 fps card animations on a mid-range phone profile (Chromium's CPU throttling x4)
 or no animation". The built client (web/ built with the SDK mock, testbed/web_build.py; the
 production build in ``bot/activity/static/`` has none) is served by a small server of
-this script's own (the page, ``/api/token`` and the socket, speaking ACTIVITY.md's frames; the
+this script's own (the page, ``/api/token`` and the socket, speaking the contract's frames; the
 tables are built from the real table-model types and serialized by the Activity's own
 ``table_json``), opened with the SDK mocked (``?mock=``) in Debian's headless Chromium at a
 phone's size (360x740, mobile emulation) with the CPU throttled by each of ``--rates``. The

@@ -17,16 +17,15 @@ from jsonschema.exceptions import (  # type: ignore[import-untyped]
     best_match,
 )
 
-# Where the spec lives: $DISCORD_API_SPEC, else shared/ beside the checkout (CI clones main
-# with shared/ next to it), else the workplace's copy.
-SPEC_CANDIDATES = tuple(
-    Path(p)
-    for p in (
-        os.environ.get("DISCORD_API_SPEC", ""),
-        Path(__file__).resolve().parents[3] / "shared" / "discord-api-spec" / "openapi.json",
-        "/work/shared/discord-api-spec/openapi.json",
-    )
-    if p
+# Where the spec lives: $DISCORD_API_SPEC, else shared/discord-api-spec/ in a folder holding
+# the checkout (CI clones main with shared/ next to it; a worktree may sit a level deeper). No
+# machine's own path: the checkout's ancestors are searched instead.
+SPEC_CANDIDATES = (
+    *((Path(os.environ["DISCORD_API_SPEC"]),) if os.environ.get("DISCORD_API_SPEC") else ()),
+    *(
+        folder / "shared" / "discord-api-spec" / "openapi.json"
+        for folder in Path(__file__).resolve().parents[1:]
+    ),
 )
 
 _PARAM = re.compile(r"\{([^}]+)\}")

@@ -1,5 +1,5 @@
 """A person at the Activity's web table, browser-less, for the chaos harness (testbed/chaos.py):
-the socket a browser opens (``/api/token``, then a hello, ACTIVITY.md), on whichever bot
+the socket a browser opens (``/api/token``, then a hello: the contract), on whichever bot
 process is up, opened again on another when its process dies, and each action sent with an
 idempotency key that is resent, unchanged, until an answer comes (the web client's own rule).
 
@@ -40,7 +40,7 @@ CROWD_SIGN_INS: Final = {
     "ACTIVITY_DISCORD_BURST": "1000",
     "ACTIVITY_DISCORD_PER_MINUTE": "1200",
 }
-#: The client's heartbeat (ACTIVITY.md: a ping every 10 s; the server drops a socket silent
+#: The client's heartbeat (the contract: a ping every 10 s; the server drops a socket silent
 #: for 30 s).
 PING_EVERY = 10.0
 

@@ -1,5 +1,5 @@
-"""bot/activity: the table model's JSON field for field as ACTIVITY.md says, what a watcher and
-a seat get, the client frames accepted and refused, and the Activity's settings."""
+"""bot/activity: the table model's JSON field for field as docs/activity-protocol.md says, what
+a watcher and a seat get, the client frames accepted and refused, and the Activity's settings."""
 
 from __future__ import annotations
 
@@ -16,28 +16,16 @@ from bot.session import GameSession, SeatInfo
 from bot.settings import Settings, SettingsError
 from bot.storage.values import GameRow
 from engine import Game, Rules, sort_hand
+from testbed.contract import schema
 
 from .test_settings import TOKEN
 
-#: The contract's field names (ACTIVITY.md, "TABLE").
-TABLE = {
-    "game_id", "kind", "rules", "status", "viewer", "seats", "hand_number", "phase", "dealer",
-    "trump", "spits", "exchange_order", "exchange", "turn", "trick", "tricks", "scores",
-    "start_scores", "sheet", "last_result", "tiebreak", "winners", "ranking", "hand",
-    "notation", "n",  # ACTIVITY.md, Changes (activity2)
-}  # fmt: skip
-KIND = {
-    "name", "unit", "higher_wins", "faces", "has_quota", "signed_scores", "hidden_tricks",
-    "trump_from_play",
-}  # fmt: skip
-SEAT = {
-    "seat", "name", "code", "user_id", "computer", "level", "away", "host", "team",
-    "cards_left", "tricks_won", "quota_left", "avatar",
-}  # fmt: skip
-HAND = {"seat", "cards", "legal", "playable", "put_down"}
-SHEET_ROW = {"number", "trump", "dealer", "scores", "total"}
-RESULT = {"number", "tricks_won", "scores", "spare", "instant_win", "nines", "points"}
-TRICK = {"number", "cards", "winner", "winning_card"}
+#: The contract's field names: its one source's (docs/activity-protocol.schema.json).
+_DEFS = schema()["definitions"]
+TABLE, KIND, SEAT, HAND, SHEET_ROW, RESULT, TRICK = (
+    set(_DEFS[name]["properties"])
+    for name in ("Table", "GameKind", "Seat", "Hand", "SheetRow", "HandResult", "Trick")
+)
 
 ALICE, BOB = 10**17 + 1, 10**17 + 2
 

@@ -38,7 +38,7 @@ def test_defaults_with_only_a_token():
 
 def test_every_variable_is_read():
     s = settings(
-        DATABASE_PATH=" /tmp/x/nines.db ",
+        DATABASE_PATH=" /var/lib/nines/nines.db ",
         LOG_LEVEL="debug",
         DEV_GUILD_ID="123456789012345678",
         DISCORD_API_BASE="http://127.0.0.1:9999/api/v10/",
@@ -46,7 +46,7 @@ def test_every_variable_is_read():
         SYNC_COMMANDS="Always",
         COMPUTER_WORKERS="0",
     )
-    assert s.database == Path("/tmp/x/nines.db")
+    assert s.database == Path("/var/lib/nines/nines.db")
     assert s.log_level == logging.DEBUG
     assert s.dev_guild == 123456789012345678
     assert s.api_base == "http://127.0.0.1:9999/api/v10"  # trailing slash dropped

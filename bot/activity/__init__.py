@@ -20,7 +20,7 @@ Both sign-in routes are limited per address (a token bucket; past it ``429`` wit
 ``Retry-After`` and the reason in words), and what they ask of Discord is cached and budgeted
 (bot/activity/gate.py, bot/activity/discord_api.py).
 
-The wire protocol is ACTIVITY.md's (docs/activity.md once merged).
+The wire protocol is docs/activity-protocol.md's.
 """
 
 from __future__ import annotations

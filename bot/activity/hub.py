@@ -125,6 +125,8 @@ class Room:
     #: (hand number, completed tricks) as the last push drew them: a Nein Nine trick completed
     #: and followed by the next lead in one step is drawn once (table_model.build).
     drawn: tuple[int, int] | None = None
+    #: The server's four-colour deck setting as last read (``Hub.four_colour``).
+    four_colour: bool = False
 
 
 def push_tables(session: GameSession, room: Room) -> None:
@@ -138,7 +140,13 @@ def push_tables(session: GameSession, room: Room) -> None:
     if game is not None and room.drawn is not None:
         shown = room.drawn[1] if room.drawn[0] == game.hand_number else 0
     clients = [(client, session.seat_of(client.user_id)) for client in list(room.clients)]
-    texts = table_texts(session, (v for _, v in clients), room.avatars, shown_tricks=shown)
+    texts = table_texts(
+        session,
+        (v for _, v in clients),
+        room.avatars,
+        shown_tricks=shown,
+        four_colour=room.four_colour,
+    )
     head = f'{{"op":"table","seq":{room.seq},"table":'
     frames = {viewer: f"{head}{text}}}" for viewer, text in texts.items()}
     for client, viewer in clients:
@@ -255,6 +263,7 @@ class Hub:
     async def _push(self, session: GameSession, room: Room) -> None:
         # Under the game's lock: no move is half made (applied, not yet stored) meanwhile.
         # Never called by a holder of the lock: it runs in its own task.
+        room.four_colour = await self.four_colour(session)
         async with session.lock:
             push_tables(session, room)
         if session.closed:
@@ -296,17 +305,24 @@ class Hub:
         said its participants changed): who is no longer let in loses the socket, told why."""
         return await self.gate.recheck(instance_id)
 
+    async def four_colour(self, session: GameSession) -> bool:
+        """The game's server's four-colour deck setting (from storage's cache of the guild's
+        settings), which the chat's card faces follow too."""
+        settings = await self.bot.storage.get_guild_settings(session.guild_id)
+        return settings.get("four_colour", False) is True
+
     async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
         """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""
         room = self.rooms.setdefault(session.id, Room(session.id))
         if avatar is not None:
             room.avatars[viewer.user_id] = avatar
+        room.four_colour = await self.four_colour(session)
         # Built and queued under the game's lock, as every table frame, and before the viewer
         # joins the room's pushes: nothing it is sent comes from a half-made move, or twice.
         async with session.lock:
             seat = session.seat_of(viewer.user_id)
             name = session.seats[seat].name if seat is not None else viewer.name
-            table = table_texts(session, [seat], room.avatars)[seat]
+            table = table_texts(session, [seat], room.avatars, four_colour=room.four_colour)[seat]
             you = {"user_id": str(viewer.user_id), "name": name, "seat": seat}
             head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang}
             viewer.send(f'{orjson.dumps(head).decode()[:-1]},"table":{table}}}')

@@ -78,11 +78,13 @@ def table_texts(
     avatars: Mapping[int, str],
     *,
     shown_tricks: int | None = None,
+    four_colour: bool = False,
 ) -> dict[int | None, str]:
     """The table as each of ``viewers`` (seats, None for the watchers) may see it now, as JSON
     text (``table_json``'s). What every reader shares (all but ``viewer_json``: the seat and
     its hand, R1) is serialized once, and each viewer's own part spliced into it."""
-    shared = table_json(table_for(session, None, shown_tricks=shown_tricks), avatars)
+    public = table_for(session, None, shown_tricks=shown_tricks)
+    shared = table_json(public, avatars, four_colour=four_colour)
     for own in ("viewer", "hand"):
         del shared[own]
     text = orjson.dumps(shared)[:-1]  # without its closing brace: the reader's part follows

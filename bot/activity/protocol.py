@@ -1,7 +1,8 @@
 """The Activity's wire format: the table model as JSON (``table_json``), and the frames.
 
-Field for field as the contract says (ACTIVITY.md, "TABLE"): the names are ``TableModel``'s;
-cards and actions are their engine text (``str(card)``, ``str(action)``); a suit is its letter;
+Field for field as the contract says (docs/activity-protocol.md and its schema, which
+tests/test_activity_contract.py holds this to): the names are ``TableModel``'s; cards and
+actions are their engine text (``str(card)``, ``str(action)``); a suit is its letter;
 user ids are strings (JavaScript numbers cannot hold a snowflake). Words are the client's: the
 server sends none but its error messages.
 """
@@ -18,7 +19,8 @@ from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnMode
 
 Json = dict[str, Any]
 
-#: The refusals a client can be told, each with what the person reads (ACTIVITY.md). Only
+#: The refusals a client can be told, each with what the person reads
+#: (docs/activity-protocol.md, "Error codes"; the schema's ``ErrorCode`` is this list). Only
 #: ``retry`` (Discord or this server's budget did not answer; the frame's ``retry_after`` says
 #: in how many seconds) and ``not-in-instance`` (the instance's users can lag a launch) are
 #: worth the same hello again (and ``busy``, a cap of this server).
@@ -123,9 +125,12 @@ def viewer_json(model: TableModel) -> Json:
     return {"viewer": model.viewer, "hand": None if model.hand is None else _hand(model.hand)}
 
 
-def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> Json:
+def table_json(
+    model: TableModel, avatars: Mapping[int, str] | None = None, *, four_colour: bool = False
+) -> Json:
     """The table model as the client reads it. ``avatars``: the avatar URLs the server knows
-    (of people who opened the Activity), by user id; others get null."""
+    (of people who opened the Activity), by user id; others get null. ``four_colour``: the
+    server's four-colour deck setting, which the chat's faces follow too (issue 46)."""
     rules = model.rules
     return {
         "game_id": model.game_id,
@@ -138,8 +143,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         },
         "status": model.status,
         # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
-        # reader's language (ACTIVITY.md, Changes).
+        # reader's language.
         "notation": model.notation,
+        "four_colour": four_colour,
         "seats": [_seat(s, avatars or {}) for s in model.seats],
         "hand_number": model.hand_number,
         "phase": model.phase,

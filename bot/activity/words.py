@@ -8,7 +8,7 @@ from ..i18n import tr
 from ..refusals import session_refusal as session_words
 from ..session import SessionError
 
-#: A session's refusal (its i18n key) as the protocol's error code (ACTIVITY.md).
+#: A session's refusal (its i18n key) as the protocol's error code (docs/activity-protocol.md).
 SESSION_CODES: Final = {
     "error.not_live": "not-your-turn",
     "error.not_seated": "not-seated",

@@ -52,6 +52,8 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def fake(server: FakeActivityServer) -> FakeActivityServer:
+def fake(server: FakeActivityServer) -> Iterator[FakeActivityServer]:
     server.reset()
-    return server
+    yield server
+    # Every frame sent either way was the contract's (docs/activity-protocol.schema.json).
+    assert server.invalid == []

@@ -1,8 +1,10 @@
-"""A small stand-in for the bot's Activity server (ACTIVITY.md), for the web table's browser
-tests until the real one (``bot/activity/``) lands: it serves the built client (the tests'
-build, with the SDK mock: testbed/web_build.py; at ``/`` and under Discord's ``/.proxy/``
-prefix), answers
-``POST /api/token`` and speaks the websocket protocol with tables the test gives it.
+"""A small stand-in for the bot's Activity server (docs/activity-protocol.md), for the web
+table's browser tests: it serves the built client (the tests' build, with the SDK mock:
+testbed/web_build.py; at ``/`` and under Discord's ``/.proxy/`` prefix), answers
+``POST /api/token`` and speaks the websocket protocol with the table models the test gives it,
+serialized by the bot's own ``table_json``. Every frame it sends and receives is checked
+against the contract's schema; what breaks it is kept in ``invalid``, which the ``fake``
+fixture finds empty after each test.
 
 It runs its own event loop in a thread, since Selenium's calls block. Everything the clients
 send is kept in ``frames`` for the test to check.
@@ -21,9 +23,12 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot.activity.protocol import table_json
 from bot.table_model import TableModel
 from testbed.browser import PAGE_GUARD
-from tests.activity.tables import Json, table_json
+from testbed.contract import check_client_frame, check_server_frame
+
+Json = dict[str, Any]
 
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "activity" / "static"
 
@@ -41,12 +46,18 @@ class FakeActivityServer:
     #: The table each user sees, by user id; a function so that deadlines are fresh.
     views: dict[int, Callable[[], TableModel]] = field(default_factory=dict)
     frames: list[Received] = field(default_factory=list)
+    #: What broke the contract's schema, sent or received (the frame and what was wrong), and
+    #: acts ``on_act`` failed on.
+    invalid: list[str] = field(default_factory=list)
     #: Close the socket on the next act without answering it (a drop mid-action).
     drop_next_act: bool = False
     #: Answer acts with ack + table (True) or leave them unanswered (False).
     answer_acts: bool = True
     #: Refuse acts with an error frame in these words (code "not-your-turn").
     refuse_acts: str | None = None
+    #: Called with the user and each new act frame before it is answered (a test's game
+    #: plays it), on the server's thread.
+    on_act: Callable[[int, Json], None] | None = None
     #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
     answer_pings: bool = True
     #: Fields added to every TABLE sent (what a newer server sends, say).
@@ -98,9 +109,11 @@ class FakeActivityServer:
 
     def reset(self) -> None:
         self.frames.clear()
+        self.invalid.clear()
         self.drop_next_act = False
         self.answer_acts = True
         self.refuse_acts = None
+        self.on_act = None
         self.answer_pings = True
         self.answers.clear()
         self.table_extra.clear()
@@ -128,13 +141,23 @@ class FakeActivityServer:
         for ws, user, lang in waiting:
             await self._ready(ws, user, lang)
 
+    async def _send(self, ws: web.WebSocketResponse, frame: Json) -> None:
+        """Sends ``frame``, kept in ``invalid`` if it is not the contract's."""
+        try:
+            check_server_frame(frame)
+        except AssertionError as error:
+            self.invalid.append(f"sent {frame!r}: {error}")
+        await ws.send_json(frame)
+
+    def _table(self, user: int) -> Json:
+        return {**table_json(self.views[user]()), **self.table_extra}
+
     async def _ready(self, ws: web.WebSocketResponse, user: int, lang: str) -> None:
-        view = self.views[user]()
-        you = {"user_id": str(user), "name": "", "seat": view.viewer}
-        await ws.send_json(
-            {"op": "ready", "seq": self.seq, "you": you, "lang": lang,
-             "table": {**table_json(view), **self.table_extra}}
-        )  # fmt: skip
+        table = self._table(user)
+        you = {"user_id": str(user), "name": "", "seat": table["viewer"]}
+        await self._send(
+            ws, {"op": "ready", "seq": self.seq, "you": you, "lang": lang, "table": table}
+        )
 
     def sent(self, op: str) -> list[Received]:
         return [r for r in list(self.frames) if r.frame.get("op") == op]
@@ -205,13 +228,17 @@ class FakeActivityServer:
                 continue
             frame = json.loads(message.data)
             self.frames.append(Received(number, frame))
+            try:
+                check_client_frame(frame)
+            except AssertionError as error:
+                self.invalid.append(f"received {frame!r}: {error}")
             op = frame.get("op")
             if op == "hello":
                 user = int(str(frame["access_token"]).removeprefix("tok-"))
                 lang = "fr" if str(frame.get("locale", "")).startswith("fr") else "en"
                 if self.hello_answers:
                     answer = self.hello_answers.pop(0)
-                    await ws.send_json(answer)
+                    await self._send(ws, answer)
                     if answer["op"] == "waiting":
                         self._waiting.append((ws, user, lang))
                         continue
@@ -220,7 +247,7 @@ class FakeActivityServer:
                 await self._ready(ws, user, lang)
             elif op == "ping":
                 if self.answer_pings:
-                    await ws.send_json({"op": "pong"})
+                    await self._send(ws, {"op": "pong"})
             elif op == "act" and user is not None:
                 key = str(frame["key"])
                 if self.drop_next_act:
@@ -232,21 +259,20 @@ class FakeActivityServer:
                 if self.refuse_acts is not None:
                     refusal = {"op": "error", "key": key, "code": "not-your-turn",
                                "message": self.refuse_acts}  # fmt: skip
-                    await ws.send_json(refusal)
+                    await self._send(ws, refusal)
                     continue
                 if key in self.answers:  # a resend: the first answer again, applied once
-                    await ws.send_json(self.answers[key])
+                    await self._send(ws, self.answers[key])
                     continue
+                if self.on_act is not None:
+                    try:
+                        self.on_act(user, frame)
+                    except Exception as error:  # the test's game refused it: the test fails
+                        self.invalid.append(f"the act {frame!r} failed: {error!r}")
                 self.answers[key] = {"op": "ack", "key": key}
                 self.seq += 1
-                await ws.send_json(self.answers[key])
-                await ws.send_json(
-                    {
-                        "op": "table",
-                        "seq": self.seq,
-                        "table": {**table_json(self.views[user]()), **self.table_extra},
-                    }
-                )
+                await self._send(ws, self.answers[key])
+                await self._send(ws, {"op": "table", "seq": self.seq, "table": self._table(user)})
         self._open.discard(ws)
         return ws
 

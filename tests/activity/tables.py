@@ -1,10 +1,8 @@
-"""Table positions for the web table's browser tests, built from the real table-model types
-(``bot/table_model.py``) and turned into ACTIVITY.md's TABLE JSON.
-
-``table_json`` follows ACTIVITY.md field for field: cards as their engine text (``str(card)``),
-a trump as its suit letter, ``kind`` as the game type's fields, ``rules`` as ``Rules.to_dict()``
-plus ``players``, ``quota`` and ``teams``, user ids as strings, and ``avatar`` added to seats.
-When the server side lands, its own serializer replaces this one in these tests.
+"""Chosen table positions for the web table's browser tests, as the real table-model type
+(``bot/table_model.py``): the fake server turns them into TABLE with the bot's own serializer
+(``bot.activity.protocol.table_json``), and checks every frame against the contract's schema
+(docs/activity-protocol.md). Positions hand-placed where a test needs one exact moment (whose
+turn, which cards); ``tests/activity/test_played.py`` draws a whole played game's tables too.
 """
 
 from __future__ import annotations
@@ -22,66 +20,15 @@ from bot.table_model import (
     TrickModel,
     TurnModel,
 )
-from engine import Card, GameType, HandEnded, Rules, SheetRow, game_type
+from engine import Card, HandEnded, Rules, SheetRow, game_type
 from engine.actions import parse_action
 from engine.cards import Suit
 
-Json = dict[str, Any]
-
-
-def to_json(value: object) -> Any:
-    """A table-model value as ACTIVITY.md's JSON."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Suit):
-        return value.value
-    if isinstance(value, Rules):
-        teams = [list(team) for team in value.teams] if value.teams else None
-        return {**value.to_dict(), "players": value.players, "quota": value.quota, "teams": teams}
-    if isinstance(value, GameType):
-        return dataclasses.asdict(value)
-    if isinstance(value, SheetRow):
-        return {
-            "number": value.number,
-            "trump": to_json(value.trump),
-            "dealer": value.dealer,
-            "scores": list(value.scores),
-            "total": value.total,
-        }
-    if isinstance(value, frozenset):
-        return sorted((to_json(item) for item in value), key=str)
-    if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        if type(value).__name__ in {"Exchange", "Play"}:
-            return str(value)
-        out = {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        if isinstance(value, SeatModel):
-            out["user_id"] = None if value.user_id is None else str(value.user_id)
-        return out
-    raise TypeError(f"no JSON form for {value!r}")
-
-
-def table_json(model: TableModel, avatars: dict[int, str] | None = None) -> Json:
-    table: Json = to_json(model)
-    for seat in table["seats"]:
-        seat["avatar"] = (avatars or {}).get(seat["seat"])
-    return table
-
-
-#: Fields the model helper's branch adds to ``TableModel`` (the action count, the cards'
-#: notation, the draw for first dealer), given here when the type has them, so these
-#: positions build before and after that branch is merged.
-LATER_FIELDS: dict[str, Any] = {"n": 30, "notation": "en", "first_dealer": 0, "draw": ()}
-
 
 def _model(**fields: Any) -> TableModel:
-    known = {f.name for f in dataclasses.fields(TableModel)}
-    given = {k: v for k, v in fields.items() if k in known or k not in LATER_FIELDS}
-    later = {k: v for k, v in LATER_FIELDS.items() if k in known and k not in given}
-    return TableModel(**given, **later)
+    """A table model; the fields these positions do not set take a mid-game's values."""
+    later: dict[str, Any] = {"n": 30, "notation": "en", "first_dealer": 0, "draw": ()}
+    return TableModel(**{**later, **fields})
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -343,7 +343,7 @@ def test_an_action_carries_the_table_it_was_made_on_even_resent_after_a_drop(
     brought (so the server refuses it as out of date if the game moved on)."""
     open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
     ready = fake.wait_for(lambda: fake.sent("hello"))
-    made_on = tables.LATER_FIELDS["n"]
+    made_on = tables.nines_play(0).n
     assert ready and made_on == 30
     fake.table_extra["n"] = made_on + 2  # the game moves on while the socket is down
     fake.drop_next_act = True

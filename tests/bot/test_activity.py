@@ -24,6 +24,7 @@ from bot.i18n import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
+from testbed.contract import check_server_frame
 from testbed.games import HANG_GUARD, game_id_of, open_game, raw_click, text_of, wait_for
 from testbed.people import end_message, open_hand, table_message
 
@@ -56,6 +57,7 @@ class Table:
             if message.type is not aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the socket closed: {message}")
             frame: Json = json.loads(message.data)
+            check_server_frame(frame)  # what the real server sends is the contract's
             if frame["op"] in ("ready", "table"):
                 self.n = frame["table"]["n"]
             if op is None or frame["op"] == op:

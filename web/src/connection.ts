@@ -1,6 +1,6 @@
 /**
  * The websocket to the bot: hello, resume after a drop, heartbeat, and actions that survive a
- * reconnect. ACTIVITY.md is the contract; this module knows nothing of cards or the DOM.
+ * reconnect. docs/activity-protocol.md is the contract; this module knows nothing of cards or the DOM.
  *
  * - A dropped socket reconnects with exponential backoff and full jitter (`backoff`): the first
  *   try 0.5 to 5 s after the drop, so that after a server restart or a takeover the open tables

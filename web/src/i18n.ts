@@ -3,26 +3,48 @@
  * chômeur, atout, sans-atout: the bot's own words, bot/locales/fr.json). French typography after
  * the OQLF, as bot/locales/fr.json writes it: a no-break space before a colon and inside « »,
  * a narrow no-break space before ? ! ;.
+ *
+ * The words the chat shows too (a game's name, a button, a suit, a card's name) are the bot's
+ * catalogues' own, through ./catalogue (generated from bot/locales/ by `npm run generate`);
+ * the rest are the page's.
  */
+import { CATALOGUE } from "./catalogue";
 import type { GameName, Lang, SuitLetter } from "./protocol";
 
-const NBSP = "\u00a0"; // before a colon, inside « »
-const NNBSP = "\u202f"; // before ? ! ;
+const NBSP = "\u00a0"; // before a colon, inside « » (a narrow one, U+202F, before ? ! ;)
+
+type Shared = Record<keyof (typeof CATALOGUE)["en"], string>;
+
+/** A catalogue entry's `{name}` placeholders filled, as bot/i18n.py fills them. */
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The face cards' names in a card's name ("jack of spades"): the catalogue's, in lower case. */
+function rankNames(words: Shared): Record<number, string> {
+  const low = (key: keyof Shared) => words[key].toLowerCase();
+  return { 11: low("rank.11"), 12: low("rank.12"), 13: low("rank.13"), 14: low("rank.14") };
+}
+
+const c: Shared = CATALOGUE.en;
 
 const en = {
-  /** Each game's name, as bot/locales/*.json's game.<name> (tests/test_game_names.py checks). */
-  game: { nines: "Nines", "nein-nine": "Nein Nine" } satisfies Record<GameName, string>,
+  /** Each game's name, the catalogue's game.<name> (tests/test_game_names.py checks). */
+  game: {
+    nines: c["game.nines"],
+    "nein-nine": c["game.nein-nine"],
+  } satisfies Record<GameName, string>,
   unit_hand: (n: number) => `Hand ${n}`,
   unit_round: (n: number) => `Round ${n}`,
   trump: "Trump",
-  no_trump: "No trump",
-  no_trump_short: "NT",
+  no_trump: c["trump.none"],
+  no_trump_short: c["sheet.no_trump"],
   no_trump_yet: "No trump yet: the first 8 sets it",
   big_spit: "Big Spit",
   little_spit: "Little Spit",
   dealer: "Dealer",
   your_turn: "Your turn",
-  your_exchange: "Your turn: keep your hand or swap it for the spare.",
+  your_exchange: c["hand.your_exchange"],
   turn_of: (name: string) => `${name}'s turn`,
   exchange_of: (name: string) => `${name} decides: keep or swap`,
   tricks: (n: number) => (n === 1 ? "1 trick" : `${n} tricks`),
@@ -32,21 +54,20 @@ const en = {
   score: "Score",
   sheet: "Score sheet",
   sheet_hand: "#",
-  sheet_trump: "Tr",
-  sheet_dealer: "Dl",
-  sheet_total: "Tot",
+  sheet_trump: c["sheet.trump"],
+  sheet_dealer: c["sheet.dealer"],
   last_trick: "Last trick",
   all_tricks: (unit: "hand" | "round") => `Every trick of the ${unit}`,
   trick_n: (n: number) => `Trick ${n}`,
   takes: (name: string) => `${name} takes the trick`,
-  keep: "Keep my hand",
-  swap: "Swap for the spare",
-  joker_prompt: "Your Joker: does it win this trick or lose it?",
-  joker_win: "Joker wins",
-  joker_lose: "Joker loses",
+  keep: c["button.keep"],
+  swap: c["button.swap"],
+  joker_prompt: c["hand.joker_call"],
+  joker_win: c["button.joker_win"],
+  joker_lose: c["button.joker_lose"],
   called_win: "wins",
   called_lose: "loses",
-  cancel: "Cancel",
+  cancel: c["button.cancel"],
   watching: "You are watching: no hand is shown to watchers.",
   your_hand: "Your hand",
   put_down: "You put down",
@@ -82,30 +103,32 @@ const en = {
   team: (n: number) => `Team ${n + 1}`,
   you: "you",
   seconds: (s: number) => `${s}${NBSP}s`,
-  suit: { H: "hearts", D: "diamonds", C: "clubs", S: "spades" } as Record<SuitLetter, string>,
-  rank_name: { 11: "jack", 12: "queen", 13: "king", 14: "ace" } as Record<number, string>,
+  suit: { H: c["suit.H"], D: c["suit.D"], C: c["suit.C"], S: c["suit.S"] } as Record<SuitLetter, string>,
+  rank_name: rankNames(c),
   rank_letter: { 11: "J", 12: "Q", 13: "K", 14: "A" } as Record<number, string>,
-  card_name: (rank: string, suit: string) => `${rank} of ${suit}`,
-  joker: "Joker",
+  card_name: (rank: string, suit: string) => fill(c["card.name"], { rank, suit }),
+  joker: c["card.joker"],
   and: " and ",
   colon: ": ",
 };
 
 export type Words = typeof en;
 
+const f: Shared = CATALOGUE.fr;
+
 const fr: Words = {
-  game: { nines: "Le Neuf", "nein-nine": "Nein Nine" },
+  game: { nines: f["game.nines"], "nein-nine": f["game.nein-nine"] },
   unit_hand: (n) => `Manche ${n}`,
   unit_round: (n) => `Manche ${n}`,
   trump: "Atout",
-  no_trump: "Sans-atout",
-  no_trump_short: "SA",
+  no_trump: f["trump.none"],
+  no_trump_short: f["sheet.no_trump"],
   no_trump_yet: `Pas encore d'atout${NBSP}: le premier 8 le fixe`,
   big_spit: "Grand 7",
   little_spit: "Petit 7",
   dealer: "Brasseur",
   your_turn: "À vous",
-  your_exchange: `À vous${NBSP}: gardez votre main ou échangez-la contre le chômeur.`,
+  your_exchange: f["hand.your_exchange"],
   turn_of: (name) => `Au tour de ${name}`,
   exchange_of: (name) => `${name} décide${NBSP}: garder ou échanger`,
   tricks: (n) => (n <= 1 ? `${n} pli` : `${n} plis`),
@@ -115,21 +138,20 @@ const fr: Words = {
   score: "Score",
   sheet: "Feuille de pointage",
   sheet_hand: "#",
-  sheet_trump: "At",
-  sheet_dealer: "Br",
-  sheet_total: "Tot",
+  sheet_trump: f["sheet.trump"],
+  sheet_dealer: f["sheet.dealer"],
   last_trick: "Dernier pli",
   all_tricks: () => "Tous les plis de la manche",
   trick_n: (n) => `Pli ${n}`,
   takes: (name) => `${name} remporte le pli`,
-  keep: "Garder ma main",
-  swap: "Échanger contre le chômeur",
-  joker_prompt: `Votre Joker${NBSP}: gagne-t-il ce pli ou le perd-il${NNBSP}?`,
-  joker_win: "Le Joker gagne",
-  joker_lose: "Le Joker perd",
+  keep: f["button.keep"],
+  swap: f["button.swap"],
+  joker_prompt: f["hand.joker_call"],
+  joker_win: f["button.joker_win"],
+  joker_lose: f["button.joker_lose"],
   called_win: "gagne",
   called_lose: "perd",
-  cancel: "Annuler",
+  cancel: f["button.cancel"],
   watching: `Vous regardez la partie${NBSP}: aucune main n'est montrée aux spectateurs.`,
   your_hand: "Votre main",
   put_down: "Vous avez déposé",
@@ -166,11 +188,11 @@ const fr: Words = {
   team: (n) => `Équipe ${n + 1}`,
   you: "vous",
   seconds: (s) => `${s}${NBSP}s`,
-  suit: { H: "cœur", D: "carreau", C: "trèfle", S: "pique" },
-  rank_name: { 11: "valet", 12: "dame", 13: "roi", 14: "as" },
+  suit: { H: f["suit.H"], D: f["suit.D"], C: f["suit.C"], S: f["suit.S"] },
+  rank_name: rankNames(f),
   rank_letter: { 11: "V", 12: "D", 13: "R", 14: "A" },
-  card_name: (rank, suit) => `${rank} de ${suit}`,
-  joker: "Joker",
+  card_name: (rank, suit) => fill(f["card.name"], { rank, suit }),
+  joker: f["card.joker"],
   and: " et ",
   colon: `${NBSP}: `,
 };

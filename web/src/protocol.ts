@@ -1,159 +1,43 @@
 /**
- * The Activity's wire protocol, as ACTIVITY.md and docs/activity.md state it:
- * the frames each side sends and TABLE, the table model (bot/table_model.py) as JSON.
- * The client renders TABLE; it never computes what is legal or who wins: the server says so.
+ * The web table's wire contract: every frame and TABLE, the table model as JSON.
+ * Generated from docs/activity-protocol.schema.json by web/generate.mjs (`npm run generate`):
+ * edit the schema, not this file (docs/activity-protocol.md says what each field means).
  */
 
-/** A card in the engine's text form: rank then suit ("9H", "TS" or "10S", "QD"), or "JK". */
-export type CardText = string;
-/** An action's text form: a card, "JK:win" / "JK:lose", "keep" or "swap". */
-export type ActionText = string;
-export type SuitLetter = "H" | "D" | "C" | "S";
-
-/** The engine's registered games (engine/games/): tests/test_game_names.py checks this list. */
-export type GameName = "nines" | "nein-nine";
-
-/** The game's traits, engine/gametype.py's GameType field for field (a test checks them). */
-export interface GameKind {
-  name: GameName;
-  unit: "hand" | "round";
-  higher_wins: boolean;
-  faces: string;
-  has_quota: boolean;
-  signed_scores: boolean;
-  hidden_tricks: boolean;
-  trump_from_play: boolean;
-}
-
-export interface RulesJson {
-  ruleset: string;
-  players: number;
-  quota: number;
-  teams: number[][] | null;
-  [setting: string]: unknown;
-}
-
-export interface Seat {
-  seat: number;
-  name: string;
-  code: string;
-  user_id: string | null;
-  computer: boolean;
-  level: string | null;
-  away: boolean;
-  host: boolean;
-  team: number;
-  cards_left: number;
-  tricks_won: number;
-  quota_left: number | null;
-  avatar: string | null;
-}
-
-export interface PlayedCard {
-  seat: number;
-  card: CardText;
-  call: "win" | "lose" | null;
-}
-
-export interface Trick {
-  number: number;
-  cards: PlayedCard[];
-  winner: number | null;
-  winning_card: CardText | null;
-}
-
-export interface Turn {
-  seat: number;
-  kind: "exchange" | "play" | "joker-call";
-  deadline: number | null;
-}
-
-export interface Hand {
-  seat: number;
-  cards: CardText[];
-  legal: ActionText[];
-  playable: CardText[];
-  put_down: CardText[] | null;
-}
-
-export interface SheetRow {
-  number: number;
-  trump: SuitLetter | null;
-  dealer: number;
-  scores: number[];
-  total: number;
-}
-
-export interface HandResult {
-  number: number;
-  tricks_won: number[];
-  scores: number[];
-  spare: CardText[] | null;
-  instant_win: boolean;
-  nines: number[];
-  points: number[];
-}
-
-export interface RankRow {
-  unit: number;
-  seats: number[];
-  place: number;
-  score: number;
-  winner: boolean;
-}
-
-export interface Table {
-  game_id: number;
-  kind: GameKind;
-  rules: RulesJson;
-  status: "lobby" | "playing" | "finished" | "abandoned";
-  viewer: number | null;
-  seats: Seat[];
-  hand_number: number;
-  phase: "exchange" | "play" | "over";
-  dealer: number;
-  trump: SuitLetter | null;
-  spits: [CardText, CardText] | null;
-  exchange_order: number[];
-  exchange: [number, boolean][];
-  turn: Turn | null;
-  trick: Trick | null;
-  tricks: Trick[];
-  scores: number[];
-  start_scores: number[];
-  sheet: SheetRow[];
-  last_result: HandResult | null;
-  tiebreak: number[] | null;
-  winners: number[] | null;
-  ranking: RankRow[] | null;
-  hand: Hand | null;
-  /**
-   * The language whose letters the game's cards carry ("en": K Q J, "fr": R D V), the same for
-   * every reader so a card reads alike in chat and here (TableModel.notation); absent from
-   * older servers: the person's language then.
-   */
-  notation?: string;
-  /** The game's count of stored moves (TableModel.n): an action carries the `n` of the table
-   * it was made on. */
-  n: number;
-  /** The server's four-colour deck setting (issue 46); absent: the two-colour deck. */
-  four_colour?: boolean;
-}
-
-export interface You {
-  user_id: string;
-  name: string;
-  seat: number | null;
-}
-
-export type Lang = "en" | "fr";
-
 /**
- * A refusal's code (bot/activity/protocol.py ERROR_CODES). `retry`: Discord (or the server's
- * budget of calls to it) did not answer, the same hello is worth sending again after
- * `retry_after` seconds; `busy`: the server is at a cap, likewise; `not-in-instance` may be
- * tried again a few times (the instance's people lag a launch); `auth` and `wrong-channel` are
- * final.
+ * The web table's wire contract (docs/activity-protocol.md): every websocket frame either side sends, and TABLE, the table model (bot/table_model.py) as bot/activity/protocol.py's table_json writes it. The one source of the frames' shapes: web/src/protocol.ts is generated from it (cd web && npm run generate) and tests/test_activity_contract.py validates the bot's frames against it.
+ */
+export type Frame = ServerFrame | ClientFrame;
+/**
+ * A frame the server sends.
+ */
+export type ServerFrame = Ready | TableFrame | Ack | ErrorFrame | Waiting | Pong;
+/**
+ * A Discord id as a string of digits (a JavaScript number cannot hold one).
+ */
+export type Snowflake = string;
+/**
+ * A language the bot speaks (bot/locales/).
+ */
+export type Lang = "en" | "fr";
+/**
+ * The engine's registered games (engine/games/): tests/test_game_names.py checks this list.
+ */
+export type GameName = "nines" | "nein-nine";
+/**
+ * A suit by its letter: hearts, diamonds, clubs, spades.
+ */
+export type SuitLetter = "H" | "D" | "C" | "S";
+/**
+ * A card in the engine's text form: rank then suit ("9H", "TS", "QD"), or "JK" for the Joker.
+ */
+export type CardText = string;
+/**
+ * An action's text form: a card, "JK:win" or "JK:lose" (a Joker and its call), "keep" or "swap".
+ */
+export type ActionText = string;
+/**
+ * A refusal's code (bot/activity/protocol.py ERROR_CODES, which a test ties to this list). For a refused hello: `auth` and `wrong-channel` are final; `retry` (Discord, or the server's budget of calls to it, did not answer) and `busy` (the server is at a cap) are worth the same hello again after `retry_after` seconds; `not-in-instance` a few times (the instance's people lag a launch); `no-game` minutes later. For an action (`key` set): `not-seated`, `not-your-turn`, `illegal`, `stale` (made on an older table), `bad-request` (not the protocol's, or a key sent again with another move).
  */
 export type ErrorCode =
   | "auth"
@@ -167,39 +51,448 @@ export type ErrorCode =
   | "illegal"
   | "stale"
   | "bad-request";
+/**
+ * A frame the page sends.
+ */
+export type ClientFrame = Hello | Act | Ping;
 
-export type ServerFrame =
-  | { op: "ready"; seq: number; you: You; lang: Lang; table: Table }
-  | { op: "table"; seq: number; table: Table }
-  | { op: "ack"; key: string }
+/**
+ * Server: the answer to a hello (or, after `waiting`, the game that opened): who you are and the table.
+ */
+export interface Ready {
+  op: "ready";
   /**
-   * A refusal. `code` says whether trying again can help: for a refused hello (`key` null),
-   * `auth` and `wrong-channel` are final, `retry` (Discord did not answer the server's checks)
-   * and `busy` (the server is at a cap) are tried again no sooner than `retry_after` seconds
-   * when given, `not-in-instance` a few times, `no-game` minutes later (connection.ts).
+   * The table's frame count in this room: each `table` frame one more.
    */
-  | { op: "error"; key: string | null; code: ErrorCode; message: string; retry_after?: number }
-  /** Signed in where no game runs yet: the socket stays open; `ready` comes when one opens. */
-  | { op: "waiting"; code: "no-game"; message: string }
-  | { op: "pong" };
-
+  seq: number;
+  you: You;
+  /**
+   * The language the server's messages are in (the hello's locale).
+   */
+  lang: Lang;
+  table: Table;
+}
+/**
+ * Who the socket signed in as.
+ */
+export interface You {
+  user_id: Snowflake;
+  name: string;
+  /**
+   * The person's seat; null for a watcher.
+   */
+  seat: number | null;
+}
+/**
+ * TABLE: what one seat (or a watcher) may see of a game at one moment (bot/table_model.py TableModel, as table_json writes it). The page draws it; it never computes what is legal or who wins.
+ */
+export interface Table {
+  game_id: number;
+  kind: GameKind;
+  rules: RulesJson;
+  /**
+   * A lobby's table has its seats and no cards yet.
+   */
+  status: "lobby" | "playing" | "finished" | "abandoned";
+  /**
+   * The seat this table is for; null for a watcher.
+   */
+  viewer: number | null;
+  /**
+   * The language whose letters the game's cards carry ("en": K Q J, "fr": R D V), the same for every reader, so a card reads alike in chat and here.
+   */
+  notation: Lang;
+  /**
+   * The server's four-colour deck setting (the chat's card faces follow it too): hearts red, diamonds blue, clubs green, spades black.
+   */
+  four_colour: boolean;
+  seats: Seat[];
+  /**
+   * The hand (or round) being played, from 1 (0 in a lobby).
+   */
+  hand_number: number;
+  phase: "exchange" | "play" | "over";
+  dealer: number;
+  /**
+   * The hand's trump; null for no trump (or none yet, Nein Nine).
+   */
+  trump: SuitLetter | null;
+  /**
+   * Nein Nine once trump is set: the Big and the Little Spit; else null.
+   */
+  spits: [CardText, CardText] | null;
+  /**
+   * Nines: the seats in the order they decide keep or swap.
+   */
+  exchange_order: number[];
+  /**
+   * The exchange decided so far: (seat, swapped).
+   */
+  exchange: [number, boolean][];
+  turn: Turn | null;
+  /**
+   * The trick in play, at least one card on it; else null.
+   */
+  trick: Trick | null;
+  /**
+   * Completed tricks of this hand that may still be shown (Nein Nine: only the last, until the next trick's first card).
+   */
+  tricks: Trick[];
+  /**
+   * Each unit's score.
+   */
+  scores: number[];
+  /**
+   * Each unit's score before the first hand.
+   */
+  start_scores: number[];
+  sheet: SheetRow[];
+  /**
+   * The previous hand's result (once over, the last hand's).
+   */
+  last_result: HandResult | null;
+  /**
+   * Why this hand is played at all: the units tied when the game would have ended (N8, G9).
+   */
+  tiebreak: number[] | null;
+  /**
+   * The winning seats; null while the game goes on.
+   */
+  winners: number[] | null;
+  /**
+   * Once the game is over.
+   */
+  ranking: RankRow[] | null;
+  /**
+   * The viewer's own hand; null for a watcher.
+   */
+  hand: Hand | null;
+  /**
+   * The game's count of stored moves (the index the next one takes): which of two tables is newer, whatever their frames' seq; an action carries the `n` of the table it was made on.
+   */
+  n: number;
+}
+/**
+ * The game's traits: engine/gametype.py's GameType, field for field.
+ */
+export interface GameKind {
+  name: GameName;
+  /**
+   * What a deal is called: a hand (Nines) or a round (Nein Nine).
+   */
+  unit: "hand" | "round";
+  /**
+   * The highest score wins (Nein Nine); else the lowest.
+   */
+  higher_wins: boolean;
+  /**
+   * The deck's face cards' letters, highest first ("KQJ", or "J" in Nein Nine).
+   */
+  faces: string;
+  /**
+   * Tricks are scored against quotas (Nines, N7): the sheet's start row and total column follow.
+   */
+  has_quota: boolean;
+  /**
+   * Scores are signed and drawn with stones (Nein Nine, G11).
+   */
+  signed_scores: boolean;
+  /**
+   * Only the last trick is shown, until the next trick's first card (G11 amended).
+   */
+  hidden_tricks: boolean;
+  /**
+   * Trump is set by the first 8 played (Nein Nine) rather than before the deal.
+   */
+  trump_from_play: boolean;
+}
+/**
+ * The game's rules: engine Rules.to_dict() (its settings, which differ by game) plus `players`, `quota` and `teams`.
+ */
+export interface RulesJson {
+  /**
+   * The ruleset the game was started with ("classic", "partnership", "nein-nine", ...).
+   */
+  ruleset: string;
+  /**
+   * Seats at the table.
+   */
+  players: number;
+  /**
+   * Tricks each unit needs a hand (Nines).
+   */
+  quota: number;
+  /**
+   * The seats of each team, or null when everyone plays alone.
+   */
+  teams: number[][] | null;
+  [k: string]: unknown;
+}
+/**
+ * One seat as everybody may see it (bot/table_model.py SeatModel).
+ */
+export interface Seat {
+  /**
+   * The seat's number, from 0, in play order.
+   */
+  seat: number;
+  /**
+   * The name to show, told apart from every other seat's and cleaned; not escaped (the page escapes it).
+   */
+  name: string;
+  /**
+   * The score sheet's short code for this seat ("Ale").
+   */
+  code: string;
+  /**
+   * The person's Discord id; null for a computer.
+   */
+  user_id: Snowflake | null;
+  /**
+   * A computer plays this seat.
+   */
+  computer: boolean;
+  /**
+   * A computer's difficulty; null for a person.
+   */
+  level: string | null;
+  /**
+   * A person whose seat the computer plays after repeated time-outs.
+   */
+  away: boolean;
+  /**
+   * The game's host.
+   */
+  host: boolean;
+  /**
+   * The unit (team, or the seat itself) whose score this seat plays for.
+   */
+  team: number;
+  /**
+   * Cards in the seat's hand.
+   */
+  cards_left: number;
+  /**
+   * This hand's tricks, the seat's own.
+   */
+  tricks_won: number;
+  /**
+   * Tricks the seat's unit still needs this hand (0 once met); null where the game has no quota.
+   */
+  quota_left: number | null;
+  /**
+   * The person's avatar URL, when they opened the web table; else null.
+   */
+  avatar: string | null;
+}
+/**
+ * Whose decision is awaited, and until when.
+ */
+export interface Turn {
+  seat: number;
+  kind: "exchange" | "play" | "joker-call";
+  /**
+   * Unix time (seconds) the turn timer runs out; null: no timer.
+   */
+  deadline: number | null;
+}
+/**
+ * A trick's cards in play order.
+ */
+export interface Trick {
+  /**
+   * From 1 within the hand.
+   */
+  number: number;
+  cards: PlayedCard[];
+  /**
+   * The seat that took it; null while in play.
+   */
+  winner: number | null;
+  /**
+   * The card that took it; null while in play.
+   */
+  winning_card: CardText | null;
+}
+/**
+ * A card on a trick, beside its player.
+ */
+export interface PlayedCard {
+  seat: number;
+  card: CardText;
+  /**
+   * Nein Nine: a Joker's call (G7); null otherwise.
+   */
+  call: ("win" | "lose") | null;
+}
+/**
+ * One line of the score sheet: a hand played.
+ */
+export interface SheetRow {
+  number: number;
+  /**
+   * The hand's trump; null for no trump.
+   */
+  trump: SuitLetter | null;
+  dealer: number;
+  /**
+   * Each unit's score after the hand.
+   */
+  scores: number[];
+  /**
+   * All scores added up.
+   */
+  total: number;
+}
+/**
+ * How a hand ended (the engine's HandEnded event).
+ */
+export interface HandResult {
+  number: number;
+  /**
+   * Each unit's tricks.
+   */
+  tricks_won: number[];
+  /**
+   * Each unit's score after it.
+   */
+  scores: number[];
+  /**
+   * Nines: the spare hand, shown at the end; null where there is none.
+   */
+  spare: CardText[] | null;
+  /**
+   * The hand stopped at an instant win.
+   */
+  instant_win: boolean;
+  /**
+   * Nein Nine: each unit's 9s taken (empty in Nines).
+   */
+  nines: number[];
+  /**
+   * Nein Nine: each unit's points this round (empty in Nines).
+   */
+  points: number[];
+}
+/**
+ * One line of the final ranking: a unit, its place and score.
+ */
+export interface RankRow {
+  unit: number;
+  seats: number[];
+  /**
+   * From 1; tied scores share a place.
+   */
+  place: number;
+  score: number;
+  winner: boolean;
+}
+/**
+ * The viewer's own hand: never in a watcher's table, never another seat's.
+ */
+export interface Hand {
+  seat: number;
+  /**
+   * In display order: the page needs no card order of its own.
+   */
+  cards: CardText[];
+  /**
+   * The actions the server accepts now; empty when it is not this seat's decision.
+   */
+  legal: ActionText[];
+  /**
+   * The cards of `legal`'s plays, in hand order: raised on the page.
+   */
+  playable: CardText[];
+  /**
+   * The hand this seat put down in an exchange (N4); else null.
+   */
+  put_down: CardText[] | null;
+}
+/**
+ * Server: the table changed (a move by anyone, a seat in the lobby, a timer).
+ */
+export interface TableFrame {
+  op: "table";
+  seq: number;
+  table: Table;
+}
+/**
+ * Server: the action with this key was played; the `table` frame showing it follows. A resend of the same key gets the first answer again.
+ */
+export interface Ack {
+  op: "ack";
+  key: string;
+}
+/**
+ * Server: a refusal, in the person's words. `key` is the refused action's, or null for a refused hello (the socket then closes).
+ */
+export interface ErrorFrame {
+  op: "error";
+  key: string | null;
+  code: ErrorCode;
+  /**
+   * What the person reads, in the hello's language.
+   */
+  message: string;
+  /**
+   * Seconds: the soonest a `retry` or `busy` is worth trying again.
+   */
+  retry_after?: number;
+}
+/**
+ * Server: signed in where no game runs yet (one process): the socket stays open, and `ready` comes when a game opens in the channel.
+ */
+export interface Waiting {
+  op: "waiting";
+  code: "no-game";
+  message: string;
+}
+/**
+ * Server: the answer to a ping.
+ */
+export interface Pong {
+  op: "pong";
+}
+/**
+ * Client: the first frame on a socket: who signs in, where.
+ */
 export interface Hello {
   op: "hello";
+  /**
+   * The person's OAuth2 token from POST /api/token.
+   */
   access_token: string;
+  /**
+   * The Activity instance (the SDK's instanceId).
+   */
   instance_id: string;
-  channel_id: string;
-  guild_id: string | null;
+  channel_id: Snowflake;
+  guild_id: Snowflake | null;
+  /**
+   * The last table `seq` seen, on a reconnect; null at first.
+   */
   last_seq: number | null;
+  /**
+   * The person's Discord locale ("fr", "en-US"): the language of the server's messages.
+   */
   locale: string;
 }
-
-/** An action, with the move count (`Table.n`) of the table it was made on: made on an older
- * table, the server refuses it as out of date, unless nothing moved since. */
+/**
+ * Client: an action, with the move count (`Table.n`) of the table it was made on: made on an older table, it is refused `stale`. Resent with the same key after a reconnect, it is applied once.
+ */
 export interface Act {
   op: "act";
+  /**
+   * The action's idempotency key (a UUID).
+   */
   key: string;
   action: ActionText;
   n: number;
 }
-
-export type ClientFrame = Hello | Act | { op: "ping" };
+/**
+ * Client: a heartbeat (every 10 s); a socket whose pong does not come is replaced.
+ */
+export interface Ping {
+  op: "ping";
+}

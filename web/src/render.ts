@@ -418,12 +418,10 @@ function sheetHtml(t: Table, w: Words): string {
     `<tr><th scope="col">${esc(w.sheet_hand)}</th><th scope="col">${esc(w.sheet_trump)}</th>` +
     `<th scope="col">${esc(w.sheet_dealer)}</th>` +
     units.map((u) => `<th scope="col">${esc(unitName(u))}</th>`).join("") +
-    (t.kind.has_quota ? `<th scope="col">${esc(w.sheet_total)}</th>` : "") +
     `</tr>`;
   const start =
     t.kind.has_quota && t.start_scores.length
       ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${v}</td>`).join("")}` +
-        (t.kind.has_quota ? `<td>${t.start_scores.reduce((a, b) => a + b, 0)}</td>` : "") +
         `</tr>`
       : "";
   const rows = t.sheet
@@ -432,7 +430,6 @@ function sheetHtml(t: Table, w: Words): string {
         `<tr><td>${row.number}</td><td>${row.trump ? suitSvg(row.trump) : esc(w.no_trump_short)}</td>` +
         `<td>${esc(t.seats[row.dealer]?.code ?? "?")}</td>` +
         row.scores.map((v) => `<td>${scoreText(t, v)}</td>`).join("") +
-        (t.kind.has_quota ? `<td>${row.total}</td>` : "") +
         `</tr>`,
     )
     .join("");
