@@ -115,12 +115,12 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
     raised = [b.get_attribute("data-card") for b in hand if "playable" in b.get_attribute("class")]
     assert raised == ["AS", "TS", "3S"]
     assert all("dimmed" in b.get_attribute("class") for b in hand[3:])
-    # The score sheet: both hands so far, with the start row and the total column.
+    # The score sheet: both hands so far, with the start row (no total column: issue 46).
     browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet]").click()
     sheet = browser.find_element(By.CSS_SELECTOR, ".sheet")
     rows = [r.text.split() for r in sheet.find_elements(By.CSS_SELECTOR, "tr")]
-    assert rows[0] == ["#", "Tr", "Dl", "Ale", "Béa", "Com", "Tot"]
-    assert rows[2] == ["1", "Ale", "8", "9", "9", "26"]
+    assert rows[0] == ["#", "Tr", "Dl", "Ale", "Béa", "Com"]
+    assert rows[2] == ["1", "Ale", "8", "9", "9"]
     browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet-close]").click()
     assert not browser.find_elements(By.CSS_SELECTOR, ".sheet")
     # Nothing went wrong in the page, the server's strict Content Security Policy included.
@@ -163,7 +163,7 @@ def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivit
     # The Joker asks for its call; the call is what is sent.
     card(browser, "JK").click()
     choices = browser.find_elements(By.CSS_SELECTOR, ".prompt .choice")
-    assert [c.text for c in choices] == ["Le Joker gagne", "Le Joker perd", "Annuler"]
+    assert [c.text for c in choices] == ["Gagne le pli", "Perd le pli", "Annuler"]
     assert "armed" in card(browser, "JK").get_attribute("class")  # the card asked about
     prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").get_attribute("textContent")
     assert prompt == "Votre Joker\u00a0: gagne-t-il ce pli ou le perd-il\u202f?"
@@ -206,7 +206,7 @@ def test_the_exchange_is_two_clear_choices(browser: Driver, fake: FakeActivitySe
     prompt = browser.find_element(By.CSS_SELECTOR, "[data-region=prompt]")
     assert "keep your hand or swap it" in prompt.text
     buttons = prompt.find_elements(By.CSS_SELECTOR, "button")
-    assert [b.text for b in buttons] == ["Keep my hand", "Swap for the spare"]
+    assert [b.text for b in buttons] == ["Keep my hand", "Swap"]
     # The previous hand's result stands in the middle until the first card.
     result = browser.find_element(By.CSS_SELECTOR, ".result")
     assert "Hand 3 is over" in result.text and "The spare" in result.text
