@@ -511,6 +511,9 @@ class Sessions:
         self._restored.set()
         self._restoring = 0
         self._by_channel: dict[int, GameSession] = {}
+        #: Told of each session that closes (its game ended), e.g. a tournament whose table it
+        #: was (bot/tournament/runner.py). Called, not awaited: a listener starts its own task.
+        self.closed_listeners: list[Callable[[GameSession], None]] = []
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -556,6 +559,8 @@ class Sessions:
         for channel_id in (session.channel_id, session.lobby_channel_id):
             if self._by_channel.get(channel_id) is session:
                 del self._by_channel[channel_id]
+        for listener in self.closed_listeners:
+            listener(session)
 
     async def open_lobby(
         self,
