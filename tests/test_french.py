@@ -81,6 +81,16 @@ FRENCH_TOO = {
     "stats",  # abbreviation of statistiques
     "table",
     "tot",  # Tot: the score sheet's short for total
+    # A tournament's words (issue 48), French as they are.
+    "champion",  # le rôle de champion
+    "final",  # classement final
+    "minutes",
+    "pause",  # en pause
+    "place",  # la place 0 brasse
+    "places",
+    "points",  # points de match
+    "possible",
+    "tables",
     "no",  # n° (numéro)
     # Proper names.
     "discord",

@@ -1,6 +1,6 @@
 """Pairing a tournament round into tables of three or four: pure, no I/O, reproducible.
 
-The pairing rule (the tournament's help says the same, ``tournament-help-pairing``):
+The pairing rule (the tournament's help says the same, ``tournament.help.pairing``):
 
 1. Who is paired: everyone registered and checked in who has not dropped. Nobody sits out: a
    field that does not divide into tables of the tournament's size first becomes three-seat

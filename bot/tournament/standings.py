@@ -1,6 +1,6 @@
 """A tournament's points and standings from its finished tables: pure, no I/O.
 
-The scoring rule (the tournament's help says the same, ``tournament-help-scoring``):
+The scoring rule (the tournament's help says the same, ``tournament.help.scoring``):
 
 - Points by place: at each table a person scores one point for every opponent who finished
   behind them and half a point for every opponent level with them (so at four seats the

@@ -1,0 +1,142 @@
+"""A tournament through the Discord double (issue 48): created by the server's owner, ten
+people joining by button, round one's tables opened in threads of their own with their people
+pinged, a late join and a drop, a restart during round one, each round's deadline passing
+(computers finish the games left), a restart during round two, final standings in the channel
+that are the scoring rule's over the stored tables, and a click on the old registration
+message answered in words."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import NinesBot
+from bot.tournament.standings import TableResult, standings
+from fakecord import FakeDiscord
+from fakecord.models import Message
+from testbed.games import text_of, wait_for
+
+from .conftest import StartBot
+
+
+def registration(fake: FakeDiscord) -> Message:
+    found = [
+        m
+        for m in fake.visible(fake.owner, fake.channel)
+        if m.ephemeral_for is None and "Tournament" in text_of(m) and "🏆 Cup" in text_of(m)
+    ]
+    assert found
+    return found[0]
+
+
+def keys(players: tuple[int | None, ...]) -> list[str | None]:
+    return [None if p is None else str(p) for p in players]
+
+
+async def round_over(fake: FakeDiscord, bot: NinesBot, tid: int, number: int) -> None:
+    """Move the tournament's clock past round ``number``'s deadline: computers finish it."""
+    t = await bot.storage.tournament(tid)
+    assert t is not None and t.current_round == number and t.round_deadline is not None
+    runner = bot.tournaments
+    assert runner is not None
+    later = t.round_deadline + 1
+    runner.clock = lambda: later  # the round's clock only: the games' own timers run on
+    await runner.recheck()
+    await runner.idle()
+    await fake.settle()
+
+
+@pytest.mark.slow(60)
+async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    people = [fake.add_user(f"player{i}") for i in range(10)]
+
+    made = await fake.slash(
+        fake.owner,
+        fake.channel,
+        "nines tournament create",
+        name="Cup",
+        ruleset="classic",
+        rounds=3,
+        seats=3,
+        minutes=5,
+    )
+    assert not made.errors and made.message is not None and not made.ephemeral
+    # Someone without Manage Server may not run one.
+    denied = await fake.slash(people[0], fake.channel, "nines tournament start")
+    assert denied.ephemeral and "Manage Server" in text_of(denied.message)
+
+    message = registration(fake)
+    for person in people:
+        res = await fake.click(person, message, "Join")
+        assert res.ephemeral and "round 1" in text_of(res.message)
+    again = await fake.click(people[0], message, "Join")
+    assert "registered already" in text_of(again.message)
+    assert "10 players" in text_of(await wait_for(fake, lambda: registration(fake)))
+
+    started = await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    assert not started.errors
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+    tables = await bot.storage.tournament_tables(t.id, 1)
+    assert len(tables) == 4  # ten people at tables of three: two computers, nobody out
+    for table in tables:
+        assert table.thread_id is not None and table.game_id is not None
+        thread = fake.store.channels[table.thread_id]
+        assert thread.is_thread and thread.parent_id == fake.channel.id
+        said = [m for m in fake.store.messages.get(thread.id, []) if m.ephemeral_for is None]
+        pinged = {u.id for m in said for u in m.mentions}
+        assert pinged == {p for p in table.players if p is not None}
+
+    # A late join and a drop during round one.
+    late = fake.add_user("late")
+    res = await fake.click(late, registration(fake), "Join")
+    assert "round 2" in text_of(res.message)
+    res = await fake.click(people[3], registration(fake), "Leave")
+    assert "games you played stand" in text_of(res.message)
+
+    # A restart during round one: the tables are neither lost nor paired again.
+    await bot.close()
+    bot = await start_bot()
+    await wait_for(fake, lambda: bot.sessions.get(tables[0].game_id or 0), what="restored games")
+    assert await bot.storage.tournament_tables(t.id, 1) == tables
+
+    await round_over(fake, bot, t.id, 1)
+    second = await bot.storage.tournament_tables(t.id, 2)
+    seated = {p for x in second for p in x.players if p}
+    assert late.id in seated and people[3].id not in seated
+
+    await bot.close()  # during round two
+    bot = await start_bot()
+    await wait_for(fake, lambda: bot.sessions.get(second[0].game_id or 0), what="restored games")
+    await round_over(fake, bot, t.id, 2)
+    await round_over(fake, bot, t.id, 3)
+
+    done = await bot.storage.tournament(t.id)
+    assert done is not None and done.status == "finished"
+    every = await bot.storage.tournament_tables(t.id)
+    entrants = [str(e.user_id) for e in await bot.storage.entrants(t.id)]
+    expected = standings(
+        entrants,
+        [TableResult(x.round, tuple(keys(x.players)), x.scores or (), False) for x in every],
+        duplicate=False,
+    )
+    final = [
+        m
+        for m in fake.visible(fake.owner, fake.channel)
+        if m.ephemeral_for is None and "final standings" in text_of(m)
+    ]
+    assert len(final) == 1
+    names = {str(u.id): u.name for u in [*people, late]}
+    lines = final[0].embeds[0]["description"].splitlines()
+    shown = [
+        line.split(". ", 1)[1].split(":")[0].removesuffix(" ✗").strip("\u2068\u2069")
+        for line in lines
+    ]
+    assert shown == [names[s.person] for s in expected]
+    best = expected[0]
+    line = f": {best.points:g} (opponents {best.opponents_points:g}, games {best.games})"
+    assert lines[0].endswith(line)
+
+    # The old registration message, clicked after the end: answered in words.
+    res = await fake.click(people[0], registration(fake), "Join")
+    assert res.ephemeral and "over" in text_of(res.message)
