@@ -113,7 +113,10 @@ class TournamentRunner:
                 "tournament.error.seats", ruleset=ruleset.name, seats=ruleset.players
             )
         Rules.from_settings(spec.ruleset, spec.settings)  # a SettingError says what is wrong
-        return await self.storage.create_tournament(spec)
+        created = await self.storage.create_tournament(spec)
+        if created.start_at is not None:
+            self._arm(created.id, created.start_at)  # it starts by itself then
+        return created
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> int:
         """Register; the round they enter (a late joiner: the next one)."""
@@ -157,7 +160,9 @@ class TournamentRunner:
                         await self.storage.leave_tournament(t.id, e.user_id, 1)
             if not await self.storage.set_tournament_status(t.id, "running", was=["registration"]):
                 raise TournamentError("tournament.error.started")
+            self._cancel_timer(t.id)
             await self._next_round(await self._get(t.id))
+        await self.presenter.registration_changed(t)
 
     async def pause(self, tournament_id: int) -> None:
         """No new round starts and the round's deadline does not act until ``resume_play``
@@ -198,7 +203,7 @@ class TournamentRunner:
         tables = await self.storage.tournament_tables(t.id)
         people = [str(e.user_id) for e in entrants if e.plays(number)]
         history = History.of(tuple(_keys(table.players)) for table in tables)
-        order = [s.person for s in await self._standings(t, entrants, tables)]
+        order = [s.person for s in _standings(t, entrants, tables)]
         paired = pair_round(
             people,
             order,
@@ -337,7 +342,7 @@ class TournamentRunner:
             return
         self._cancel_timer(t.id)
         entrants = await self.storage.entrants(t.id)
-        rows = await self._standings(t, entrants, tables)
+        rows = _standings(t, entrants, tables)
         final = t.current_round >= t.rounds
         if final:
             if not await self.storage.set_tournament_status(t.id, "finished", was=["running"]):
@@ -347,27 +352,10 @@ class TournamentRunner:
         if not final:
             await self._next_round(t)
 
-    async def _standings(
-        self, t: TournamentRow, entrants: Sequence[Entrant], tables: Sequence[PairedTable]
-    ) -> list[Standing]:
-        ruleset = find_ruleset(t.ruleset)
-        results = [
-            TableResult(
-                x.round,
-                tuple(_keys(x.players)),
-                x.scores,
-                ruleset.kind.higher_wins,
-                _teams_by_position(t, x, ruleset.teams),
-            )
-            for x in tables
-            if x.scores is not None
-        ]
-        return standings([str(e.user_id) for e in entrants], results, t.duplicate)
-
     async def standings_now(self, tournament_id: int) -> tuple[TournamentRow, list[Standing]]:
         t = await self._get(tournament_id)
         entrants = await self.storage.entrants(t.id)
-        return t, await self._standings(t, entrants, await self.storage.tournament_tables(t.id))
+        return t, _standings(t, entrants, await self.storage.tournament_tables(t.id))
 
     # -- deadlines -----------------------------------------------------------------------------
 
@@ -382,13 +370,14 @@ class TournamentRunner:
         """Look at every running tournament's deadline again (the clock moved: a test's fake
         clock, or a suspended host), acting at once on any that passed."""
         for t in await self.storage.open_tournaments():
-            if t.status != "running" or t.round_deadline is None:
+            at = _due_at(t)
+            if at is None:
                 continue
-            if t.round_deadline <= self.clock():
+            if at <= self.clock():
                 self._cancel_timer(t.id)
-                await self.deadline_passed(t.id)
+                await self.due(t.id)
             else:
-                self._arm(t.id, t.round_deadline)
+                self._arm(t.id, at)
 
     def _cancel_timer(self, tournament_id: int) -> None:
         handle = self._timers.pop(tournament_id, None)
@@ -397,9 +386,24 @@ class TournamentRunner:
 
     def _fire(self, tournament_id: int) -> None:
         self._timers.pop(tournament_id, None)
-        task = asyncio.get_running_loop().create_task(self.deadline_passed(tournament_id))
+        task = asyncio.get_running_loop().create_task(self.due(tournament_id))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def due(self, tournament_id: int) -> None:
+        """A timer fired: the start time of a tournament in registration (it starts; with
+        nobody registered it stays open), else the round's deadline."""
+        t = await self._get(tournament_id)
+        if t.status == "registration" and t.start_at is not None:
+            if t.start_at > self.clock():
+                self._arm(t.id, t.start_at)
+                return
+            try:
+                await self.start(t.id)
+            except TournamentError as refusal:
+                log.info("tournament %s did not start at its time: %s", t.id, refusal.key)
+            return
+        await self.deadline_passed(tournament_id)
 
     async def deadline_passed(self, tournament_id: int) -> None:
         """If the round's deadline has passed: computers finish the tables still playing, as a
@@ -434,6 +438,8 @@ class TournamentRunner:
     async def resume(self) -> None:
         """After a restart (the games restored first): every open tournament carries on."""
         for t in await self.storage.open_tournaments():
+            if t.status == "registration" and t.start_at is not None:
+                self._arm(t.id, t.start_at)
             async with self._lock(t.id):
                 for table in await self.storage.tournament_tables(t.id):
                     if table.game_id is not None:
@@ -450,6 +456,32 @@ class TournamentRunner:
             self._cancel_timer(tournament_id)
         if self._closed in self.sessions.closed_listeners:
             self.sessions.closed_listeners.remove(self._closed)
+
+
+def _standings(
+    t: TournamentRow, entrants: Sequence[Entrant], tables: Sequence[PairedTable]
+) -> list[Standing]:
+    """The standings of the tables ended so far (standings.py's rule)."""
+    ruleset = find_ruleset(t.ruleset)
+    results = [
+        TableResult(
+            x.round,
+            tuple(_keys(x.players)),
+            x.scores,
+            ruleset.kind.higher_wins,
+            _teams_by_position(t, x, ruleset.teams),
+        )
+        for x in tables
+        if x.scores is not None
+    ]
+    return standings([str(e.user_id) for e in entrants], results, t.duplicate)
+
+
+def _due_at(t: TournamentRow) -> float | None:
+    """When a timer of the tournament is due: its start, or its round's deadline."""
+    if t.status == "registration":
+        return t.start_at
+    return t.round_deadline if t.status == "running" else None
 
 
 def _keys(players: Sequence[int | None]) -> list[str | None]:

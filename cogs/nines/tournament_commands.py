@@ -4,7 +4,10 @@ Manage Server (checked at run time: Discord does not gate subcommands)."""
 
 from __future__ import annotations
 
+import logging
 import random
+import time
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,6 +26,8 @@ from .tournament_messages import registration_embed, registration_view, standing
 
 if TYPE_CHECKING:
     from .table import NinesBot
+
+log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[Any]
 
@@ -84,7 +89,8 @@ class TournamentGroup(app_commands.Group):
         timer=_("timer", key="opt.tournament.timer.name"),
         round_minutes=_("minutes", key="opt.tournament.round_minutes.name"),
         duplicate=_("duplicate", key="opt.tournament.duplicate.name"),
-        champion=_("champion-role", key="opt.tournament.champion.name"),
+        champion=_("champion_role", key="opt.tournament.champion.name"),
+        start_in=_("start_in", key="opt.tournament.start_in.name"),
     )
     @app_commands.describe(
         name=_("The tournament's name", key="opt.tournament.title"),
@@ -98,6 +104,10 @@ class TournamentGroup(app_commands.Group):
         ),
         duplicate=_("The same deals at every table of a round", key="opt.tournament.duplicate"),
         champion=_("A role for the winner", key="opt.tournament.champion"),
+        start_in=_(
+            "Start by itself in this many minutes (else the host starts it)",
+            key="opt.tournament.start_in",
+        ),
     )
     @app_commands.choices(ruleset=RULESET_CHOICES, duplicate=ON_OFF)
     async def create(
@@ -111,6 +121,7 @@ class TournamentGroup(app_commands.Group):
         round_minutes: app_commands.Range[int, 5, 1440] = 60,
         duplicate: str = "off",
         champion: discord.Role | None = None,
+        start_in: app_commands.Range[int, 1, 10080] | None = None,
     ) -> None:
         self._host(interaction)
         perms = interaction.app_permissions
@@ -131,6 +142,7 @@ class TournamentGroup(app_commands.Group):
             seed=random.SystemRandom().getrandbits(62),
             language=replies.public_language(interaction, settings),
             champion_role_id=None if champion is None else champion.id,
+            start_at=None if start_in is None else time.time() + start_in * 60,
         )
         t = await self.runner.create(spec)
         callback = await interaction.response.send_message(
@@ -141,6 +153,32 @@ class TournamentGroup(app_commands.Group):
             await self.bot.storage.set_tournament_messages(
                 t.id, registration_message_id=int(message_id)
             )
+        if t.start_at is not None and interaction.app_permissions.manage_events:
+            await self.offer_event(interaction, t)
+
+    async def offer_event(self, interaction: Interaction, t: TournamentRow) -> None:
+        """The start offered as the server's scheduled event, an external one at this channel:
+        Discord's "Create Guild Scheduled Event" needs Manage Events (apps cannot hold Create
+        Events yet: discord-api-docs #6578), and an external event needs a location and an end
+        time. Without the permission, the registration message alone gives the time."""
+        guild = interaction.guild
+        if guild is None or t.start_at is None:
+            return
+        start = datetime.fromtimestamp(t.start_at, UTC)
+        end = start + timedelta(minutes=t.rounds * t.round_minutes)
+        try:
+            event = await guild.create_scheduled_event(
+                name=names.shorten(names.clean(t.name, "?"), 100),
+                start_time=start,
+                end_time=end,
+                entity_type=discord.EntityType.external,
+                privacy_level=discord.PrivacyLevel.guild_only,
+                location=f"<#{t.channel_id}>",
+            )
+        except discord.HTTPException:
+            log.info("tournament %s: could not create its scheduled event", t.id)
+            return
+        await self.bot.storage.set_tournament_messages(t.id, event_id=event.id)
 
     @app_commands.command(
         name=_("start", key="cmd.tournament.start"),
@@ -153,7 +191,6 @@ class TournamentGroup(app_commands.Group):
             tr(language_of(interaction.locale), "tournament.starting"), ephemeral=True
         )
         await self.runner.start(t.id)
-        await self.runner.presenter.registration_changed(t)
 
     @app_commands.command(
         name=_("pause", key="cmd.tournament.pause"),

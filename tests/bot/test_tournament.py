@@ -7,12 +7,15 @@ message answered in words."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from bot.app import NinesBot
 from bot.tournament.standings import TableResult, standings
 from fakecord import FakeDiscord
 from fakecord.models import Message
+from fakecord.permissions import Perm
 from testbed.games import text_of, wait_for
 
 from .conftest import StartBot
@@ -140,3 +143,76 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     # The old registration message, clicked after the end: answered in words.
     res = await fake.click(people[0], registration(fake), "Join")
     assert res.ephemeral and "over" in text_of(res.message)
+
+
+@pytest.mark.slow(30)
+async def test_a_timed_start_offered_as_an_event_and_a_champion_role(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """With Manage Events the start is offered as a scheduled event; the tournament starts by
+    itself at its time; the winner gets the champion role where the bot may give it (Manage
+    Roles, the role below the bot's own), and where it may not the channel is told."""
+    fake = fake_discord
+    fake.bot_role.permissions |= Perm.MANAGE_EVENTS | Perm.MANAGE_ROLES
+    fake.bot_role.position = 5
+    champion = fake.add_role(fake.guild, "Champion", 0)
+    champion.position = 2  # below the bot's role: may be given
+    too_high = fake.add_role(fake.guild, "Legend", 0)
+    too_high.position = 9  # above it: may not
+    bot = await start_bot()
+    people = [fake.add_user(f"solo{i}") for i in range(3)]
+    for role, name in ((champion, "Cup"), (too_high, "Shield")):
+        made = await fake.slash(
+            fake.owner,
+            fake.channel,
+            "nines tournament create",
+            name=name,
+            ruleset="classic",
+            rounds=1,
+            champion_role=role,
+            start_in=30,
+        )
+        assert not made.errors, made.errors
+        (t,) = [x for x in await bot.storage.open_tournaments(fake.guild.id) if x.name == name]
+        message = await wait_for(
+            fake,
+            lambda t=t: next(  # type: ignore[misc]
+                (
+                    m
+                    for m in fake.visible(fake.owner, fake.channel)
+                    if m.ephemeral_for is None and f"Tournament {t.id}" in text_of(m)
+                ),
+                None,
+            ),
+        )
+        for person in people:
+            await fake.click(person, message, "Join")
+        found = await bot.storage.tournament(t.id)
+        assert found is not None and found.event_id is not None
+        event = fake.store.scheduled_events[found.event_id]
+        assert event["name"] == name and event["entity_type"] == 3
+        assert event["entity_metadata"] == {"location": f"<#{fake.channel.id}>"}
+
+        runner = bot.tournaments
+        assert runner is not None and found.start_at is not None
+        runner.clock = functools.partial(float, found.start_at + 1)  # its start time comes
+        await runner.recheck()
+        await runner.idle()
+        started = await bot.storage.tournament(t.id)
+        assert started is not None and started.status == "running"
+        await round_over(fake, bot, t.id, 1)
+        done = await bot.storage.tournament(t.id)
+        assert done is not None and done.status == "finished"
+        _, rows = await runner.standings_now(t.id)
+        winner = fake.guild.members[int(rows[0].person)]
+        if role is champion:
+            assert champion.id in winner.role_ids
+        else:
+            assert too_high.id not in winner.role_ids
+            await wait_for(
+                fake,
+                lambda: any(
+                    "Legend" in m.content and "could not be given" in m.content
+                    for m in fake.visible(fake.owner, fake.channel)
+                ),
+            )
