@@ -160,7 +160,9 @@ class TournamentGroup(app_commands.Group):
         """The start offered as the server's scheduled event, an external one at this channel:
         Discord's "Create Guild Scheduled Event" needs Manage Events (apps cannot hold Create
         Events yet: discord-api-docs #6578), and an external event needs a location and an end
-        time. Without the permission, the registration message alone gives the time."""
+        time. Without the permission, the registration message alone gives the time.
+        https://discord.com/developers/docs/resources/guild-scheduled-event#create-guild-scheduled-event
+        and https://github.com/discord/discord-api-docs/pull/6578"""
         guild = interaction.guild
         if guild is None or t.start_at is None:
             return

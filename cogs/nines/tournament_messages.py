@@ -166,7 +166,8 @@ class TournamentMessages:
 
     async def open_thread(self, tournament: TournamentRow, table: PairedTable) -> int:
         """Discord's "Start Thread without Message" (POST /channels/{id}/threads, type 11: a
-        public thread; needs Create Public Threads in the channel)."""
+        public thread; needs Create Public Threads in the channel):
+        https://discord.com/developers/docs/resources/channel#start-thread-without-message"""
         channel = await self._channel(tournament.channel_id)
         name = tr(
             tournament.language,
@@ -235,7 +236,9 @@ class TournamentMessages:
     async def crown(self, tournament: TournamentRow, user_id: int) -> None:
         """Give the champion role: Discord's "Add Guild Member Role" needs Manage Roles, and
         the role must be below the bot's highest role ("Role Management": a bot may only
-        assign roles lower than its own highest). Where it may not, the channel is told."""
+        assign roles lower than its own highest). Where it may not, the channel is told.
+        https://discord.com/developers/docs/resources/guild#add-guild-member-role and
+        https://discord.com/developers/docs/topics/permissions#permission-hierarchy"""
         guild = self.bot.get_guild(tournament.guild_id)
         role = None if guild is None else guild.get_role(tournament.champion_role_id or 0)
         channel = self.bot.get_partial_messageable(
