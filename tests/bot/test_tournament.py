@@ -140,6 +140,12 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     line = f": {best.points:g} (opponents {best.opponents_points:g}, games {best.games})"
     assert lines[0].endswith(line)
 
+    # Its games are marked in history and in their records.
+    history = await fake.slash(people[0], fake.channel, "nines history")
+    assert f"tournament {t.id}" in text_of(history.message)
+    rows = await bot.storage.history(fake.guild.id, limit=50)
+    assert {r.game_id for r in rows if r.tournament_id == t.id} == {x.game_id for x in every}
+
     # The old registration message, clicked after the end: answered in words.
     res = await fake.click(people[0], registration(fake), "Join")
     assert res.ephemeral and "over" in text_of(res.message)
