@@ -32,6 +32,7 @@ class TournamentSpec:
     settings: dict[str, str | int] = field(default_factory=dict)
     start_at: float | None = None
     champion_role_id: int | None = None
+    break_minutes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class TournamentRow:
     rounds: int
     move_timer: int
     round_minutes: int
+    break_minutes: int
     duplicate: bool
     champion_role_id: int | None
     language: str

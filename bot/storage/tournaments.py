@@ -33,8 +33,8 @@ class TournamentQueries(Queries):
             row = await tx.fetchone(
                 "INSERT INTO tournaments (guild_id, channel_id, host_id, name, ruleset, settings,"
                 " seats, rounds, move_timer, round_minutes, duplicate, champion_role_id, language,"
-                " seed, start_at, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                " seed, start_at, break_minutes, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     spec.guild_id,
                     spec.channel_id,
@@ -51,6 +51,7 @@ class TournamentQueries(Queries):
                     spec.language,
                     spec.seed,
                     spec.start_at,
+                    spec.break_minutes,
                     now,
                     now,
                 ),
@@ -105,20 +106,31 @@ class TournamentQueries(Queries):
         status: TournamentStatus,
         *,
         was: Sequence[TournamentStatus],
-        next_round_at: float | None = None,
     ) -> bool:
-        """Move the tournament to ``status`` if it is in one of ``was``; whether it did."""
+        """Move the tournament to ``status`` if it is in one of ``was``; whether it did. The
+        time of the next round is kept (a pause during a break keeps it)."""
         marks = ", ".join("?" * len(was))
 
         async def write(tx: Tx) -> bool:
             changed = await tx.execute(
-                f"UPDATE tournaments SET status = ?, next_round_at = ?, updated_at = ?"
+                f"UPDATE tournaments SET status = ?, updated_at = ?"
                 f" WHERE id = ? AND status IN ({marks})",
-                (status, next_round_at, self._now(), tournament_id, *was),
+                (status, self._now(), tournament_id, *was),
             )
             return changed == 1
 
         return await self._driver.write(write)
+
+    async def schedule_next_round(self, tournament_id: int, at: float) -> None:
+        """The round is over and its standings shown: the next round starts at ``at``."""
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE tournaments SET next_round_at = ?, updated_at = ? WHERE id = ?",
+                (at, self._now(), tournament_id),
+            )
+
+        await self._driver.write(write)
 
     # -- registration ---------------------------------------------------------------------
 

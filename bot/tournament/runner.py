@@ -248,19 +248,7 @@ class TournamentRunner:
         self, t: TournamentRow, table: PairedTable, entrants: dict[int, Entrant]
     ) -> None:
         rules = rules_of(t)
-        first = Game(rules, table.seed).first_dealer
-        by_seat: list[int | None] = [None] * t.seats
-        for position, user in enumerate(table.players):
-            by_seat[(first + position) % t.seats] = user
-        infos: list[SeatInfo] = []
-        for i, user in enumerate(by_seat):
-            if user is None:
-                names = tr(t.language, f"computer.names.{COMPUTER_LEVEL}").split(", ")
-                name = f"🤖 {names[i % len(names)]}"
-                infos.append(SeatInfo(name, None, COMPUTER_LEVEL))
-            else:
-                infos.append(SeatInfo(entrants[user].name if user in entrants else "?", user))
-        host = next(u for u in by_seat if u is not None)
+        infos, host = seat_infos(t, table, entrants)
         thread_id = await self.presenter.open_thread(t, table)
         row = await self.storage.create_game(
             guild_id=t.guild_id,
@@ -333,12 +321,18 @@ class TournamentRunner:
             await self.storage.finish_table(t.id, table.round, table.table_no, [0] * t.seats)
 
     async def _round_over(self, t: TournamentRow) -> None:
-        """If every table of the round has ended: the standings, then the next round or the
-        end (under the lock)."""
+        """If every table of the round has ended: the standings, then the next round (at once,
+        or after the host's break) or the end (under the lock)."""
         if t.status != "running" or t.current_round == 0:
             return
         tables = await self.storage.tournament_tables(t.id)
         if any(not x.finished for x in tables if x.round == t.current_round):
+            return
+        if t.next_round_at is not None:  # standings shown; the break runs until then
+            if t.next_round_at <= self.clock():
+                await self._next_round(t)
+            else:
+                self._arm(t.id, t.next_round_at)
             return
         self._cancel_timer(t.id)
         entrants = await self.storage.entrants(t.id)
@@ -349,7 +343,13 @@ class TournamentRunner:
                 return
             t = await self._get(t.id)
         await self.presenter.standings(t, rows, final)
-        if not final:
+        if final:
+            return
+        if t.break_minutes:
+            at = self.clock() + t.break_minutes * 60
+            await self.storage.schedule_next_round(t.id, at)
+            self._arm(t.id, at)
+        else:
             await self._next_round(t)
 
     async def standings_now(self, tournament_id: int) -> tuple[TournamentRow, list[Standing]]:
@@ -392,7 +392,8 @@ class TournamentRunner:
 
     async def due(self, tournament_id: int) -> None:
         """A timer fired: the start time of a tournament in registration (it starts; with
-        nobody registered it stays open), else the round's deadline."""
+        nobody registered it stays open), the end of a break between rounds, else the round's
+        deadline."""
         t = await self._get(tournament_id)
         if t.status == "registration" and t.start_at is not None:
             if t.start_at > self.clock():
@@ -402,6 +403,10 @@ class TournamentRunner:
                 await self.start(t.id)
             except TournamentError as refusal:
                 log.info("tournament %s did not start at its time: %s", t.id, refusal.key)
+            return
+        if t.status == "running" and t.next_round_at is not None:
+            async with self._lock(t.id):
+                await self._round_over(await self._get(t.id))  # the break is over
             return
         await self.deadline_passed(tournament_id)
 
@@ -458,6 +463,25 @@ class TournamentRunner:
             self.sessions.closed_listeners.remove(self._closed)
 
 
+def seat_infos(
+    t: TournamentRow, table: PairedTable, entrants: dict[int, Entrant]
+) -> tuple[list[SeatInfo], int]:
+    """A table's seats in game order (its seat positions turned so position 0 is the game's
+    first dealer) and the person who hosts its game (the first person seated)."""
+    first = Game(rules_of(t), table.seed).first_dealer
+    by_seat: list[int | None] = [None] * t.seats
+    for position, user in enumerate(table.players):
+        by_seat[(first + position) % t.seats] = user
+    infos: list[SeatInfo] = []
+    for i, user in enumerate(by_seat):
+        if user is None:
+            names = tr(t.language, f"computer.names.{COMPUTER_LEVEL}").split(", ")
+            infos.append(SeatInfo(f"🤖 {names[i % len(names)]}", None, COMPUTER_LEVEL))
+        else:
+            infos.append(SeatInfo(entrants[user].name if user in entrants else "?", user))
+    return infos, next(u for u in by_seat if u is not None)
+
+
 def _standings(
     t: TournamentRow, entrants: Sequence[Entrant], tables: Sequence[PairedTable]
 ) -> list[Standing]:
@@ -481,7 +505,9 @@ def _due_at(t: TournamentRow) -> float | None:
     """When a timer of the tournament is due: its start, or its round's deadline."""
     if t.status == "registration":
         return t.start_at
-    return t.round_deadline if t.status == "running" else None
+    if t.status != "running":
+        return None
+    return t.round_deadline if t.next_round_at is None else t.next_round_at
 
 
 def _keys(players: Sequence[int | None]) -> list[str | None]:

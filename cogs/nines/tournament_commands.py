@@ -91,6 +91,7 @@ class TournamentGroup(app_commands.Group):
         duplicate=_("duplicate", key="opt.tournament.duplicate.name"),
         champion=_("champion_role", key="opt.tournament.champion.name"),
         start_in=_("start_in", key="opt.tournament.start_in.name"),
+        break_minutes=_("break", key="opt.tournament.break.name"),
     )
     @app_commands.describe(
         name=_("The tournament's name", key="opt.tournament.title"),
@@ -108,6 +109,10 @@ class TournamentGroup(app_commands.Group):
             "Start by itself in this many minutes (else the host starts it)",
             key="opt.tournament.start_in",
         ),
+        break_minutes=_(
+            "Minutes between rounds (0: the next round starts when the last table ends)",
+            key="opt.tournament.break",
+        ),
     )
     @app_commands.choices(ruleset=RULESET_CHOICES, duplicate=ON_OFF)
     async def create(
@@ -122,6 +127,7 @@ class TournamentGroup(app_commands.Group):
         duplicate: str = "off",
         champion: discord.Role | None = None,
         start_in: app_commands.Range[int, 1, 10080] | None = None,
+        break_minutes: app_commands.Range[int, 0, 1440] = 0,
     ) -> None:
         self._host(interaction)
         perms = interaction.app_permissions
@@ -143,6 +149,7 @@ class TournamentGroup(app_commands.Group):
             language=replies.public_language(interaction, settings),
             champion_role_id=None if champion is None else champion.id,
             start_at=None if start_in is None else time.time() + start_in * 60,
+            break_minutes=break_minutes,
         )
         t = await self.runner.create(spec)
         callback = await interaction.response.send_message(

@@ -110,3 +110,39 @@ async def test_a_duplicate_round_plays_one_deal_scored_in_matchpoints(
     assert sum(points.values()) == 3 * 3
     final = await storage.tournament(t.id)
     assert final is not None and final.status == "finished"
+
+
+async def test_a_break_between_rounds_waits_for_its_time_even_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    storage = await Storage.open(tmp_path / "nines.sqlite3")
+    computers = Computers(0)
+    shown = Shown()
+    running = Process(storage, computers, clock, shown)
+    try:
+        spec_ = TournamentSpec(
+            GUILD, CHANNEL, HOST, "Cup", "classic", 3, 2, 600, 30, False, 5, break_minutes=10
+        )
+        t = await running.runner.create(spec_)
+        for user in range(401, 404):
+            await running.runner.join(t.id, user, f"p{user}")
+        await running.runner.start(t.id)
+        await past_deadline(running, clock, storage, t.id)
+        found = await storage.tournament(t.id)
+        assert found is not None and found.current_round == 1 and found.next_round_at is not None
+        assert [(r, f) for r, f, _ in shown.standings] == [(1, False)]  # shown once, at the end
+
+        await running.stop()  # a restart during the break: it keeps its time
+        running = Process(storage, computers, clock, shown)
+        await running.start()
+        assert await storage.tournament_tables(t.id, 2) == []
+        assert len(shown.standings) == 1
+        clock.advance(found.next_round_at - clock.now() + 1)
+        await running.runner.recheck()
+        await running.runner.idle()
+        assert len(await storage.tournament_tables(t.id, 2)) == 1
+    finally:
+        await running.stop()
+        await computers.close()
+        await storage.close()

@@ -15,6 +15,8 @@ CREATE TABLE tournaments (
     rounds                  INTEGER NOT NULL CHECK (rounds BETWEEN 1 AND 20),
     move_timer              INTEGER NOT NULL CHECK (move_timer > 0),
     round_minutes           INTEGER NOT NULL CHECK (round_minutes > 0),
+    -- Minutes between a round's end and the next round (0: the next starts at once).
+    break_minutes           INTEGER NOT NULL DEFAULT 0 CHECK (break_minutes >= 0),
     duplicate               INTEGER NOT NULL CHECK (duplicate IN (0, 1)),
     champion_role_id        BIGINT,
     language                TEXT    NOT NULL DEFAULT 'en',
