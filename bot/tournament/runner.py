@@ -238,8 +238,11 @@ class TournamentRunner:
                 await self._open_table(t, table, entrants)
             elif not table.finished:
                 self._tables[table.game_id] = (t.id, table.round, table.table_no)
-                if self.sessions.get(table.game_id) is None:
+                session = self.sessions.get(table.game_id)
+                if session is None:
                     await self._score_stored(t, table)
+                else:  # restored with the server's turn timer: the tournament's instead
+                    session.turn_seconds = t.move_timer
         if t.round_deadline is not None:
             self._arm(t.id, t.round_deadline)
         await self._round_over(await self._get(t.id))
