@@ -62,8 +62,15 @@ class TournamentGroup(app_commands.Group):
         else:
             await replies.command_failed(interaction, error)
 
-    def _host(self, interaction: Interaction) -> None:
-        if not interaction.permissions.manage_guild:
+    async def _host(self, interaction: Interaction) -> None:
+        """Manage Server, or the role the server named (``/nines settings set
+        tournament_role``)."""
+        if interaction.permissions.manage_guild:
+            return
+        settings = await self.bot.storage.get_guild_settings(interaction.guild_id or 0)
+        role = int(settings.get("tournament_role") or 0)
+        roles = getattr(interaction.user, "roles", [])
+        if not role or all(r.id != role for r in roles):
             raise TournamentError("tournament.error.host_only")
 
     async def _here(self, interaction: Interaction) -> TournamentRow:
@@ -129,7 +136,7 @@ class TournamentGroup(app_commands.Group):
         start_in: app_commands.Range[int, 1, 10080] | None = None,
         break_minutes: app_commands.Range[int, 0, 1440] = 0,
     ) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         perms = interaction.app_permissions
         if not perms.create_public_threads or not perms.send_messages_in_threads:
             raise TournamentError("tournament.error.threads")
@@ -194,7 +201,7 @@ class TournamentGroup(app_commands.Group):
         description=_("Close registration and play round one", key="cmd.tournament.start.desc"),
     )
     async def start(self, interaction: Interaction) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         t = await self._here(interaction)
         await interaction.response.send_message(
             tr(language_of(interaction.locale), "tournament.starting"), ephemeral=True
@@ -206,7 +213,7 @@ class TournamentGroup(app_commands.Group):
         description=_("No new round, no deadline until resumed", key="cmd.tournament.pause.desc"),
     )
     async def pause(self, interaction: Interaction) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         t = await self._here(interaction)
         await self.runner.pause(t.id)
         await replies.private(interaction, tr(language_of(interaction.locale), "tournament.paused"))
@@ -216,7 +223,7 @@ class TournamentGroup(app_commands.Group):
         description=_("Carry on a paused tournament", key="cmd.tournament.resume.desc"),
     )
     async def resume(self, interaction: Interaction) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         t = await self._here(interaction)
         await interaction.response.send_message(
             tr(language_of(interaction.locale), "tournament.resumed"), ephemeral=True
@@ -230,7 +237,7 @@ class TournamentGroup(app_commands.Group):
     @app_commands.rename(member=_("member", key="opt.member.name"))
     @app_commands.describe(member=_("Who leaves the tournament", key="opt.tournament.member"))
     async def remove(self, interaction: Interaction, member: discord.Member) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         t = await self._here(interaction)
         await self.runner.remove(t.id, member.id)
         who = names.in_text(member.display_name)
@@ -242,7 +249,7 @@ class TournamentGroup(app_commands.Group):
         description=_("End the tournament for good", key="cmd.tournament.cancel.desc"),
     )
     async def cancel(self, interaction: Interaction) -> None:
-        self._host(interaction)
+        await self._host(interaction)
         t = await self._here(interaction)
         await interaction.response.send_message(
             tr(t.language, "tournament.cancelled", name=names.in_text(t.name)),

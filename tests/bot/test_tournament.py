@@ -222,3 +222,25 @@ async def test_a_timed_start_offered_as_an_event_and_a_champion_role(
                     for m in fake.visible(fake.owner, fake.channel)
                 ),
             )
+
+
+async def test_the_servers_tournament_role_may_run_one(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    hosts = fake.add_role(fake.guild, "Hosts", 0)
+    host = fake.add_user("host", roles=[hosts])
+    other = fake.add_user("other")
+    await start_bot()
+    refused = await fake.slash(
+        host, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    assert refused.ephemeral and "tournament role" in text_of(refused.message)
+    named = await fake.slash(fake.owner, fake.channel, "nines settings set", tournament_role=hosts)
+    assert not named.errors and f"<@&{hosts.id}>" in text_of(named.message)
+    made = await fake.slash(
+        host, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    assert not made.errors and not made.ephemeral and "🏆 Cup" in text_of(made.message)
+    denied = await fake.slash(other, fake.channel, "nines tournament start")
+    assert denied.ephemeral and "Manage Server" in text_of(denied.message)
