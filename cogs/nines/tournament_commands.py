@@ -267,7 +267,7 @@ class TournamentGroup(app_commands.Group):
         t, rows = await self.runner.standings_now(t.id)
         entrants = await self.bot.storage.entrants(t.id)
         await interaction.response.send_message(
-            embed=standings_embed(t, rows, entrants, final=False),
+            embed=standings_embed(t, rows, entrants, t.status == "finished", so_far=True),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 

@@ -124,8 +124,14 @@ def registration_embed(t: TournamentRow, entrants: Sequence[Entrant]) -> discord
 
 
 def standings_embed(
-    t: TournamentRow, rows: Sequence[Standing], entrants: Sequence[Entrant], final: bool
+    t: TournamentRow,
+    rows: Sequence[Standing],
+    entrants: Sequence[Entrant],
+    final: bool,
+    *,
+    so_far: bool = False,
 ) -> discord.Embed:
+    """The standings: at a round's end, at the end (``final``), or asked for (``so_far``)."""
     lang = t.language
     who = {str(e.user_id): e for e in entrants}
     places = ranking(rows)
@@ -146,6 +152,8 @@ def standings_embed(
             )
         )
     key = "tournament.final_title" if final else "tournament.round_title"
+    if so_far and not final:
+        key = "tournament.now_title"
     embed = discord.Embed(
         title=tr(lang, key, name=names.in_text(t.name), round=t.current_round),
         description="\n".join(lines) or tr(lang, "tournament.nobody_yet"),

@@ -244,3 +244,45 @@ async def test_the_servers_tournament_role_may_run_one(
     assert not made.errors and not made.ephemeral and "🏆 Cup" in text_of(made.message)
     denied = await fake.slash(other, fake.channel, "nines tournament start")
     assert denied.ephemeral and "Manage Server" in text_of(denied.message)
+
+
+async def test_the_hosts_commands_through_discord(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    people = [fake.add_user(f"p{i}") for i in range(4)]
+    nothing = await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    assert nothing.ephemeral and "no tournament open" in text_of(nothing.message)
+    await fake.slash(
+        fake.owner, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    message = registration(fake)
+    for person in people:
+        await fake.click(person, message, "Join")
+    await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+
+    paused = await fake.slash(fake.owner, fake.channel, "nines tournament pause")
+    assert paused.ephemeral and "paused" in text_of(paused.message)
+    again = await fake.slash(fake.owner, fake.channel, "nines tournament pause")
+    assert again.ephemeral and "not running" in text_of(again.message)
+    removed = await fake.slash(
+        fake.owner, fake.channel, "nines tournament remove", member=people[0]
+    )
+    assert removed.ephemeral and "no longer paired" in text_of(removed.message)
+    resumed = await fake.slash(fake.owner, fake.channel, "nines tournament resume")
+    assert resumed.ephemeral and not resumed.errors
+
+    table = await fake.slash(people[1], fake.channel, "nines tournament standings")
+    assert not table.ephemeral and "standings so far (round 1)" in text_of(table.message)
+    rules = await fake.slash(people[1], fake.channel, "nines tournament help")
+    assert rules.ephemeral and "Swiss" in text_of(rules.message)
+
+    cancelled = await fake.slash(fake.owner, fake.channel, "nines tournament cancel")
+    assert not cancelled.ephemeral and "cancelled" in text_of(cancelled.message)
+    found = await bot.storage.tournament(t.id)
+    assert found is not None and found.status == "cancelled"
+    for x in await bot.storage.tournament_tables(t.id, 1):
+        game = await bot.storage.game(x.game_id or 0)
+        assert game is not None and game.status == "abandoned"
