@@ -11,6 +11,7 @@ What is shown in Discord (threads, pings, the registration message, the standing
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -204,14 +205,19 @@ class TournamentRunner:
         people = [str(e.user_id) for e in entrants if e.plays(number)]
         history = History.of(tuple(_keys(table.players)) for table in tables)
         order = [s.person for s in _standings(t, entrants, tables)]
-        paired = pair_round(
-            people,
-            order,
-            history,
-            size=t.seats,
-            allow_three=False,  # every ruleset seats one number of players (engine/games/)
-            seed=str(t.seed),
-            round_number=number,
+        # In a thread: pairing 1,000 people takes seconds (bench/tournament_pairing.py), an
+        # exhaustive search of 12 up to ~0.8 s, and the games on the loop must not wait.
+        paired = await asyncio.to_thread(
+            functools.partial(
+                pair_round,
+                people,
+                order,
+                history,
+                size=t.seats,
+                allow_three=False,  # every ruleset seats one number of players (engine/games/)
+                seed=str(t.seed),
+                round_number=number,
+            )
         )
         rows = [
             PairedTable(
