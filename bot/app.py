@@ -29,6 +29,7 @@ from .storage import Fence, Storage
 
 if TYPE_CHECKING:
     from .activity import ActivityServer
+    from .tournament.runner import TournamentRunner
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class NinesBot(commands.Bot):
         #: The Activity's server (the web table), only when configured: its module is not
         #: even imported otherwise.
         self.activity_server: ActivityServer | None = None
+        #: The tournaments' runner (bot/tournament/runner.py), set by the game extension.
+        self.tournaments: TournamentRunner | None = None
         if settings.activity_on:
             from .activity import ActivityServer
 

@@ -518,6 +518,9 @@ class Sessions:
         #: Activity's pages waiting in a channel with no game sit down at it
         #: (bot/activity/waiting.py). Must not block.
         self.opened: Callable[[GameSession], None] | None = None
+        #: Told of each session that closes (its game ended), e.g. a tournament whose table it
+        #: was (bot/tournament/runner.py). Called, not awaited: a listener starts its own task.
+        self.closed_listeners: list[Callable[[GameSession], None]] = []
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -567,6 +570,8 @@ class Sessions:
         for channel_id in (session.channel_id, session.lobby_channel_id):
             if self._by_channel.get(channel_id) is session:
                 del self._by_channel[channel_id]
+        for listener in self.closed_listeners:
+            listener(session)
 
     async def open_lobby(
         self,

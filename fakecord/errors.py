@@ -11,6 +11,7 @@ KNOWN: dict[int, tuple[int, str]] = {
     10004: (404, "Unknown Guild"),
     10007: (404, "Unknown Member"),
     10008: (404, "Unknown Message"),
+    10011: (404, "Unknown Role"),
     10013: (404, "Unknown User"),
     10014: (404, "Unknown Emoji"),
     10015: (404, "Unknown Webhook"),

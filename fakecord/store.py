@@ -22,6 +22,8 @@ class Store:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, list[Message]] = {}  # channel id -> messages in order
+        #: Guild scheduled events as the bot created them, by id.
+        self.scheduled_events: dict[int, dict[str, Any]] = {}
         self._by_id: dict[int, Message] = {}
         #: (author id, nonce) -> (when, message): messages created with enforce_nonce.
         self.nonces: dict[tuple[int, str], tuple[float, Message]] = {}

@@ -80,8 +80,17 @@ FRENCH_TOO = {
     "français",  # the English catalogue names French in French
     "stats",  # abbreviation of statistiques
     "table",
-    "points",  # « Un pli vaut 1 point », « coûte des points »
+    "points",  # « Un pli vaut 1 point », « coûte des points », points de match
     "tr",  # Tr: trèfle on the French score sheet (Pi Co Ca Tr, issue 46)
+    # A tournament's words (issue 48), French as they are.
+    "champion",  # le rôle de champion
+    "final",  # classement final
+    "minutes",
+    "pause",  # en pause
+    "place",  # la place 0 brasse
+    "places",
+    "possible",
+    "tables",
     "no",  # n° (numéro)
     # Proper names.
     "discord",

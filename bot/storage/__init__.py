@@ -3,7 +3,7 @@
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
 history.py: statistics, history and privacy; preferences.py: a person's own preferences;
-shards.py: a sharded bot's shard leases) and
+shards.py: a sharded bot's shard leases; tournaments.py: tournaments, issue 48) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -27,6 +27,7 @@ from .seats import SeatQueries
 from .settings import SettingsQueries
 from .shards import ShardQueries
 from .sqlite import SqliteDriver
+from .tournaments import TournamentQueries
 from .values import (
     FORMER_PLAYER_KEY,
     FORMER_PLAYER_NAME,
@@ -99,6 +100,7 @@ class Storage(
     HistoryQueries,
     PreferenceQueries,
     ShardQueries,
+    TournamentQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 

@@ -147,6 +147,8 @@ class GameRow:
     turn_message_id: int | None = None
     turn_n: int | None = None
     announced: bool = True
+    #: The tournament whose table this game was (migration 0016), else None.
+    tournament_id: int | None = None
 
     @property
     def is_open(self) -> bool:
@@ -280,6 +282,8 @@ class HistoryRow:
     hands_played: int | None
     winners: tuple[int, ...]
     players: tuple[HistoryPlayer, ...]
+    #: The tournament whose table this game was, else None.
+    tournament_id: int | None = None
 
 
 # --- row conversion ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import discord
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
+from bot.tournament.runner import TournamentRunner
 
 from . import activity, ids
 from .commands import NinesCog
@@ -20,6 +21,9 @@ from .lobbies import Lobbies
 from .records import RecordsCog
 from .settings import SettingsCog
 from .table import DiscordPresenter
+from .tournament_commands import TournamentGroup
+from .tournament_messages import TournamentButton, TournamentMessages
+from .tournament_messages import is_ours as is_tournament_button
 from .ui import DYNAMIC_ITEMS, GameButton
 
 if TYPE_CHECKING:
@@ -32,6 +36,7 @@ def nines_cogs(bot: NinesBot, controller: Controller) -> list[NinesCog | Setting
     """The extension's cogs, each adding its subcommands to the game's ``/nines`` group in the
     order Discord has them (the game's own, then settings, history and record)."""
     game = NinesCog(bot, controller, controller.lobbies)
+    game.nines.add_command(TournamentGroup(bot))
     return [game, SettingsCog(bot, game.nines), RecordsCog(bot, game.nines)]
 
 
@@ -39,7 +44,8 @@ async def setup(bot: NinesBot) -> None:
     sessions = bot.plug_in(DiscordPresenter(bot))
     restored = await sessions.restore(bot.serves)
     controller = Controller(bot, Lobbies(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton)
+    bot.tournaments = TournamentRunner(sessions, TournamentMessages(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton, TournamentButton)
     discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
     for cog in nines_cogs(bot, controller):
         await bot.add_cog(cog)
@@ -62,6 +68,18 @@ async def setup(bot: NinesBot) -> None:
     bot.add_listener(channel_updated, "on_guild_channel_update")
     if restored:
         bot.announce_restored(restored)
+    bot.loop.create_task(_resume_tournaments(bot), name="resume-tournaments")
+
+
+async def _resume_tournaments(bot: NinesBot) -> None:
+    """Once connected (a table's thread is opened through Discord): every open tournament
+    carries on from its stored state."""
+    await bot.wait_until_ready()
+    if bot.tournaments is not None:
+        try:
+            await bot.tournaments.resume()
+        except Exception:
+            log.exception("could not resume the tournaments")
 
 
 async def _in_a_server(interaction: discord.Interaction[Any]) -> bool:
@@ -117,7 +135,12 @@ async def _unknown_component(interaction: discord.Interaction[Any]) -> None:
         return
     data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
-    if ids.is_ours(custom_id) or activity.is_ours(custom_id) or interaction.response.is_done():
+    if (
+        ids.is_ours(custom_id)
+        or activity.is_ours(custom_id)
+        or is_tournament_button(custom_id)
+        or interaction.response.is_done()
+    ):
         return
     try:
         await interaction.response.send_message(

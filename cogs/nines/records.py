@@ -69,11 +69,14 @@ def history_line(lang: str, row: HistoryRow) -> str:
         if row.status == "finished"
         else tr(lang, "history.abandoned")
     )
+    # A tournament's table says so (issue 48).
+    tid = row.tournament_id
+    marked = "" if tid is None else tr(lang, "history.tournament", id=tid)
     return tr(
         lang,
         "history.row",
         id=row.game_id,
-        game=tr(lang, f"game.{row.kind}"),
+        game=tr(lang, f"game.{row.kind}") + marked,
         when=f"<t:{int(row.ended_at)}:R>",
         outcome=outcome,
         players=" · ".join(players),
@@ -116,6 +119,8 @@ async def build_record(storage: Storage, game_id: int) -> dict[str, Any]:
     record["ended_at"] = row.ended_at
     if row.status == "abandoned":
         record["end_reason"] = row.end_reason
+    if row.tournament_id is not None:
+        record["tournament"] = row.tournament_id
     return record
 
 

@@ -20,7 +20,15 @@ from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
 
 RULE_KEYS: Final = ("trumps", "exchange", "ties", "instant_win", "start", "rounds", "limit")
-TABLE_KEYS: Final = ("turn_timer", "difficulty", "language", "threads", "pings", "four_colour")
+TABLE_KEYS: Final = (
+    "turn_timer",
+    "difficulty",
+    "language",
+    "threads",
+    "pings",
+    "four_colour",
+    "tournament_role",
+)
 #: Every server setting, in the order ``/nines settings show`` lists them.
 KEYS: Final = ("ruleset", *RULE_KEYS, *TABLE_KEYS)
 DEFAULTS: Final[dict[str, SettingValue]] = {
@@ -32,6 +40,7 @@ DEFAULTS: Final[dict[str, SettingValue]] = {
     "threads": "off",
     "pings": True,  # a new message mentions whoever's turn it is (read by the table)
     "four_colour": False,  # card faces of the four-colour deck (bot/card_faces.py)
+    "tournament_role": 0,  # a role whose members run tournaments, besides Manage Server
 }
 TIMER_SECONDS: Final = (30, 900)
 LANGUAGE_CHOICES: Final = ("auto", "en", "fr")
@@ -125,6 +134,11 @@ def validate(changes: Mapping[str, object], lang: str = "en") -> dict[str, Setti
             clean[key] = "on" if _switch(key, raw) else "off"
         elif key in ("pings", "four_colour"):
             clean[key] = _switch(key, raw)
+        elif key == "tournament_role":
+            try:
+                clean[key] = int(str(raw))  # a role's id, as the role option gives it
+            except ValueError:
+                raise SettingsInvalid("settings.error.tournament_role", value=raw) from None
         else:
             raise SettingsInvalid("settings.error.unknown", value=key)
     return clean

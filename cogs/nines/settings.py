@@ -59,6 +59,8 @@ def value_text(lang: str, key: str, value: SettingValue) -> str:
         return tr(lang, f"difficulty.{value}")
     if key == "turn_timer":
         return tr(lang, "settings.seconds", seconds=value)
+    if key == "tournament_role":
+        return f"<@&{value}>" if value else tr(lang, "settings.tournament_role.none")
     if key in ("threads", "instant_win", "exchange", "ties"):
         return tr(lang, f"value.{value}")
     return str(value)
@@ -149,6 +151,7 @@ class SettingsGroup(app_commands.Group):
     @app_commands.rename(
         **RULE_NAMES,
         **option_names("turn_timer", "difficulty", "language", "threads", "pings", "four_colour"),
+        tournament_role=_("tournament_role", key="opt.tournament_role.name"),
     )
     @app_commands.describe(
         ruleset=_("The game and variant new games use", key="opt.ruleset"),
@@ -165,6 +168,10 @@ class SettingsGroup(app_commands.Group):
             "Card faces of the four-colour deck: clubs green, diamonds blue",
             key="opt.four_colour",
         ),
+        tournament_role=_(
+            "A role whose members may run tournaments (besides Manage Server)",
+            key="opt.tournament_role",
+        ),
     )
     @app_commands.choices(
         difficulty=LEVELS, language=LANGUAGES, threads=ON_OFF, pings=ON_OFF, four_colour=ON_OFF
@@ -180,6 +187,7 @@ class SettingsGroup(app_commands.Group):
         threads: str | None = None,
         pings: str | None = None,
         four_colour: str | None = None,
+        tournament_role: discord.Role | None = None,
     ) -> None:
         lang = language_of(interaction.locale)
         table = {
@@ -191,6 +199,7 @@ class SettingsGroup(app_commands.Group):
                 "threads": threads,
                 "pings": pings,
                 "four_colour": four_colour,
+                "tournament_role": None if tournament_role is None else tournament_role.id,
             }.items()
             if value is not None
         }

@@ -1,0 +1,288 @@
+"""A tournament through the Discord double (issue 48): created by the server's owner, ten
+people joining by button, round one's tables opened in threads of their own with their people
+pinged, a late join and a drop, a restart during round one, each round's deadline passing
+(computers finish the games left), a restart during round two, final standings in the channel
+that are the scoring rule's over the stored tables, and a click on the old registration
+message answered in words."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from bot.app import NinesBot
+from bot.tournament.standings import TableResult, standings
+from fakecord import FakeDiscord
+from fakecord.models import Message
+from fakecord.permissions import Perm
+from testbed.games import text_of, wait_for
+
+from .conftest import StartBot
+
+
+def registration(fake: FakeDiscord) -> Message:
+    found = [
+        m
+        for m in fake.visible(fake.owner, fake.channel)
+        if m.ephemeral_for is None and "Tournament" in text_of(m) and "🏆 Cup" in text_of(m)
+    ]
+    assert found
+    return found[0]
+
+
+def keys(players: tuple[int | None, ...]) -> list[str | None]:
+    return [None if p is None else str(p) for p in players]
+
+
+async def round_over(fake: FakeDiscord, bot: NinesBot, tid: int, number: int) -> None:
+    """Move the tournament's clock past round ``number``'s deadline: computers finish it."""
+    t = await bot.storage.tournament(tid)
+    assert t is not None and t.current_round == number and t.round_deadline is not None
+    runner = bot.tournaments
+    assert runner is not None
+    later = t.round_deadline + 1
+    runner.clock = lambda: later  # the round's clock only: the games' own timers run on
+    await runner.recheck()
+    await runner.idle()
+    await fake.settle()
+
+
+@pytest.mark.slow(60)
+async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot: StartBot) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    people = [fake.add_user(f"player{i}") for i in range(10)]
+
+    made = await fake.slash(
+        fake.owner,
+        fake.channel,
+        "nines tournament create",
+        name="Cup",
+        ruleset="classic",
+        rounds=3,
+        seats=3,
+        minutes=5,
+    )
+    assert not made.errors and made.message is not None and not made.ephemeral
+    # Someone without Manage Server may not run one.
+    denied = await fake.slash(people[0], fake.channel, "nines tournament start")
+    assert denied.ephemeral and "Manage Server" in text_of(denied.message)
+
+    message = registration(fake)
+    for person in people:
+        res = await fake.click(person, message, "Join")
+        assert res.ephemeral and "round 1" in text_of(res.message)
+    again = await fake.click(people[0], message, "Join")
+    assert "registered already" in text_of(again.message)
+    assert "10 players" in text_of(await wait_for(fake, lambda: registration(fake)))
+
+    started = await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    assert not started.errors
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+    tables = await bot.storage.tournament_tables(t.id, 1)
+    assert len(tables) == 4  # ten people at tables of three: two computers, nobody out
+    for table in tables:
+        assert table.thread_id is not None and table.game_id is not None
+        thread = fake.store.channels[table.thread_id]
+        assert thread.is_thread and thread.parent_id == fake.channel.id
+        said = [m for m in fake.store.messages.get(thread.id, []) if m.ephemeral_for is None]
+        pinged = {u.id for m in said for u in m.mentions}
+        assert pinged == {p for p in table.players if p is not None}
+
+    # A late join and a drop during round one.
+    late = fake.add_user("late")
+    res = await fake.click(late, registration(fake), "Join")
+    assert "round 2" in text_of(res.message)
+    res = await fake.click(people[3], registration(fake), "Leave")
+    assert "games you played stand" in text_of(res.message)
+
+    # A restart during round one: the tables are neither lost nor paired again.
+    await bot.close()
+    bot = await start_bot()
+    await wait_for(fake, lambda: bot.sessions.get(tables[0].game_id or 0), what="restored games")
+    assert await bot.storage.tournament_tables(t.id, 1) == tables
+
+    await round_over(fake, bot, t.id, 1)
+    second = await bot.storage.tournament_tables(t.id, 2)
+    seated = {p for x in second for p in x.players if p}
+    assert late.id in seated and people[3].id not in seated
+
+    await bot.close()  # during round two
+    bot = await start_bot()
+    await wait_for(fake, lambda: bot.sessions.get(second[0].game_id or 0), what="restored games")
+    await round_over(fake, bot, t.id, 2)
+    await round_over(fake, bot, t.id, 3)
+
+    done = await bot.storage.tournament(t.id)
+    assert done is not None and done.status == "finished"
+    every = await bot.storage.tournament_tables(t.id)
+    entrants = [str(e.user_id) for e in await bot.storage.entrants(t.id)]
+    expected = standings(
+        entrants,
+        [TableResult(x.round, tuple(keys(x.players)), x.scores or (), False) for x in every],
+        duplicate=False,
+    )
+    final = [
+        m
+        for m in fake.visible(fake.owner, fake.channel)
+        if m.ephemeral_for is None and "final standings" in text_of(m)
+    ]
+    assert len(final) == 1
+    names = {str(u.id): u.name for u in [*people, late]}
+    lines = final[0].embeds[0]["description"].splitlines()
+    shown = [
+        line.split(". ", 1)[1].split(":")[0].removesuffix(" ✗").strip("\u2068\u2069")
+        for line in lines
+    ]
+    assert shown == [names[s.person] for s in expected]
+    best = expected[0]
+    line = f": {best.points:g} (opponents {best.opponents_points:g}, games {best.games})"
+    assert lines[0].endswith(line)
+
+    # Its games are marked in history and in their records.
+    history = await fake.slash(people[0], fake.channel, "nines history")
+    assert f"tournament {t.id}" in text_of(history.message)
+    rows = await bot.storage.history(fake.guild.id, limit=50)
+    assert {r.game_id for r in rows if r.tournament_id == t.id} == {x.game_id for x in every}
+
+    # The old registration message, clicked after the end: answered in words.
+    res = await fake.click(people[0], registration(fake), "Join")
+    assert res.ephemeral and "over" in text_of(res.message)
+
+
+@pytest.mark.slow(30)
+async def test_a_timed_start_offered_as_an_event_and_a_champion_role(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """With Manage Events the start is offered as a scheduled event; the tournament starts by
+    itself at its time; the winner gets the champion role where the bot may give it (Manage
+    Roles, the role below the bot's own), and where it may not the channel is told."""
+    fake = fake_discord
+    fake.bot_role.permissions |= Perm.MANAGE_EVENTS | Perm.MANAGE_ROLES
+    fake.bot_role.position = 5
+    champion = fake.add_role(fake.guild, "Champion", 0)
+    champion.position = 2  # below the bot's role: may be given
+    too_high = fake.add_role(fake.guild, "Legend", 0)
+    too_high.position = 9  # above it: may not
+    bot = await start_bot()
+    people = [fake.add_user(f"solo{i}") for i in range(3)]
+    for role, name in ((champion, "Cup"), (too_high, "Shield")):
+        made = await fake.slash(
+            fake.owner,
+            fake.channel,
+            "nines tournament create",
+            name=name,
+            ruleset="classic",
+            rounds=1,
+            champion_role=role,
+            start_in=30,
+        )
+        assert not made.errors, made.errors
+        (t,) = [x for x in await bot.storage.open_tournaments(fake.guild.id) if x.name == name]
+        message = await wait_for(
+            fake,
+            lambda t=t: next(  # type: ignore[misc]
+                (
+                    m
+                    for m in fake.visible(fake.owner, fake.channel)
+                    if m.ephemeral_for is None and f"Tournament {t.id}" in text_of(m)
+                ),
+                None,
+            ),
+        )
+        for person in people:
+            await fake.click(person, message, "Join")
+        found = await bot.storage.tournament(t.id)
+        assert found is not None and found.event_id is not None
+        event = fake.store.scheduled_events[found.event_id]
+        assert event["name"] == name and event["entity_type"] == 3
+        assert event["entity_metadata"] == {"location": f"<#{fake.channel.id}>"}
+
+        runner = bot.tournaments
+        assert runner is not None and found.start_at is not None
+        runner.clock = functools.partial(float, found.start_at + 1)  # its start time comes
+        await runner.recheck()
+        await runner.idle()
+        started = await bot.storage.tournament(t.id)
+        assert started is not None and started.status == "running"
+        await round_over(fake, bot, t.id, 1)
+        done = await bot.storage.tournament(t.id)
+        assert done is not None and done.status == "finished"
+        _, rows = await runner.standings_now(t.id)
+        winner = fake.guild.members[int(rows[0].person)]
+        if role is champion:
+            assert champion.id in winner.role_ids
+        else:
+            assert too_high.id not in winner.role_ids
+            await wait_for(
+                fake,
+                lambda: any(
+                    "Legend" in m.content and "could not be given" in m.content
+                    for m in fake.visible(fake.owner, fake.channel)
+                ),
+            )
+
+
+async def test_the_servers_tournament_role_may_run_one(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    hosts = fake.add_role(fake.guild, "Hosts", 0)
+    host = fake.add_user("host", roles=[hosts])
+    other = fake.add_user("other")
+    await start_bot()
+    refused = await fake.slash(
+        host, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    assert refused.ephemeral and "tournament role" in text_of(refused.message)
+    named = await fake.slash(fake.owner, fake.channel, "nines settings set", tournament_role=hosts)
+    assert not named.errors and f"<@&{hosts.id}>" in text_of(named.message)
+    made = await fake.slash(
+        host, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    assert not made.errors and not made.ephemeral and "🏆 Cup" in text_of(made.message)
+    denied = await fake.slash(other, fake.channel, "nines tournament start")
+    assert denied.ephemeral and "Manage Server" in text_of(denied.message)
+
+
+async def test_the_hosts_commands_through_discord(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    fake = fake_discord
+    bot = await start_bot()
+    people = [fake.add_user(f"p{i}") for i in range(4)]
+    nothing = await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    assert nothing.ephemeral and "no tournament open" in text_of(nothing.message)
+    await fake.slash(
+        fake.owner, fake.channel, "nines tournament create", name="Cup", ruleset="classic"
+    )
+    message = registration(fake)
+    for person in people:
+        await fake.click(person, message, "Join")
+    await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+
+    paused = await fake.slash(fake.owner, fake.channel, "nines tournament pause")
+    assert paused.ephemeral and "paused" in text_of(paused.message)
+    again = await fake.slash(fake.owner, fake.channel, "nines tournament pause")
+    assert again.ephemeral and "not running" in text_of(again.message)
+    removed = await fake.slash(
+        fake.owner, fake.channel, "nines tournament remove", member=people[0]
+    )
+    assert removed.ephemeral and "no longer paired" in text_of(removed.message)
+    resumed = await fake.slash(fake.owner, fake.channel, "nines tournament resume")
+    assert resumed.ephemeral and not resumed.errors
+
+    table = await fake.slash(people[1], fake.channel, "nines tournament standings")
+    assert not table.ephemeral and "standings so far (round 1)" in text_of(table.message)
+    rules = await fake.slash(people[1], fake.channel, "nines tournament help")
+    assert rules.ephemeral and "Swiss" in text_of(rules.message)
+
+    cancelled = await fake.slash(fake.owner, fake.channel, "nines tournament cancel")
+    assert not cancelled.ephemeral and "cancelled" in text_of(cancelled.message)
+    found = await bot.storage.tournament(t.id)
+    assert found is not None and found.status == "cancelled"
+    for x in await bot.storage.tournament_tables(t.id, 1):
+        game = await bot.storage.game(x.game_id or 0)
+        assert game is not None and game.status == "abandoned"
