@@ -62,6 +62,10 @@ class Settings:
     #: The key every process shares to encrypt and authenticate the web table's messages
     #: between processes on PostgreSQL (bot/activity/relay.py). None: not relayed.
     relay_key: str | None = None
+    #: The secret the daily deals are derived from, with the date (bot/daily.py): every
+    #: process must have the same one, and nobody else (whoever knows it computes tomorrow's
+    #: deals). None: the daily is not offered, and /nines daily says why.
+    daily_secret: str | None = None
 
     @property
     def activity_on(self) -> bool:
@@ -122,6 +126,15 @@ class Settings:
         if card_emojis not in ("on", "off"):
             raise SettingsError(f"CARD_EMOJIS={card_emojis!r} must be on or off.")
         activity = _activity(env)
+        daily_secret = env.get("DAILY_SECRET", "").strip() or None
+        if daily_secret is not None and (
+            len(daily_secret) < RELAY_KEY_SHORTEST or " " in daily_secret
+        ):
+            raise SettingsError(
+                f"DAILY_SECRET must be at least {RELAY_KEY_SHORTEST} characters without spaces: "
+                "make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`, "
+                "give every process the same, and never change it (the day's deals would)."
+            )
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -137,6 +150,7 @@ class Settings:
             health_port=_port(env, "HEALTH_PORT"),
             metrics_port=_port(env, "METRICS_PORT"),
             card_emojis=card_emojis == "on",
+            daily_secret=daily_secret,
             **_shards(env),
             **activity,
         )

@@ -3,7 +3,7 @@
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
 history.py: statistics, history and privacy; preferences.py: a person's own preferences;
-shards.py: a sharded bot's shard leases) and
+shards.py: a sharded bot's shard leases; daily.py: the daily deal's tries and fields) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .actions import ActionQueries
+from .daily import DailyBoard, DailyQueries, DailyTry, FieldCounts
 from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
 from .games import GameQueries
 from .history import HistoryQueries
@@ -62,9 +63,12 @@ __all__ = [
     "ActionConflict",
     "ActionRow",
     "ChannelBusy",
+    "DailyBoard",
+    "DailyTry",
     "DeliveryMarks",
     "Fence",
     "FencedOut",
+    "FieldCounts",
     "FinishedGame",
     "GameKind",
     "GameNotFound",
@@ -99,6 +103,7 @@ class Storage(
     HistoryQueries,
     PreferenceQueries,
     ShardQueries,
+    DailyQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 
