@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from . import discord_internals, metrics
 from .computer import Computers
+from .daily import Daily
 from .emojis import CardFaces, sync_card_faces
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
@@ -68,6 +69,8 @@ def apply_endpoints(settings: Settings) -> None:
 
 class NinesBot(commands.Bot):
     sessions: Sessions
+    #: The daily deals (bot/daily.py), built with the sessions.
+    daily: Daily
     presenter: Presenter
     #: Whether this process runs a guild's games: a sharded bot's test of its shards
     #: (bot/shards.py); None: every guild (one process).
@@ -127,6 +130,7 @@ class NinesBot(commands.Bot):
                 fenced_out=self.fenced_out,
             )
         )
+        self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

@@ -70,6 +70,15 @@ def week_of(day: str) -> list[str]:
     return [(monday + dt.timedelta(days=i)).isoformat() for i in range(date.weekday() + 1)]
 
 
+def private_place(day: str, kind: GameKind, user_id: int) -> int:
+    """The "channel" a daily's game is stored in: negative, so no Discord channel has it
+    (snowflakes are positive: https://discord.com/developers/docs/reference#snowflakes), and
+    one per person, game and day's parity, so a person's daily never takes a channel's one open
+    game, and yesterday's, still open, never blocks today's."""
+    parity = dt.date.fromisoformat(day).toordinal() % 2
+    return -(user_id * 4 + parity * 2 + (kind == "nein-nine"))
+
+
 def deal_seed(secret: str, day: str, kind: GameKind) -> int:
     """The seed of ``day``'s deal of ``kind``: 62 bits of HMAC-SHA256(secret, day and game)."""
     message = f"nines-daily/1/{day}/{kind}".encode()
@@ -188,7 +197,7 @@ class Daily:
         ]
         row = await self.storage.create_game(
             guild_id=found.guild_id,
-            channel_id=found.user_id,  # a snowflake no channel has: see the module's docstring
+            channel_id=private_place(found.day, kind, found.user_id),
             kind=kind,
             rules=rules.to_dict(),
             seed=self.seed(found.day, kind),

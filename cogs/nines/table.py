@@ -27,6 +27,7 @@ from engine import HandEnded
 
 from . import render, ui
 from .activity import open_table_button
+from .daily_table import DailyTable
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
 from .private_hands import PrivateHands
@@ -60,6 +61,7 @@ class DiscordPresenter:
         self.hands = PrivateHands(self.messages)
         self.turns = TurnPings(self.messages, self.hands)
         self.table = TableMessage(self.messages)
+        self.daily = DailyTable(bot, self.messages, self.hands)
 
     # -- what the controller and the tests reach: the parts' own ---------------------------------
 
@@ -97,7 +99,11 @@ class DiscordPresenter:
     async def show(self, session: GameSession, change: Change, *, catch_up: bool = False) -> None:
         """Show a change on the table. Callers need not hold the game's lock (a click is not
         kept waiting for the previous click's table edit); edits of one game stay in order.
-        ``catch_up``: no change, but the table may be behind (``web_table_left``)."""
+        ``catch_up``: no change, but the table may be behind (``web_table_left``). A daily
+        (``session.private``) shows nothing in a channel: its own path, ``DailyTable``."""
+        if session.private:
+            await self.daily.show(session, change)
+            return
         try:
             async with session.table_lock:
                 if session.closed and change.ended is None:
