@@ -40,7 +40,7 @@ from engine.duplicate import BoardScore, board_points, score_board, total_share
 
 from .session import GameSession, Sessions
 from .session_values import SeatInfo, SessionError
-from .storage import DailyTry, FieldCounts, GameKind, Seat, Storage
+from .storage import DailyBoard, DailyTry, FieldCounts, GameKind, Seat, Storage
 
 #: The person's seat in every daily.
 PERSON_SEAT: Final = 0
@@ -133,9 +133,7 @@ class DailyResult:
         return max((b.top for b in self.boards), default=0)
 
 
-def score_try(
-    day: str, kind: GameKind, points: Mapping[int, int], counts: FieldCounts
-) -> tuple[BoardScore, ...]:
+def score_try(points: Mapping[int, int], counts: FieldCounts) -> tuple[BoardScore, ...]:
     """A try's hands, each against its field (which holds the try itself)."""
     scored = []
     for hand, p in sorted(points.items()):
@@ -242,7 +240,7 @@ class Daily:
         mine: list[tuple[int, int, str]],
     ) -> DailyResult:
         counts = await self.storage.daily_field(day, kind)
-        boards = score_try(day, kind, points, counts)
+        boards = score_try(points, counts)
         choices = field_choices(mine, await self.storage.daily_choices(day, kind))
         return DailyResult(day, kind, boards, choices)
 
@@ -255,6 +253,24 @@ class Daily:
         if game is None:
             return None
         return await self.result(found.day, kind, board_points(game, PERSON_SEAT), decisions(game))
+
+    async def standings(
+        self, days: list[str], kind: GameKind, *, guild_id: int | None, least: int = 1
+    ) -> list[Standing]:
+        """The standings over ``days``: one server's people (``guild_id``), or, None, those
+        of every server who said yes to it, by the name they chose. Reads each day's field
+        (a few rows a hand) and the people's hands; computed when asked, never per finish."""
+        fields = {day: await self.storage.daily_field(day, kind) for day in days}
+        boards = await self.storage.daily_boards(
+            days, kind, guild_id=guild_id, public_only=guild_id is None
+        )
+        return rank(boards, fields, least)
+
+    async def played(self, day: str, kind: GameKind, user_id: int) -> bool:
+        """Whether the person has finished ``day``'s deal of ``kind``: until then nothing of
+        it can be read by them (standings, hands)."""
+        found = await self.storage.daily_try(day, kind, user_id)
+        return found is not None and found.finished
 
     async def stored_game(self, game_id: int) -> Game | None:
         row = await self.storage.game(game_id)
@@ -272,13 +288,55 @@ def computer_names(players: int) -> list[str]:
 __all__ = [
     "LEVEL",
     "PERSON_SEAT",
+    "WEEK_DEALS",
     "Daily",
     "DailyResult",
     "FieldChoice",
+    "Standing",
     "daily_rules",
     "day_before",
     "day_of",
     "deal_seed",
     "decisions",
+    "private_place",
+    "rank",
     "week_of",
 ]
+
+
+#: Days of the week's deals a person needs to be ranked for the week.
+WEEK_DEALS: Final = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One person in a standings: their average share of the field over ``deals`` deals
+    (None: alone in every field so far)."""
+
+    user_id: int
+    name: str
+    share: float | None
+    deals: int
+
+
+def rank(boards: list[DailyBoard], fields: Mapping[str, FieldCounts], least: int) -> list[Standing]:
+    """Each person's share per day (``score_try`` against that day's field), averaged over
+    their days; those with fewer than ``least`` days left out; best first."""
+    by_day: dict[tuple[int, str], dict[int, int]] = {}
+    names: dict[int, str] = {}
+    for board in boards:
+        by_day.setdefault((board.user_id, board.day), {})[board.hand] = board.points
+        names[board.user_id] = board.name
+    shares: dict[int, list[float | None]] = {}
+    for (user_id, day), points in sorted(by_day.items()):
+        boards_scored = score_try(points, fields.get(day, {}))
+        shares.setdefault(user_id, []).append(total_share(boards_scored))
+    standings = []
+    for user_id, found in shares.items():
+        if len(found) < least:
+            continue
+        known = [s for s in found if s is not None]
+        share = sum(known) / len(known) if known else None
+        standings.append(Standing(user_id, names[user_id], share, len(found)))
+    standings.sort(key=lambda s: (s.share is None, -(s.share or 0.0), s.name))
+    return standings

@@ -14,10 +14,10 @@ import pytest
 
 from bot.app import NinesBot
 from bot.computer import Computers
-from bot.daily import Daily, day_before, day_of, deal_seed, decisions, week_of
+from bot.daily import Daily, day_before, day_of, deal_seed, decisions, rank, week_of
 from bot.session import GameSession, Sessions
 from bot.settings import Settings
-from bot.storage import DailyTry, GameKind, Storage
+from bot.storage import DailyBoard, DailyTry, GameKind, Storage
 from engine import Action
 from tests.test_layers import RecordingPresenter
 
@@ -183,3 +183,41 @@ async def test_a_daily_left_alone_is_finished_by_the_computers(bots: tuple[Bot, 
     assert session.status == "finished" and session.seats[0].away
     result = await one.daily.record(session)
     assert result is not None and result.boards
+
+
+def test_the_standings_rank_by_average_share_and_the_week_needs_enough_deals() -> None:
+    def board(day: str, user: int, hand: int, points: int) -> DailyBoard:
+        return DailyBoard(day, user, 1, f"p{user}", hand, points)
+
+    monday, tuesday, wednesday = "2026-11-30", "2026-12-01", DAY
+    boards = [
+        # Monday: 1 beats 2 on both hands; 3 ties 2 on hand 1, loses hand 2.
+        board(monday, 1, 1, 2),
+        board(monday, 1, 2, 1),
+        board(monday, 2, 1, 0),
+        board(monday, 2, 2, 0),
+        board(monday, 3, 1, 0),
+        board(monday, 3, 2, -1),
+        # Tuesday: 2 alone beats 1.
+        board(tuesday, 1, 1, 0),
+        board(tuesday, 2, 1, 3),
+        # Wednesday: 1 and 2 tie.
+        board(wednesday, 1, 1, 1),
+        board(wednesday, 2, 1, 1),
+    ]
+    fields = {
+        monday: {1: {2: 1, 0: 2}, 2: {1: 1, 0: 1, -1: 1}},
+        tuesday: {1: {0: 1, 3: 1}},
+        wednesday: {1: {1: 2}},
+    }
+    week = rank(boards, fields, least=3)
+    # 1: Monday 4/4, Tuesday 0/1, Wednesday 1/2 -> (1 + 0 + 0.5) / 3; 2: (1.5/4 + 1 + 0.5) / 3.
+    assert [(s.user_id, s.deals) for s in week] == [(2, 3), (1, 3)]
+    assert week[0].share == pytest.approx((1.5 / 4 + 1 + 0.5) / 3)
+    assert week[1].share == pytest.approx(0.5)
+    monday_only = rank([b for b in boards if b.day == monday], fields, least=1)
+    assert [s.user_id for s in monday_only] == [1, 2, 3]
+    assert monday_only[2].share == pytest.approx(0.5 / 4)
+    # Alone in a field: no share, ranked after those who have one.
+    alone = rank([board("2026-12-03", 9, 1, 0)], {"2026-12-03": {1: {0: 1}}}, least=1)
+    assert alone[0].share is None

@@ -15,8 +15,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.daily import PERSON_SEAT, daily_rules
+from bot.daily import PERSON_SEAT, WEEK_DEALS, daily_rules, day_before, week_of
 from bot.i18n import tr
+from bot.names import in_text
 from bot.session import SessionError
 from bot.storage import GameKind
 from engine import RULESETS
@@ -24,8 +25,22 @@ from engine.gametype import game_type
 
 from . import render, replies
 from .controller import Controller
-from .daily_table import result_text
-from .options import GAMES
+from .daily_table import percent, result_text
+from .options import GAMES, choices
+
+#: Which standings: today's deal, this week's deals, or yesterday's (open to everyone).
+PERIODS = choices(
+    ("today", "Today's deal", "daily.period.today"),
+    ("week", "This week (Monday to today)", "daily.period.week"),
+    ("yesterday", "Yesterday's deal, open to everyone", "daily.period.yesterday"),
+)
+#: Where: this server's people, or every server's who said yes to it.
+WHERES = choices(
+    ("server", "This server", "daily.where.server"),
+    ("everywhere", "Every server (those who said yes)", "daily.where.everywhere"),
+)
+#: People shown in a standings.
+SHOWN = 15
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -104,3 +119,110 @@ class DailyCog(commands.Cog, name="Nines daily"):
             await replies.private(interaction, tr(lang, "daily.played", game=title))
             return
         await self.controller.show_hand(interaction, session, PERSON_SEAT)
+
+    @app_commands.command(
+        name=_("daily-standings", key="cmd.daily_standings"),
+        description=_("The daily deal's standings", key="cmd.daily_standings.desc"),
+    )
+    @app_commands.rename(
+        game=_("game", key="opt.game.name"),
+        period=_("period", key="opt.period.name"),
+        where=_("where", key="opt.where.name"),
+    )
+    @app_commands.describe(
+        game=_("Which game", key="opt.game"),
+        period=_(
+            "Today's deal (once you have played it), this week's, or yesterday's", key="opt.period"
+        ),
+        where=_("This server, or every server", key="opt.where"),
+    )
+    @app_commands.choices(game=GAMES, period=PERIODS, where=WHERES)
+    async def standings_command(
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        period: str = "today",
+        where: str = "server",
+    ) -> None:
+        """Today's and the week's standings answer privately, and only to someone who has
+        finished today's deal (the week without today otherwise); yesterday's is public."""
+        lang = replies.lang(interaction)
+        daily = self.bot.daily
+        guild_id = interaction.guild_id or 0
+        if not daily.offered:
+            await replies.private(
+                interaction, tr(lang, "daily.not_offered", setting="DAILY_SECRET")
+            )
+            return
+        kind = await self.game_here(guild_id, game)
+        today = daily.today()
+        played = await daily.played(today, kind, interaction.user.id)
+        if period == "today" and not played:
+            await replies.private(interaction, tr(lang, "daily.play_first"))
+            return
+        days = {
+            "today": [today],
+            "week": week_of(today) if played else week_of(today)[:-1],
+            "yesterday": [day_before(today)],
+        }[period]
+        least = WEEK_DEALS if period == "week" else 1
+        scope = None if where == "everywhere" else guild_id
+        standings = await daily.standings(days, kind, guild_id=scope, least=least)
+        public = period == "yesterday"
+        if public:
+            lang = replies.public_language(
+                interaction, await self.bot.storage.get_guild_settings(guild_id)
+            )
+        title = tr(
+            lang,
+            f"daily.standings.{period}",
+            game=render.game_title(lang, daily_rules(kind)),
+            day=days[-1] if days else today,
+        )
+        lines = [f"**{title}**"]
+        for place, row in enumerate(standings[:SHOWN], start=1):
+            share = "—" if row.share is None else percent(lang, row.share)
+            lines.append(
+                tr(
+                    lang,
+                    "daily.standings.row",
+                    place=place,
+                    who=in_text(row.name),
+                    share=share,
+                    deals=row.deals,
+                )
+            )
+        if not standings:
+            lines.append(tr(lang, "daily.standings.empty"))
+        if period == "week":
+            lines.append(tr(lang, "daily.standings.week_rule", count=WEEK_DEALS))
+        if public:
+            seed = daily.seed(days[0], kind)
+            lines.append(tr(lang, "daily.standings.record", seed=str(seed)))
+            await interaction.response.send_message(
+                "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        await replies.private(interaction, "\n".join(lines))
+
+    @app_commands.command(
+        name=_("daily-name", key="cmd.daily_name"),
+        description=_(
+            "Your name on the daily standings of every server (none: not shown there)",
+            key="cmd.daily_name.desc",
+        ),
+    )
+    @app_commands.rename(name=_("name", key="opt.daily_name.name"))
+    @app_commands.describe(
+        name=_("The name every server's standings show; empty: leave them", key="opt.daily_name")
+    )
+    async def name_command(
+        self, interaction: Interaction, name: app_commands.Range[str, 1, 32] | None = None
+    ) -> None:
+        lang = replies.lang(interaction)
+        chosen = None if name is None else name.strip() or None
+        await self.bot.storage.set_daily_public_name(interaction.user.id, chosen)
+        if chosen is None:
+            await replies.private(interaction, tr(lang, "daily.name.off"))
+        else:
+            await replies.private(interaction, tr(lang, "daily.name.on", name=in_text(chosen)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.app import NinesBot
 from fakecord import FakeDiscord
 from fakecord.interactions import Interaction
 from fakecord.models import Channel, Message, User
@@ -103,6 +104,44 @@ async def test_two_servers_play_the_same_daily_privately_and_are_scored(
     assert "You beat 50% of the 1 other player" in said
     # Daily games move no rating: nothing on the leaderboard.
     assert (await bot.storage.leaderboard(here.guild_id, "nein-nine", 1, 10))[1] == 0
+    await standings_as_the_scoring_says(fake, bot, alice, bob, here, elsewhere)
+
+
+def standings_of(fake: FakeDiscord, user: User, channel: Channel) -> str:
+    return text_of(hand_of(fake, user, channel))
+
+
+async def standings_as_the_scoring_says(
+    fake: FakeDiscord, bot: NinesBot, alice: User, bob: User, here: Channel, elsewhere: Channel
+) -> None:
+    """Today's standings: to those who played it, privately; per server and, for those who
+    said yes, across servers; yesterday's open to everyone, in public, with the deal's seed."""
+    carol = fake.add_user("carol")
+    await fake.slash(carol, here, "nines daily-standings", game="nein-nine")
+    assert "Play today's daily first" in standings_of(fake, carol, here)
+    await fake.slash(alice, here, "nines daily-standings", game="nein-nine")
+    mine = standings_of(fake, alice, here)
+    assert "1. alice: 50% (1)" in mine and "bob" not in mine
+    await fake.slash(alice, here, "nines daily-standings", game="nein-nine", where="everywhere")
+    assert "Nobody here has finished it yet" in standings_of(fake, alice, here)
+    await fake.slash(bob, elsewhere, "nines daily-name", name="Bobby")
+    assert "show you as" in standings_of(fake, bob, elsewhere)
+    await fake.slash(alice, here, "nines daily-standings", game="nein-nine", where="everywhere")
+    everywhere = standings_of(fake, alice, here)
+    assert "Bobby" in everywhere and "alice" not in everywhere
+    assert public_messages(fake, carol, here)[-1:] and all(
+        "standings" not in text_of(m) for m in public_messages(fake, carol, here)
+    )
+    # Midnight: yesterday's deal is open to everyone, in public, with its seed.
+    day, clock = bot.daily.today(), bot.sessions.deps.clock
+    bot.sessions.deps = replace(bot.sessions.deps, clock=lambda: clock() + 86_400)
+    res = await fake.slash(
+        carol, here, "nines daily-standings", game="nein-nine", period="yesterday"
+    )
+    assert res.message is not None and res.message.ephemeral_for is None
+    said = text_of(res.message)
+    assert "the final standings" in said and "alice" in said
+    assert str(bot.daily.seed(day, "nein-nine")) in said
 
 
 async def test_a_daily_resumes_after_a_restart_and_the_day_rolls_over(
