@@ -20,6 +20,7 @@ from discord.ext import commands
 from . import discord_internals, metrics
 from .computer import Computers
 from .daily import Daily
+from .duplicate_match import DuplicateMatches
 from .emojis import CardFaces, sync_card_faces
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
@@ -71,6 +72,8 @@ class NinesBot(commands.Bot):
     sessions: Sessions
     #: The daily deals (bot/daily.py), built with the sessions.
     daily: Daily
+    #: Duplicate matches at a table of friends (bot/duplicate_match.py).
+    duplicates: DuplicateMatches
     presenter: Presenter
     #: Whether this process runs a guild's games: a sharded bot's test of its shards
     #: (bot/shards.py); None: every guild (one process).
@@ -131,6 +134,7 @@ class NinesBot(commands.Bot):
             )
         )
         self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
+        self.duplicates = DuplicateMatches(self.sessions)
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

@@ -61,3 +61,12 @@ CREATE TABLE daily_public_names (
     name       TEXT    NOT NULL,
     updated_at REAL    NOT NULL
 );
+
+-- Duplicate at a table of friends (/nines start duplicate): the games of one match, the same
+-- deals played again with the seats rotated by one each time. ``match_id``: its first game.
+CREATE TABLE duplicate_games (
+    game_id  INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    match_id INTEGER NOT NULL,
+    rotation INTEGER NOT NULL CHECK (rotation >= 0),
+    UNIQUE (match_id, rotation)
+);

@@ -62,3 +62,12 @@ CREATE TABLE daily_public_names (
     name       TEXT    NOT NULL,
     updated_at DOUBLE PRECISION    NOT NULL
 );
+
+-- Duplicate at a table of friends (/nines start duplicate): the games of one match, the same
+-- deals played again with the seats rotated by one each time. ``match_id``: its first game.
+CREATE TABLE duplicate_games (
+    game_id  BIGINT  PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    match_id BIGINT  NOT NULL,
+    rotation INTEGER NOT NULL CHECK (rotation >= 0),
+    UNIQUE (match_id, rotation)
+);
