@@ -97,10 +97,11 @@ async def run(players: int, servers: int, database: str | None) -> None:
     print(f"Python memory held after the run: {held / 1024:.0f} KB")
     started = time.perf_counter()
     boards = await storage.daily_boards([DAY], KIND, guild_id=None, public_only=False)
+    read = time.perf_counter() - started
     standings = rank(boards, {DAY: counts}, 1)
     print(
         f"standings of all {len(standings)} players: {time.perf_counter() - started:.2f} s"
-        f" ({len(boards)} hands read)"
+        f" ({len(boards)} hands read in {read:.2f} s)"
     )
     started = time.perf_counter()
     one = await storage.daily_boards([DAY], KIND, guild_id=2, public_only=False)

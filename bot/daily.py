@@ -319,6 +319,14 @@ class Standing:
     deals: int
 
 
+def matchpoint_tables(counts: FieldCounts) -> dict[int, dict[int, tuple[float, int]]]:
+    """Per hand, per points scored on it: (matchpoints, top), as ``score_board`` gives them."""
+    return {
+        hand: {p: score_board(p, by_points) for p in by_points}
+        for hand, by_points in counts.items()
+    }
+
+
 def rank(boards: list[DailyBoard], fields: Mapping[str, FieldCounts], least: int) -> list[Standing]:
     """Each person's share per day (``score_try`` against that day's field), averaged over
     their days; those with fewer than ``least`` days left out; best first."""
@@ -327,10 +335,18 @@ def rank(boards: list[DailyBoard], fields: Mapping[str, FieldCounts], least: int
     for board in boards:
         by_day.setdefault((board.user_id, board.day), {})[board.hand] = board.points
         names[board.user_id] = board.name
+    # Each board's matchpoints by points, worked out once per field (a few rows a hand), not
+    # once per person: a standings of ten thousand reads each from a table.
+    tables = {day: matchpoint_tables(counts) for day, counts in fields.items()}
     shares: dict[int, list[float | None]] = {}
     for (user_id, day), points in sorted(by_day.items()):
-        boards_scored = score_try(points, fields.get(day, {}))
-        shares.setdefault(user_id, []).append(total_share(boards_scored))
+        table = tables.get(day, {})
+        matchpoints = top = 0.0
+        for hand, p in points.items():
+            got, most = table[hand][p]
+            matchpoints += got
+            top += most
+        shares.setdefault(user_id, []).append(None if top == 0 else matchpoints / top)
     standings = []
     for user_id, found in shares.items():
         if len(found) < least:

@@ -93,3 +93,18 @@ async def test_the_standings_rows_per_server_and_across(storage: Storage) -> Non
     await storage.set_daily_public_name(2, None)
     assert await storage.daily_public_name(2) is None
     assert await storage.daily_boards([DAY], "nines", public_only=True) == []
+
+
+async def test_forget_me_drops_the_public_name_and_the_name_of_this_servers_tries(
+    storage: Storage,
+) -> None:
+    await claim(storage, 7, guild_id=1)
+    await claim(storage, 7, guild_id=2, day="2026-12-03")
+    await storage.set_daily_public_name(7, "Seven")
+    await storage.forget_player(1, 7)
+    assert await storage.daily_public_name(7) is None
+    here = await storage.daily_try(DAY, "nines", 7)
+    there = await storage.daily_try("2026-12-03", "nines", 7)
+    assert here is not None and here.name == "Former player"
+    assert there is not None and there.name == "p7"  # another server's: its own forget-me
+    assert not await claim(storage, 7, guild_id=1)  # still one try a day
