@@ -132,6 +132,12 @@ async def standings_as_the_scoring_says(
     assert public_messages(fake, carol, here)[-1:] and all(
         "standings" not in text_of(m) for m in public_messages(fake, carol, here)
     )
+    # Today's cards are nobody's to read: not in the history, not as a record.
+    found = await bot.storage.daily_try(bot.daily.today(), "nein-nine", alice.id)
+    assert found is not None and found.game_id is not None
+    assert await bot.storage.history(here.guild_id) == []
+    await fake.slash(carol, here, "nines record", number=found.game_id)
+    assert "open to everyone at 00:00 UTC" in standings_of(fake, carol, here)
     # Midnight: yesterday's deal is open to everyone, in public, with its seed.
     day, clock = bot.daily.today(), bot.sessions.deps.clock
     bot.sessions.deps = replace(bot.sessions.deps, clock=lambda: clock() + 86_400)
@@ -142,6 +148,8 @@ async def standings_as_the_scoring_says(
     said = text_of(res.message)
     assert "the final standings" in said and "alice" in said
     assert str(bot.daily.seed(day, "nein-nine")) in said
+    record = await fake.slash(carol, here, "nines record", number=found.game_id)
+    assert record.message is not None and "open to everyone" not in text_of(record.message)
 
 
 async def test_a_daily_resumes_after_a_restart_and_the_day_rolls_over(
