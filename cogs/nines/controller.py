@@ -105,9 +105,7 @@ class Controller(Opening):
         )
         sent: int | None = None  # the message's id if not the interaction's own
         # A daily's hand carries its table (it is shown nowhere else); a public game's none.
-        table = self.bot.presenter.daily.table_embed(
-            session, await self.bot.presenter.card_style(session)
-        )
+        table = await self.bot.presenter.daily.hand_table(session)
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=content, embed=table, view=components)
         elif message is not None and message.flags.ephemeral and deferred:

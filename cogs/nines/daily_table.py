@@ -114,6 +114,13 @@ class DailyTable:
             return None
         return render.table_embed(session.language, table_model.build(session, None), style=style)
 
+    async def hand_table(self, session: GameSession) -> discord.Embed | None:
+        """The table a click's answer carries with the hand: a daily's; none for a public
+        game (nothing read: a click's answer in a public game pays for nothing more)."""
+        if not session.private:
+            return None
+        return self.table_embed(session, await self.messages.card_style(session))
+
     async def show(self, session: GameSession, change: Change) -> None:
         """A step of a daily: the person's hand (with its table) brought up to date, or at the
         end, their result and the one public line."""
