@@ -24,7 +24,7 @@ from bot.i18n import tr
 from bot.names import in_text
 from bot.session import Change, GameSession
 from engine import parse_action
-from engine.actions import Play
+from engine.actions import Exchange, Play
 
 from . import render
 from .messages import GameMessages
@@ -53,8 +53,14 @@ def action_text(lang: str, text: str, notation: str) -> str:
     """An action of the field's, in words: a card as the table writes it, keep or swap."""
     action = parse_action(text)
     if isinstance(action, Play):
-        return render.cards_text([action.card], notation)
-    return text.lower()
+        card = render.cards_text([action.card], notation)
+        if action.joker is None:
+            return card
+        call = "joker_win" if action.joker == "win" else "joker_lose"
+        return f"{card} ({tr(lang, f'button.{call}')})"
+    return tr(
+        lang, "button.swap" if isinstance(action, Exchange) and action.swap else "button.keep"
+    )
 
 
 def result_text(lang: str, game: str, result: DailyResult, notation: str) -> str:

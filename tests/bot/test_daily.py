@@ -90,7 +90,7 @@ async def test_two_servers_play_the_same_daily_privately_and_are_scored(
     await wait_for(fake, lambda: "Daily Nein Nine" in text_of(hand_of(fake, bob, elsewhere)))
     bobs = text_of(hand_of(fake, bob, elsewhere))
     assert "1 other player who held this hand" in bobs and "You beat 50%" in bobs
-    assert "How the others played your hand" in bobs and "100% played" in bobs
+    assert "How the others played your hand" in bobs and "100% of those who held it" in bobs
     assert not hand_of(fake, bob, elsewhere).buttons()
     # The one public line: who played and their share, no card.
     line = await wait_for(fake, lambda: public_messages(fake, bob, elsewhere), what="the line")
