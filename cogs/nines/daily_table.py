@@ -118,7 +118,12 @@ class DailyTable:
         """The table a daily's hand carries (None for a public game: its table is public)."""
         if not session.private or session.game is None:
             return None
-        return render.table_embed(session.language, table_model.build(session, None), style=style)
+        lang = session.language
+        embed = render.table_embed(lang, table_model.build(session, None), style=style)
+        # A hand's token lasts 15 minutes: how to come back after a longer pause.
+        reopen = tr(lang, "daily.reopen")
+        footer = embed.footer.text
+        return embed.set_footer(text=reopen if not footer else f"{footer}\n{reopen}")
 
     async def hand_table(self, session: GameSession) -> discord.Embed | None:
         """The table a click's answer carries with the hand: a daily's; none for a public

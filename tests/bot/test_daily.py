@@ -67,6 +67,7 @@ async def test_two_servers_play_the_same_daily_privately_and_are_scored(
     # The same cards, in the same seat; the table in the hand's own message.
     assert labels(a) == labels(b) and enabled_moves(a)
     assert a.embeds and "Nein Nine" in text_of(a)
+    assert "/nines daily opens it again" in text_of(a)  # after the token's 15 minutes
     # Both play the same moves: the computers answer them alike.
     while enabled_moves(a):
         assert labels(a) == labels(b)
