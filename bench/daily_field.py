@@ -15,7 +15,7 @@ Printed: the finish's time (p50, p95, max) for each tenth of the field, so a cos
 with the field would show; the rows the field holds; the Python memory a finish allocates at
 its peak (``tracemalloc``) and what stays held after it; the standings' time over the whole
 field (computed when asked, never per finish). A SQLite file in a temporary folder by default;
-``--database`` takes a PostgreSQL URL.
+``--database`` takes a PostgreSQL URL, ``--postgres`` starts a throwaway server of its own.
 """
 
 from __future__ import annotations
@@ -117,8 +117,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--servers", type=int, default=1_000)
     parser.add_argument("--database", help="a PostgreSQL URL (default: a SQLite file)")
+    parser.add_argument(
+        "--postgres", action="store_true", help="on a throwaway PostgreSQL server of its own"
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.players, args.servers, args.database))
+    if not args.postgres:
+        asyncio.run(run(args.players, args.servers, args.database))
+        return
+    from testbed.postgres import running_server
+
+    with running_server() as server:
+        url = asyncio.run(server.create("daily"))
+        asyncio.run(run(args.players, args.servers, url))
 
 
 if __name__ == "__main__":
