@@ -19,6 +19,8 @@ from discord.ext import commands
 
 from . import discord_internals, metrics
 from .computer import Computers
+from .daily import Daily
+from .duplicate_match import DuplicateMatches
 from .emojis import CardFaces, sync_card_faces
 from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
 from .health import Endpoints
@@ -70,6 +72,10 @@ def apply_endpoints(settings: Settings) -> None:
 
 class NinesBot(commands.Bot):
     sessions: Sessions
+    #: The daily deals (bot/daily.py), built with the sessions.
+    daily: Daily
+    #: Duplicate matches at a table of friends (bot/duplicate_match.py).
+    duplicates: DuplicateMatches
     presenter: Presenter
     #: How a person's move is played, from a chat click or a web table's tap (bot/moves.py).
     moves: Moves
@@ -137,6 +143,8 @@ class NinesBot(commands.Bot):
         if self.activity_server is not None:
             # A page waiting in a channel with no game sits down when one opens there.
             self.sessions.opened = self.activity_server.hub.waiting.game_opened
+        self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
+        self.duplicates = DuplicateMatches(self.sessions)
         return self.sessions
 
     def announce_restored(self, restored: list[GameSession]) -> None:

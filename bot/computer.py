@@ -19,6 +19,7 @@ from typing import Final
 
 from engine import Action, SeatView
 from engine.players import DIFFICULTIES, choose
+from engine.players.exact import choose_exact
 from engine.players.rules_player import rule_action
 
 from . import metrics
@@ -27,6 +28,11 @@ from .computer_pool import ComputerPool
 log = logging.getLogger(__name__)
 
 BUDGET_SECONDS: Final = 1.0
+
+#: An exact decision's limit (a daily deal's computers, ``decide(exact=True)``): the search
+#: judges all its worlds, whatever the clock (~12 ms at hard), and only a search gone wrong
+#: meets this limit and the rule-based move.
+EXACT_SECONDS: Final = 10.0
 
 #: Levels cheap enough to decide on the event loop itself (well under a millisecond), when
 #: the other levels go to the worker processes.
@@ -51,18 +57,29 @@ class Computers:
             await self._pool.start()
 
     async def decide(
-        self, view: SeatView, difficulty: str, seed: int, *, within: float | None = None
+        self,
+        view: SeatView,
+        difficulty: str,
+        seed: int,
+        *,
+        within: float | None = None,
+        exact: bool = False,
     ) -> Action:
         """``within``: seconds the caller can still wait (a click to answer). The pool's
         workers are shared by every game, so a decision may queue behind other games'; its
         budget then shrinks to ``within`` (late: the rule-based move), so a click is answered
-        when promised rather than a whole budget later. Threads (no pool) do not queue."""
+        when promised rather than a whole budget later. Threads (no pool) do not queue.
+
+        ``exact``: the decision depends on the view, level and seed alone, never on how busy
+        the machine is (``choose_exact``; a daily deal's computers): ``within`` is ignored."""
         if difficulty not in DIFFICULTIES:
             raise ValueError(f"Unknown difficulty {difficulty!r}: choose one of {DIFFICULTIES}.")
         if not view.legal:
             raise ValueError("It is not this seat's turn.")
         started = time.perf_counter()
         try:
+            if exact:
+                return await self._decide_exact(view, difficulty, seed)
             return await self._decide(view, difficulty, seed, within)
         finally:
             metrics.decision_time(time.perf_counter() - started)
@@ -79,6 +96,16 @@ class Computers:
             return choose(view, difficulty, seed, budget)
         worker = self._pool.choose(view, difficulty, seed, budget)
         return await self._in_time(view, difficulty, worker, budget)
+
+    async def _decide_exact(self, view: SeatView, difficulty: str, seed: int) -> Action:
+        if difficulty in INLINE or len(view.legal) == 1:
+            return choose_exact(view, difficulty, seed)  # rules: no clock, well under 1 ms
+        decision: Awaitable[Action]
+        if self._pool is None:
+            decision = asyncio.to_thread(choose_exact, view, difficulty, seed)
+        else:
+            decision = self._pool.choose(view, difficulty, seed, EXACT_SECONDS, exact=True)
+        return await self._in_time(view, difficulty, decision, EXACT_SECONDS)
 
     @staticmethod
     async def _in_time(

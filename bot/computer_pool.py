@@ -27,10 +27,13 @@ from types import TracebackType
 
 from engine.actions import Action, parse_action
 from engine.players import choose
+from engine.players.exact import choose_exact
 from engine.views import SeatView
 
 
-def _choose_text(view: SeatView, difficulty: str, seed: int, budget_s: float) -> str:
+def _choose_text(view: SeatView, difficulty: str, seed: int, budget_s: float, exact: bool) -> str:
+    if exact:
+        return str(choose_exact(view, difficulty, seed))
     return str(choose(view, difficulty, seed, budget_s))
 
 
@@ -81,13 +84,16 @@ class ComputerPool:
         pool = self._executor()
         await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
 
-    async def choose(self, view: SeatView, difficulty: str, seed: int, budget_s: float) -> Action:
-        """A worker's decision (``engine.players.choose``), however long it takes. A broken
-        pool (a worker killed) is raised, and replaced at the next decision."""
+    async def choose(
+        self, view: SeatView, difficulty: str, seed: int, budget_s: float, *, exact: bool = False
+    ) -> Action:
+        """A worker's decision (``engine.players.choose``; ``exact``: ``choose_exact``, the
+        clock out of it), however long it takes. A broken pool (a worker killed) is raised,
+        and replaced at the next decision."""
         loop = asyncio.get_running_loop()
         try:
             text = await loop.run_in_executor(
-                self._executor(), _choose_text, view, difficulty, seed, budget_s
+                self._executor(), _choose_text, view, difficulty, seed, budget_s, exact
             )
         except BrokenProcessPool:
             self._pool = None

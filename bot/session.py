@@ -154,6 +154,10 @@ class GameSession:
         self.lobby: Final = Lobby(self)
         self.timer: Final = TurnTimer(self)
         self.closed = False
+        #: A daily deal (bot/daily.py): played by one person alone, shown to them only (the
+        #: presenter posts nothing of it in a channel but one line at the end), its computers'
+        #: choices exact, and finished by the computers when the person is away.
+        self.private = False
         #: Stamped on every write of the game (storage's fencing.py): the lease under which
         #: this process runs it, set by Sessions when it opens or restores the game. A
         #: session never outlives its lease: a new lease, a new session.
@@ -362,8 +366,12 @@ class GameSession:
     async def _computer_choice(self, seat: int, *, within: float | None = None) -> Action:
         info = self.seats[seat]
         difficulty = info.difficulty or "normal"
+        # Seeded by the deal and the moves so far: the same moves meet the same answers (exact
+        # in a daily, where the clock must not change them either).
         seed = (self.seed * 1_000_003 + self.n) % (1 << 62)
-        return await self.deps.computers.decide(self.view(seat), difficulty, seed, within=within)
+        return await self.deps.computers.decide(
+            self.view(seat), difficulty, seed, within=within, exact=self.private
+        )
 
     async def come_back(self, user_id: int) -> None:
         seat = self.seat_of(user_id)
@@ -410,8 +418,9 @@ class GameSession:
             )
         )
         change = Change(timed_out=[seat])
-        if all(s.played_by_computer for s in self.seats):
-            # Nobody is left to play: this move is stored, then the game is abandoned.
+        if all(s.played_by_computer for s in self.seats) and not self.private:
+            # Nobody is left to play: this move is stored, then the game is abandoned (a daily
+            # goes on: the computers finish it for its person, and it is scored).
             move = (seat, await self._computer_choice(seat), True)
             change.extend(await self._play([move], computers=False))
             if not game.over:
@@ -539,6 +548,8 @@ class Sessions:
     def seated(self, guild_id: int | None, user_id: int) -> GameSession | None:
         """The open lobby or game of this server where ``user_id`` has a seat, if any."""
         for session in self.all():
+            if session.private:
+                continue  # a daily is played apart from the server's games
             if session.guild_id == guild_id and session.seat_of(user_id) is not None:
                 return session
         return None
@@ -640,7 +651,9 @@ class Sessions:
         storage = self.deps.storage
         restored = []
         timers: dict[int, float] = {}  # per guild: its turn timer setting
-        for row in [*await storage.live_games(), *await storage.unannounced_games()]:
+        rows = [*await storage.live_games(), *await storage.unannounced_games()]
+        dailies = await storage.daily_games(row.id for row in rows)
+        for row in rows:
             if serves is not None and (not serves(row.guild_id) or row.id in self._by_id):
                 continue
             seats = [
@@ -669,6 +682,7 @@ class Sessions:
                 game=game,
             )
             session.fence = self.deps.fence(row.guild_id)
+            session.private = row.id in dailies
             if row.status == "live":
                 await session.load_preferences()
             if row.is_open:

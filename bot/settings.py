@@ -86,6 +86,10 @@ class Settings:
     activity_sockets: int = 2000
     activity_sockets_per_address: int = 200
     activity_sockets_per_person: int = 8
+    #: The secret the daily deals are derived from, with the date (bot/daily.py): every
+    #: process must have the same one, and nobody else (whoever knows it computes tomorrow's
+    #: deals). None: the daily is not offered, and /nines daily says why.
+    daily_secret: str | None = None
 
     @property
     def activity_on(self) -> bool:
@@ -146,6 +150,15 @@ class Settings:
         if card_emojis not in ("on", "off"):
             raise SettingsError(f"CARD_EMOJIS={card_emojis!r} must be on or off.")
         activity = _activity(env)
+        daily_secret = env.get("DAILY_SECRET", "").strip() or None
+        if daily_secret is not None and (
+            len(daily_secret) < RELAY_KEY_SHORTEST or " " in daily_secret
+        ):
+            raise SettingsError(
+                f"DAILY_SECRET must be at least {RELAY_KEY_SHORTEST} characters without spaces: "
+                "make one with `python -c 'import secrets; print(secrets.token_urlsafe(32))'`, "
+                "give every process the same, and never change it (the day's deals would)."
+            )
         return cls(
             token=token,
             database=Path(env.get("DATABASE_PATH", "data/nines.sqlite3").strip()),
@@ -161,6 +174,7 @@ class Settings:
             health_port=_port(env, "HEALTH_PORT"),
             metrics_port=_port(env, "METRICS_PORT"),
             card_emojis=card_emojis == "on",
+            daily_secret=daily_secret,
             **_shards(env),
             **activity,
         )

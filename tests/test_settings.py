@@ -134,3 +134,11 @@ def test_the_relay_key_is_read_and_a_short_one_refused() -> None:
     assert settings().relay_key is None
     words = refusal(DISCORD_TOKEN=TOKEN, RELAY_KEY="hunter2")
     assert "RELAY_KEY" in words and "secrets.token_urlsafe(32)" in words
+
+
+def test_the_daily_secret_is_read_and_a_short_one_refused() -> None:
+    secret = "s7W1vQ3y9Zp2RrC8tHnXa4LmE6sJdB0uGfKcYoTiV5w"
+    assert settings(DAILY_SECRET=f" {secret} ").daily_secret == secret
+    assert settings().daily_secret is None  # no daily offered
+    words = refusal(DISCORD_TOKEN=TOKEN, DAILY_SECRET="tomorrow")
+    assert "DAILY_SECRET" in words and "every process the same" in words

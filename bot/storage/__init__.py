@@ -3,7 +3,8 @@
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
 history.py: statistics, history and privacy; preferences.py: a person's own preferences;
-shards.py: a sharded bot's shard leases; tournaments.py: tournaments, issue 48) and
+shards.py: a sharded bot's shard leases; tournaments.py: tournaments, issue 48; daily.py:
+the daily deal's tries and fields; duplicates.py: duplicate matches) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -17,7 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .actions import ActionQueries
+from .daily import DailyBoard, DailyQueries, DailyTry, FieldCounts
 from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
+from .duplicates import DuplicateQueries
 from .games import GameQueries
 from .history import HistoryQueries
 from .migrations import Migration, load_migrations
@@ -63,9 +66,12 @@ __all__ = [
     "ActionConflict",
     "ActionRow",
     "ChannelBusy",
+    "DailyBoard",
+    "DailyTry",
     "DeliveryMarks",
     "Fence",
     "FencedOut",
+    "FieldCounts",
     "FinishedGame",
     "GameKind",
     "GameNotFound",
@@ -101,6 +107,8 @@ class Storage(
     PreferenceQueries,
     ShardQueries,
     TournamentQueries,
+    DailyQueries,
+    DuplicateQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 

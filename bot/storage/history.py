@@ -81,6 +81,8 @@ class HistoryQueries(Queries):
             "g.ended_at IS NOT NULL",
             "g.status IN ('finished', 'abandoned')",
             "g.started_at IS NOT NULL",
+            # A daily deal is played privately; its standings are its record (bot/daily.py).
+            "NOT EXISTS (SELECT 1 FROM daily_tries d WHERE d.game_id = g.id)",
         ]
         params: list[object] = [guild_id]
         if player_key is not None:
@@ -155,8 +157,16 @@ class HistoryQueries(Queries):
                 f"DELETE FROM action_keys WHERE user_id = ? AND game_id IN ({ended_games})",
                 (user_id, guild_id),
             ),
-            # The person's own preferences (every server's: they are kept per person).
+            # The person's own preferences (every server's: they are kept per person), their
+            # name on every server's daily standings among them.
             ("DELETE FROM player_prefs WHERE user_id = ?", (user_id,)),
+            ("DELETE FROM daily_public_names WHERE user_id = ?", (user_id,)),
+            # Their daily tries started here: nameless now. The try stays (one a day: a second
+            # would be the price of forgetting), and its hands stay in the fields, as counts.
+            (
+                "UPDATE daily_tries SET name = ? WHERE user_id = ? AND guild_id = ?",
+                (FORMER_PLAYER_NAME, user_id, guild_id),
+            ),
             (
                 # host_id is NOT NULL; 0 is no Discord snowflake, so it names nobody.
                 "UPDATE games SET host_id = 0 WHERE host_id = ? AND guild_id = ?"

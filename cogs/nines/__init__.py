@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
@@ -17,6 +18,7 @@ from bot.tournament.runner import TournamentRunner
 from . import activity, ids
 from .commands import NinesCog
 from .controller import Controller
+from .daily import DailyCog
 from .lobbies import Lobbies
 from .records import RecordsCog
 from .settings import SettingsCog
@@ -32,12 +34,17 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def nines_cogs(bot: NinesBot, controller: Controller) -> list[NinesCog | SettingsCog | RecordsCog]:
+def nines_cogs(bot: NinesBot, controller: Controller) -> list[commands.Cog]:
     """The extension's cogs, each adding its subcommands to the game's ``/nines`` group in the
-    order Discord has them (the game's own, then settings, history and record)."""
+    order Discord has them (the game's own, then settings, history and record, then daily)."""
     game = NinesCog(bot, controller, controller.lobbies)
     game.nines.add_command(TournamentGroup(bot))
-    return [game, SettingsCog(bot, game.nines), RecordsCog(bot, game.nines)]
+    return [
+        game,
+        SettingsCog(bot, game.nines),
+        RecordsCog(bot, game.nines),
+        DailyCog(bot, game.nines, controller),
+    ]
 
 
 async def setup(bot: NinesBot) -> None:

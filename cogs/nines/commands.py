@@ -112,10 +112,21 @@ class NinesCog(commands.Cog, name="Nines"):
         ),
         **RULE_HELP,
     )
+    @app_commands.rename(duplicate=_("duplicate", key="opt.duplicate.name"))
+    @app_commands.describe(
+        duplicate=_(
+            "On: the deals are played again with the seats rotated, scored hand by hand",
+            key="opt.duplicate",
+        )
+    )
+    @app_commands.choices(duplicate=ON_OFF)
     @with_rule_options
-    async def start_command(self, interaction: Interaction, rules: RuleValues) -> None:
+    async def start_command(
+        self, interaction: Interaction, rules: RuleValues, duplicate: str | None = None
+    ) -> None:
         """The options were read, and refused, in the caller's words (``RuleOption``); the
-        server's values were checked when saved, in the engine's words ("C" is clubs)."""
+        server's values were checked when saved, in the engine's words ("C" is clubs).
+        ``duplicate`` on: a duplicate match (bot/duplicate_match.py)."""
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
             await replies.private(interaction, tr(lang, "error.guild_only"))
@@ -123,7 +134,15 @@ class NinesCog(commands.Cog, name="Nines"):
         settings = await self.guild_settings(interaction.guild_id)
         name = str(rules.pop("ruleset", None) or settings.get("ruleset") or "classic")
         chosen = Rules.from_settings(name, {**rule_defaults(settings), **rules})
+        before = self.sessions.in_channel(interaction.channel_id)
         await self.lobbies.open_lobby(interaction, rules=chosen, seats=None)
+        session = self.sessions.in_channel(interaction.channel_id)
+        if duplicate == "on" and session is not None and session is not before:
+            await self.bot.duplicates.begin(session)
+            await interaction.followup.send(
+                tr(session.language, "duplicate.lobby", games=session.players),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     # -- /nines hand, stop ---------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from . import ids, render, replies, ui
 from .activity import open_table_button
 from .lobbies import Lobbies, member_name
 from .opening import Opening
+from .private_hands import with_embed
 from .render.cards import CardStyle
 
 if TYPE_CHECKING:
@@ -141,17 +142,21 @@ class Controller(Opening):
             interaction.response.type is discord.InteractionResponseType.deferred_message_update
         )
         sent: int | None = None  # the message's id if not the interaction's own
+        # A daily's hand carries its table (it is shown nowhere else); a public game's none.
+        table = await self.bot.presenter.daily.hand_table(session)
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, embed=None, view=components)
+            await interaction.response.edit_message(content=content, embed=table, view=components)
         elif message is not None and message.flags.ephemeral and deferred:
-            await interaction.edit_original_response(content=content, embed=None, view=components)
+            await interaction.edit_original_response(content=content, embed=table, view=components)
         elif interaction.response.is_done():
             followup = await interaction.followup.send(
-                content, view=components, ephemeral=True, wait=True
+                content, view=components, ephemeral=True, wait=True, **with_embed(table)
             )
             sent = followup.id
         else:
-            await interaction.response.send_message(content, view=components, ephemeral=True)
+            await interaction.response.send_message(
+                content, view=components, ephemeral=True, **with_embed(table)
+            )
         self.bot.presenter.remember_hand(session, interaction, sent)
 
     async def show_hand(

@@ -38,8 +38,10 @@ NO_MENTIONS = discord.AllowedMentions.none()
 def nonce(session: GameSession, what: str) -> str:
     """The nonce of one message a game owes its channel: Discord returns the message already
     made with it by this bot (for a few minutes). From the game's random seed, not its id,
-    which another database (a reset, a test) would reuse. At most 25 characters."""
-    return f"{session.seed:x}"[:13] + what
+    which another database (a reset, a test) would reuse; mixed with the id, as a duplicate
+    match's games share their seed (bot/duplicate_match.py). At most 25 characters."""
+    mixed = (session.seed ^ (session.id * 0x9E3779B97F4A7C15)) & ((1 << 62) - 1)
+    return f"{mixed:x}"[:13] + what
 
 
 class ChannelLost(Exception):

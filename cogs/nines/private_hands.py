@@ -9,6 +9,7 @@ fresh one.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -29,11 +30,22 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 
 
+def with_embed(embed: discord.Embed | None) -> dict[str, Any]:
+    """An embed to send with a hand, if any (none: the message's embeds left as they are)."""
+    return {} if embed is None else {"embed": embed}
+
+
 class PrivateHands:
     """Each person's newest private hand of each game."""
 
     def __init__(self, messages: GameMessages) -> None:
         self.messages = messages
+        #: A daily's (``session.private``) answered hands: (game, user) -> the action count the
+        #: last click's answer showed, and who waits for an answer at a count. A daily's end
+        #: replaces the hand with the result only once its last click is answered, or the
+        #: answer would overwrite it (cogs/nines/daily_table.py).
+        self._answered: dict[tuple[int, int], int] = {}
+        self._waiting: dict[tuple[int, int, int], asyncio.Future[None]] = {}
 
     def remember_hand(
         self, session: GameSession, interaction: Interaction, message: int | None
@@ -45,6 +57,30 @@ class PrivateHands:
         delivery.hand_links[interaction.user.id] = link(interaction, where)
         # Answered: its follow-ups may be sent.
         delivery.click = token(interaction, self.messages.token_seconds)
+        shown = delivery.hand_shows.get(interaction.user.id)
+        if session.private and shown is not None:
+            self._answered[(session.id, interaction.user.id)] = shown
+            waiter = self._waiting.pop((session.id, interaction.user.id, shown), None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
+
+    async def answer_sent(self, session: GameSession, user_id: int, n: int, within: float) -> None:
+        """Wait until the click's answer that showed a daily at action count ``n`` is sent
+        (``remember_hand``); at most ``within`` seconds (an answer that failed never is)."""
+        key = (session.id, user_id)
+        if self._answered.get(key) == n:
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiting[(*key, n)] = waiter
+        try:
+            await asyncio.wait_for(waiter, within)
+        except TimeoutError:
+            log.info("daily game %s: the last click's answer was not seen", session.id)
+        finally:
+            self._waiting.pop((*key, n), None)
+
+    def forget_answers(self, session: GameSession, user_id: int) -> None:
+        self._answered.pop((session.id, user_id), None)
 
     def remember_click(self, session: GameSession, interaction: Interaction) -> None:
         """A lobby click: its token can send the clicker their first hand privately once the
@@ -58,10 +94,12 @@ class PrivateHands:
         until the game moves on."""
         self.messages.delivery(session).hand_shows[user_id] = session.n
 
-    async def refresh_hand(self, session: GameSession, seat: int) -> None:
+    async def refresh_hand(
+        self, session: GameSession, seat: int, *, embed: discord.Embed | None = None
+    ) -> None:
         """Edit the seat's newest private hand to the game as it is, through the token of the
         click that showed it (valid 15 minutes). Past that, the turn message's button opens a
-        fresh hand."""
+        fresh hand. ``embed``: shown with the hand (a daily's table, cogs/nines/daily_table.py)."""
         user_id = session.seats[seat].user_id
         assert user_id is not None
         delivery = self.messages.delivery(session)
@@ -79,12 +117,16 @@ class PrivateHands:
         webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
         try:
             if hand.message is None:
-                sent = await webhook.send(content, view=components, ephemeral=True, wait=True)
+                sent = await webhook.send(
+                    content, view=components, ephemeral=True, wait=True, **with_embed(embed)
+                )
                 hand.message = str(sent.id)
             else:
                 # "@original" is the route's own word for the interaction's message.
                 message_id: Any = hand.message
-                await webhook.edit_message(message_id, content=content, view=components)
+                await webhook.edit_message(
+                    message_id, content=content, view=components, **with_embed(embed)
+                )
         except discord.HTTPException:
             # Expired, or the message was dismissed: the turn message's button still works.
             log.info("could not update a private hand in game %s", session.id, exc_info=True)

@@ -177,6 +177,11 @@ class RecordsCog(commands.Cog, name="Nines records"):
         if row.is_open:
             await replies.private(interaction, tr(lang, "record.open", id=game))
             return
+        daily = await self.bot.storage.daily_of_game(game)
+        if daily is not None and daily.day >= self.bot.daily.today():
+            # Today's deal: its cards are nobody's to read until it opens at 00:00 UTC.
+            await replies.private(interaction, tr(lang, "record.daily", id=game, day=daily.day))
+            return
         try:
             data = await build_record(self.bot.storage, game)
         except Exception:

@@ -39,6 +39,11 @@ def _time(lang: str) -> Section:
     return _section(lang, "time", text)
 
 
+def _daily(lang: str) -> Section:
+    """How the daily deal is scored (issue 47; the precise definition: engine/duplicate.py)."""
+    return _section(lang, "daily", tr(lang, "rules.daily"))
+
+
 def _trump_text(lang: str, rules: Rules) -> str:
     """N5: the trump sequence as suits, in the configured order."""
     order = trump_order(lang, rules.trumps)
@@ -90,7 +95,7 @@ def _nines(lang: str, rules: Rules) -> list[Section]:
                 cap,
             )
         )
-    return [*sections, _time(lang)]
+    return [*sections, _time(lang), _daily(lang)]
 
 
 def _nein_nine(lang: str, rules: Rules) -> list[Section]:
@@ -111,6 +116,7 @@ def _nein_nine(lang: str, rules: Rules) -> list[Section]:
         _section(lang, "score", tr(lang, "rules.score.nein-nine"), tr(lang, "rules.stones")),
         _section(lang, "end", end),
         _time(lang),
+        _daily(lang),
     ]
 
 

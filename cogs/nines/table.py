@@ -22,11 +22,13 @@ import discord
 from bot import table_model, table_models
 from bot.failpoints import failpoint
 from bot.i18n import tr
+from bot.names import in_text
 from bot.session import Change, GameSession
 from engine import HandEnded
 
 from . import render, ui
 from .activity import open_table_button
+from .daily_table import DailyTable, percent
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
 from .private_hands import PrivateHands
@@ -60,6 +62,7 @@ class DiscordPresenter:
         self.hands = PrivateHands(self.messages)
         self.turns = TurnPings(self.messages, self.hands)
         self.table = TableMessage(self.messages)
+        self.daily = DailyTable(bot, self.messages, self.hands)
 
     # -- what the controller and the tests reach: the parts' own ---------------------------------
 
@@ -97,7 +100,11 @@ class DiscordPresenter:
     async def show(self, session: GameSession, change: Change, *, catch_up: bool = False) -> None:
         """Show a change on the table. Callers need not hold the game's lock (a click is not
         kept waiting for the previous click's table edit); edits of one game stay in order.
-        ``catch_up``: no change, but the table may be behind (``web_table_left``)."""
+        ``catch_up``: no change, but the table may be behind (``web_table_left``). A daily
+        (``session.private``) shows nothing in a channel: its own path, ``DailyTable``."""
+        if session.private:
+            await self.daily.show(session, change)
+            return
         try:
             async with session.table_lock:
                 if session.closed and change.ended is None:
@@ -153,6 +160,10 @@ class DiscordPresenter:
         finished = await self.bot.storage.game_result(session.id)
         changes = finished.rating_changes if finished else ()
         embed = render.end_embed(lang, model, changes)
+        rotation = await self.bot.duplicates.rotation_of(session.id)
+        if rotation is not None:  # a duplicate match's game: its raw scores and result
+            name, value = await self.duplicate_field(session, rotation[1])
+            embed.add_field(name=name, value=value, inline=False)
         view = ui.end_view(lang, model)
         once = nonce(session, "e")
         # The end reaches everyone seated (PRODUCT.md): the ranking with each person's mention
@@ -200,6 +211,30 @@ class DiscordPresenter:
         await self.hands.close_hands(
             session, delivery, lambda lang: tr(lang, "end.winners", who=winners)
         )
+        started = await self.bot.duplicates.next_game(session)
+        if started is not None:  # the match's next rotation: its table, as a Start shows it
+            await self.show(*started)
+
+    async def duplicate_field(self, session: GameSession, rotation: int) -> tuple[str, str]:
+        """The end's words on a duplicate match: which game of the match this was, and after
+        the last, each player's raw scores and duplicate result, best first."""
+        lang = session.language
+        name = tr(lang, "duplicate.title", number=rotation + 1, games=session.players)
+        players = await self.bot.duplicates.result(session)
+        if players is None:
+            return name, tr(lang, "duplicate.next")
+        ranked = sorted(players, key=lambda p: -(p.share or 0.0))
+        lines = [
+            tr(
+                lang,
+                "duplicate.player",
+                who=in_text(p.name),
+                raw=", ".join(str(r) for r in p.raw),
+                share=percent(lang, p.share or 0.0),
+            )
+            for p in ranked
+        ]
+        return name, "\n".join([*lines, tr(lang, "duplicate.how")])
 
     async def ended_early(
         self, session: GameSession, reason: str, *, by: str | None = None

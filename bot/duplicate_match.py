@@ -1,0 +1,147 @@
+"""Duplicate at a table of friends (issue 47): ``/nines start duplicate`` plays the game's deals
+again with the seats rotated, so each player holds each seat's cards once, and scores each hand
+against the others who held the same cards (``engine/duplicate.py``).
+
+A match is ``players`` games from one seed: rotation ``r`` seats the player of the first game's
+seat ``o`` at seat ``(o + r) % players``, so the deals (a pure function of the seed and the
+hand's number) come round to everyone. Each rotation starts when the one before it ends; the
+rotation is stored with its game (storage: ``duplicate_games``, unique per match and rotation),
+so a restart between two rotations starts the next once, and only once. The last game's end
+shows each player's raw scores (their final score of each game) and their duplicate result:
+their matchpoints, board by board, over the tops (the others who held that board).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Game, Rules, parse_action
+from engine.duplicate import BoardScore, Field, board_points, total_share
+
+from .session import GameSession, Sessions
+from .session_values import Change, SeatInfo
+from .storage import IntegrityViolation, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer:
+    """One player of a match (by their seat in its first game): their final score in each
+    game, and their duplicate result."""
+
+    name: str
+    raw: tuple[int, ...]
+    boards: tuple[BoardScore, ...]
+
+    @property
+    def share(self) -> float | None:
+        return total_share(self.boards)
+
+
+def rotated(seats: list[SeatInfo]) -> list[SeatInfo]:
+    """The next rotation's seats: each one seat further round the table."""
+    n = len(seats)
+    moved = [seats[(i - 1) % n] for i in range(n)]
+    return [SeatInfo(s.name, s.user_id, s.difficulty) for s in moved]
+
+
+def score_match(games: list[Game], names: list[str]) -> list[MatchPlayer]:
+    """Each player of the first game's seats (``names``), scored over the match's games."""
+    n = len(names)
+    field = Field()
+    points = [[board_points(game, seat) for seat in range(n)] for game in games]
+    for r, _game in enumerate(games):
+        for seat in range(n):
+            field.add(seat, points[r][seat])
+    players = []
+    for origin, name in enumerate(names):
+        boards: list[BoardScore] = []
+        raw = []
+        for r, game in enumerate(games):
+            seat = (origin + r) % n
+            boards += field.score(seat, points[r][seat])
+            raw.append(game.scores[game.rules.unit_of(seat)])
+        players.append(MatchPlayer(name, tuple(raw), tuple(boards)))
+    return players
+
+
+class DuplicateMatches:
+    """The duplicate matches of the games this process runs."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
+
+    async def begin(self, session: GameSession) -> None:
+        """A lobby opened as a duplicate match: its game is the first rotation."""
+        await self.sessions.deps.storage.add_duplicate_game(session.id, 0, session.id)
+
+    async def rotation_of(self, game_id: int) -> tuple[int, int] | None:
+        return await self.sessions.deps.storage.duplicate_of(game_id)
+
+    async def next_game(self, ended: GameSession) -> tuple[GameSession, Change] | None:
+        """The next rotation of a finished game's match, started (its computers' first turns
+        played and stored); None if the game is not in a match, was its last rotation, or the
+        next one was started already (by this process before a restart, or another)."""
+        storage = self.sessions.deps.storage
+        found = await storage.duplicate_of(ended.id)
+        if found is None or ended.status != "finished":
+            return None
+        match_id, rotation = found
+        if rotation + 1 >= ended.players or len(await storage.duplicate_games(match_id)) > (
+            rotation + 1
+        ):
+            return None
+        seats = rotated(ended.seats)
+        row = await storage.create_game(
+            guild_id=ended.guild_id,
+            channel_id=ended.lobby_channel_id,
+            thread_id=None if ended.channel_id == ended.lobby_channel_id else ended.channel_id,
+            kind=ended.rules.game,
+            rules=ended.rules.to_dict(),
+            seed=ended.seed,
+            host_id=ended.host_id,
+            language=ended.language,
+            seats=[
+                Seat(
+                    i,
+                    s.name,
+                    user_id=s.user_id,
+                    is_computer=s.is_computer,
+                    difficulty=s.difficulty,
+                )
+                for i, s in enumerate(seats)
+            ],
+        )
+        try:
+            await storage.add_duplicate_game(match_id, rotation + 1, row.id)
+        except IntegrityViolation:
+            await storage.abandon_game(row.id, "cancelled")
+            return None
+        session = GameSession(
+            row, seats, self.sessions.deps, players=ended.players, turn_seconds=ended.turn_seconds
+        )
+        session.fence = self.sessions.deps.fence(ended.guild_id)
+        self.sessions.add(session)
+        async with session.lock:
+            change = await session.lobby.start(ended.host_id)
+            change.extend(await session.run_computers())
+        return session, change
+
+    async def result(self, ended: GameSession) -> list[MatchPlayer] | None:
+        """A match's result, once its last rotation is finished; None before (or not a
+        match)."""
+        storage = self.sessions.deps.storage
+        found = await storage.duplicate_of(ended.id)
+        if found is None or found[1] + 1 < ended.players:
+            return None
+        games = []
+        for game_id in await storage.duplicate_games(found[0]):
+            row = await storage.game(game_id)
+            if row is None or row.status != "finished":
+                return None
+            stored = [(a.seat, parse_action(a.action)) for a in await storage.actions(game_id)]
+            games.append(Game.replay(Rules.from_dict(row.rules), row.seed, stored))
+        first = await storage.seats(found[0])
+        return score_match(games, [s.name for s in first])
+
+
+__all__ = ["DuplicateMatches", "MatchPlayer", "rotated", "score_match"]
