@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from engine import Game, Rules, parse_action
+from engine import GAMES, Game, Rules, parse_action
 from engine.duplicate import BoardScore, board_points, score_board, total_share
 
 from .session import GameSession, Sessions
@@ -46,8 +46,11 @@ from .storage import DailyBoard, DailyTry, FieldCounts, GameKind, Seat, Storage
 PERSON_SEAT: Final = 0
 #: The computers' level: the hardest.
 LEVEL: Final = "hard"
-#: The ruleset each game's daily is played by, with its default settings.
-RULESETS: Final[Mapping[GameKind, str]] = {"nines": "classic", "nein-nine": "nein-nine"}
+#: The ruleset each game's daily is played by, with its default settings: the game's first
+#: registered (its default: classic Nines, Nein Nine).
+RULESETS: Final[Mapping[GameKind, str]] = {
+    name: game.rulesets[0].name for name, game in GAMES.items()
+}
 
 
 def daily_rules(kind: GameKind) -> Rules:
@@ -76,7 +79,7 @@ def private_place(day: str, kind: GameKind, user_id: int) -> int:
     one per person, game and day's parity, so a person's daily never takes a channel's one open
     game, and yesterday's, still open, never blocks today's."""
     parity = dt.date.fromisoformat(day).toordinal() % 2
-    return -(user_id * 4 + parity * 2 + (kind == "nein-nine"))
+    return -((user_id * 2 + parity) * len(GAMES) + list(GAMES).index(kind))
 
 
 def deal_seed(secret: str, day: str, kind: GameKind) -> int:
@@ -178,7 +181,7 @@ class Daily:
     async def open_game(self, found: DailyTry, *, language: str) -> GameSession:
         """The game of a claimed try, created, started and stored (its first computer turns
         played): found open if it was created already."""
-        kind: GameKind = "nines" if found.kind == "nines" else "nein-nine"
+        kind: GameKind = found.kind
         if found.game_id is not None:
             session = self.sessions.get(found.game_id)
             if session is not None:
@@ -226,7 +229,7 @@ class Daily:
         game = session.game
         if found is None or game is None or not game.over:
             return None
-        kind: GameKind = "nines" if found.kind == "nines" else "nein-nine"
+        kind: GameKind = found.kind
         points = board_points(game, PERSON_SEAT)
         mine = decisions(game)
         await self.storage.finish_daily(found.day, kind, found.user_id, points, mine)
@@ -248,7 +251,7 @@ class Daily:
         """A finished try's result as the field stands now (read from its stored game)."""
         if not found.finished or found.game_id is None:
             return None
-        kind: GameKind = "nines" if found.kind == "nines" else "nein-nine"
+        kind: GameKind = found.kind
         game = await self.stored_game(found.game_id)
         if game is None:
             return None

@@ -81,6 +81,7 @@ FRENCH_TOO = {
     "stats",  # abbreviation of statistiques
     "table",
     "points",  # « Un pli vaut 1 point », « coûte des points », points de match
+    "match",  # points de match (a tournament's duplicate scoring)
     "tr",  # Tr: trèfle on the French score sheet (Pi Co Ca Tr, issue 46)
     # A tournament's words (issue 48), French as they are.
     "champion",  # le rôle de champion
