@@ -145,6 +145,9 @@ def table_json(model: TableModel, avatars: Mapping[int, str] | None = None) -> J
         "turn": None if model.turn is None else _turn(model.turn),
         "trick": None if model.trick is None else _trick(model.trick),
         "tricks": [_trick(t) for t in model.tricks],
+        # The hand that just ended, trick by trick, until this hand's first trick is taken:
+        # its last cards came with the next deal, and stand on the table through these.
+        "last_tricks": [_trick(t) for t in model.last_tricks],
         "scores": list(model.scores),
         "start_scores": list(model.start_scores),
         "sheet": [_row(r) for r in model.sheet],

@@ -43,6 +43,8 @@ class FakeActivityServer:
     drop_next_act: bool = False
     #: Answer acts with ack + table (True) or leave them unanswered (False).
     answer_acts: bool = True
+    #: Acks an act and sends no table after it (the server's table still on its way).
+    ack_only: bool = False
     #: Refuse acts with an error frame in these words (code "not-your-turn").
     refuse_acts: str | None = None
     #: Answer pings (False: a server gone silent, as a half-dead mobile connection looks).
@@ -96,6 +98,7 @@ class FakeActivityServer:
         self.frames.clear()
         self.drop_next_act = False
         self.answer_acts = True
+        self.ack_only = False
         self.refuse_acts = None
         self.answer_pings = True
         self.answers.clear()
@@ -234,6 +237,8 @@ class FakeActivityServer:
                 self.answers[key] = {"op": "ack", "key": key}
                 self.seq += 1
                 await ws.send_json(self.answers[key])
+                if self.ack_only:
+                    continue
                 await ws.send_json(
                     {
                         "op": "table",

@@ -101,7 +101,7 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
         "Béatrice Tremblay-Gagnon: 7 of spades",
     ]
     last = browser.find_element(By.CSS_SELECTOR, ".lasttrick")
-    assert "Last trick" in last.text and "Computer (hard) takes the trick" in last.text
+    assert "Last trick" in last.text and "Last trick, won by Computer (hard)" in last.text
     chips = [m.accessible_name for m in last.find_elements(By.CSS_SELECTOR, ".mini")]
     assert chips == [
         "Alex: jack of spades",
@@ -167,7 +167,7 @@ def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivit
     assert [c.text for c in choices] == ["Le Joker gagne", "Le Joker perd", "Annuler"]
     assert "armed" in card(browser, "JK").get_attribute("class")  # the card asked about
     prompt = browser.find_element(By.CSS_SELECTOR, ".prompt .say").get_attribute("textContent")
-    assert prompt == "Votre Joker\u00a0: gagne-t-il ce pli ou le perd-il\u202f?"
+    assert prompt == "Votre Joker\u00a0: gagne\u2011t\u2011il ce pli ou le perd\u2011il\u202f?"
     assert not acts(fake)
     choices[1].click()
     sent = fake.wait_for(lambda: acts(fake))
@@ -223,7 +223,7 @@ def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) ->
     end = browser.find_element(By.CSS_SELECTOR, ".end")
     assert "Game over" in end.text and "Computer (hard) won" in end.text
     # The last hand's last trick stands; every trick of it is one tap away.
-    assert "Computer (hard) takes the trick" in end.find_element(By.CSS_SELECTOR, ".lasttrick").text
+    assert "Last trick, won by Computer (hard)" in end.find_element(By.CSS_SELECTOR, ".lasttrick").text
     tricks = end.find_element(By.CSS_SELECTOR, "details.alltricks")
     assert tricks.text == "Every trick of the hand"
     tricks.find_element(By.CSS_SELECTOR, "summary").click()
@@ -314,6 +314,30 @@ def test_confirm_option_asks_for_a_second_tap_and_is_remembered(
 
 
 # Dropped sockets ---------------------------------------------------------------------------
+
+
+def test_a_card_acked_stays_played_until_its_table_comes(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    """Issue 46, item 13 (14 in its list): between the server's ack and the next table the
+    tapped card is neither raised nor tappable again; the table that follows settles it."""
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_play(0))
+    fake.ack_only = True
+    card(browser, "TS").click()
+    key = fake.wait_for(lambda: acts(fake))[0]["key"]
+    fake.wait_for(lambda: key in fake.answers)
+    wait_js(browser, "return !!document.querySelector('[data-card=TS].sent')")
+    classes = card(browser, "TS").get_attribute("class")
+    assert "playable" not in classes and "sent" in classes, classes
+    card(browser, "TS").click()
+    time.sleep(0.3)  # nothing to wait for: a second tap must send nothing
+    assert len(acts(fake)) == 1
+    # Another card, still playable, goes at once (the held one is not a lock on the hand).
+    card(browser, "AS").click()
+    assert [a["action"] for a in fake.wait_for(lambda: len(acts(fake)) == 2 and acts(fake))] == [
+        "TS",
+        "AS",
+    ]
 
 
 def test_a_reconnect_resumes_and_resends_the_unanswered_action(

@@ -8,6 +8,8 @@ import type { GameName, Lang, SuitLetter } from "./protocol";
 
 const NBSP = "\u00a0"; // before a colon, inside « »
 const NNBSP = "\u202f"; // before ? ! ;
+/** A no-break hyphen: « échangez‑la », « perd‑il » never break at their hyphen. */
+const NBH = "\u2011";
 
 const en = {
   /** Each game's name, as bot/locales/*.json's game.<name> (tests/test_game_names.py checks). */
@@ -38,7 +40,10 @@ const en = {
   last_trick: "Last trick",
   all_tricks: (unit: "hand" | "round") => `Every trick of the ${unit}`,
   trick_n: (n: number) => `Trick ${n}`,
-  takes: (name: string) => `${name} takes the trick`,
+  /** Who took a trick, after "Last trick, " or "Trick 3, " (chat's "won by"). */
+  won_by: (name: string) => `won by ${name}`,
+  change: "Change",
+  unchanged: "unchanged",
   keep: "Keep my hand",
   swap: "Swap for the spare",
   joker_prompt: "Your Joker: does it win this trick or lose it?",
@@ -98,14 +103,14 @@ const fr: Words = {
   unit_hand: (n) => `Manche ${n}`,
   unit_round: (n) => `Manche ${n}`,
   trump: "Atout",
-  no_trump: "Sans-atout",
+  no_trump: `Sans${NBH}atout`,
   no_trump_short: "SA",
   no_trump_yet: `Pas encore d'atout${NBSP}: le premier 8 le fixe`,
   big_spit: "Grand 7",
   little_spit: "Petit 7",
   dealer: "Brasseur",
   your_turn: "À vous",
-  your_exchange: `À vous${NBSP}: gardez votre main ou échangez-la contre le chômeur.`,
+  your_exchange: `À vous${NBSP}: gardez votre main ou échangez${NBH}la contre le chômeur.`,
   turn_of: (name) => `Au tour de ${name}`,
   exchange_of: (name) => `${name} décide${NBSP}: garder ou échanger`,
   tricks: (n) => (n <= 1 ? `${n} pli` : `${n} plis`),
@@ -121,10 +126,12 @@ const fr: Words = {
   last_trick: "Dernier pli",
   all_tricks: () => "Tous les plis de la manche",
   trick_n: (n) => `Pli ${n}`,
-  takes: (name) => `${name} remporte le pli`,
+  won_by: (name) => `remporté par ${name}`,
+  change: "Écart",
+  unchanged: "inchangé",
   keep: "Garder ma main",
   swap: "Échanger contre le chômeur",
-  joker_prompt: `Votre Joker${NBSP}: gagne-t-il ce pli ou le perd-il${NNBSP}?`,
+  joker_prompt: `Votre Joker${NBSP}: gagne${NBH}t${NBH}il ce pli ou le perd${NBH}il${NNBSP}?`,
   joker_win: "Le Joker gagne",
   joker_lose: "Le Joker perd",
   called_win: "gagne",
@@ -141,7 +148,7 @@ const fr: Words = {
   retry_busy: (s) => `Le serveur de la table est occupé${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
   retry_not_in: (s) =>
     `Discord ne vous compte pas encore dans cette activité${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
-  no_game: `Pas encore de partie dans ce salon${NBSP}: lancez-en une avec /neuf commencer.`,
+  no_game: `Pas encore de partie dans ce salon${NBSP}: lancez${NBH}en une avec /neuf commencer.`,
   no_game_later: (m) => `Nouveau coup d'œil dans ${m}${NBSP}min.`,
   look_now: "Regarder maintenant",
   stopped: "Déconnecté.",

@@ -119,6 +119,9 @@ export interface Table {
   turn: Turn | null;
   trick: Trick | null;
   tricks: Trick[];
+  /** The hand `last_result` reports, trick by trick, until this hand's first trick is taken:
+   * its last cards came with the next deal (empty otherwise). */
+  last_tricks: Trick[];
   scores: number[];
   start_scores: number[];
   sheet: SheetRow[];

@@ -38,8 +38,13 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
 }
 
+/** A number as people write it, a negative one with a minus sign (−3), as chat writes it. */
+function num(n: number): string {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
 function scoreText(table: Table, score: number): string {
-  if (!table.kind.signed_scores) return String(score);
+  if (!table.kind.signed_scores) return num(score);
   // G10: a positive score as light stones, a negative one as dark stones.
   const stones = (score > 0 ? "○" : "●").repeat(Math.min(Math.abs(score), 9));
   return `${signed(score)}${stones ? ` <span class="stones" aria-hidden="true">${stones}</span>` : ""}`;
@@ -200,7 +205,9 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
     })
     .join("");
   const caption =
-    done && trick.winner !== null ? `<p class="caption">${esc(w.takes(seatName(t, trick.winner)))}</p>` : "";
+    done && trick.winner !== null
+      ? `<p class="caption">${esc(`${w.trick_n(trick.number)}, ${w.won_by(seatName(t, trick.winner))}`)}</p>`
+      : "";
   return (
     `<div class="trick n${t.seats.length}${done ? " done" : ""}" data-trick="${t.hand_number}.${trick.number}" ` +
     `aria-label="${esc(`#${trick.number}`)}">${cards}</div>${caption}`
@@ -209,13 +216,16 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
 
 function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
   const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
-  const who =
-    trick.winner !== null ? `<span class="lw">${esc(w.takes(seatName(t, trick.winner)))}</span>` : "";
-  return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span>${who}</div>`;
+  const head =
+    trick.winner !== null ? `${w.last_trick}, ${w.won_by(seatName(t, trick.winner))}` : w.last_trick;
+  return (
+    `<div class="lasttrick" data-trick="last.${trick.number}"><span class="lt">${esc(head)}</span>` +
+    `<span class="minis">${cards}</span></div>`
+  );
 }
 
-function allTricksHtml(t: Table, w: Words): string {
-  const rows = t.tricks
+function allTricksHtml(t: Table, w: Words, tricks: Trick[] = t.tricks): string {
+  const rows = tricks
     .map((trick) => {
       const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
       const who = trick.winner !== null ? esc(seatName(t, trick.winner)) : "";
@@ -225,25 +235,46 @@ function allTricksHtml(t: Table, w: Words): string {
   return `<details class="alltricks"><summary>${esc(w.all_tricks(t.kind.unit))}</summary><ol>${rows}</ol></details>`;
 }
 
-function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): string {
+/** The scores as the hand of `r` began (the sheet's row before it, or the start). */
+function scoresBefore(t: Table, r: HandResult): number[] {
+  return t.sheet.find((row) => row.number === r.number - 1)?.scores ?? t.start_scores;
+}
+
+/**
+ * A hand's outcome, as chat's summary gives it: each player's (or team's) tricks against the
+ * quota and what they did to the score (Nines), the 9s and points (Nein Nine), the score; then
+ * the hand's last trick and every trick of it (`tricks`: the hand's, when the model has them).
+ */
+function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean, tricks: Trick[] = []): string {
   const nines = r.nines.length > 0;
   const points = r.points.length > 0;
+  const quota = t.kind.has_quota;
+  const before = scoresBefore(t, r);
   const head =
     `<tr><th scope="col"></th><th scope="col">${esc(w.tricks(2).replace(/^\d+\s*/, ""))}</th>` +
+    (quota ? `<th scope="col">${esc(w.change)}</th>` : "") +
     (nines ? `<th scope="col">${esc(w.nines_taken)}</th>` : "") +
     (points ? `<th scope="col">${esc(w.points)}</th>` : "") +
     `<th scope="col">${esc(w.score)}</th></tr>`;
-  const rows = t.seats
-    .map((seat) => {
-      const i = seat.seat;
+  // One row per unit: a team's two players share theirs (their tricks count together).
+  const units = t.rules.teams ?? t.seats.map((seat) => [seat.seat]);
+  const rows = units
+    .map((seats, u) => {
+      const names = seats.map((s) => `<span class="nw">${esc(seatName(t, s))}</span>`).join(esc(w.and));
+      const won = seats.reduce((sum, s) => sum + (r.tricks_won[s] ?? 0), 0);
+      const change = (r.scores[u] ?? 0) - (before[u] ?? 0);
+      const moved = r.instant_win && change === 0 ? esc(w.unchanged) : signed(change);
       return (
-        `<tr><th scope="row" class="nm">${esc(seat.name)}</th><td>${r.tricks_won[i] ?? 0}</td>` +
-        (nines ? `<td>${r.nines[i] ?? 0}</td>` : "") +
-        (points ? `<td>${signed(r.points[i] ?? 0)}</td>` : "") +
-        `<td>${scoreText(t, r.scores[seat.team] ?? 0)}</td></tr>`
+        `<tr><th scope="row" class="nm">${names}</th>` +
+        `<td>${quota ? `${won}/${t.rules.quota}` : won}</td>` +
+        (quota ? `<td>${moved}</td>` : "") +
+        (nines ? `<td>${seats.map((s) => r.nines[s] ?? 0).join("+")}</td>` : "") +
+        (points ? `<td>${seats.map((s) => signed(r.points[s] ?? 0)).join(" ")}</td>` : "") +
+        `<td>${scoreText(t, r.scores[u] ?? 0)}</td></tr>`
       );
     })
     .join("");
+  const last = tricks[tricks.length - 1];
   const spare = r.spare
     ? `<p class="spare">${esc(w.spare + w.colon)}<span class="minis">${r.spare.map((c) => mini(c, w)).join("")}</span></p>`
     : "";
@@ -252,7 +283,10 @@ function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): strin
     (closable ? `<button type="button" class="tool" data-ui="close-result">${esc(w.close)}</button>` : "") +
     `</div>` +
     (r.instant_win ? `<p>${esc(w.instant_win)}</p>` : "") +
-    `<table class="grid">${head}${rows}</table>${spare}</div>`
+    `<table class="grid">${head}${rows}</table>${spare}` +
+    (last ? lastTrickHtml(t, last, w) : "") +
+    (tricks.length > 1 ? allTricksHtml(t, w, tricks) : "") +
+    `</div>`
   );
 }
 
@@ -289,10 +323,12 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
     // A hand's last cards may be followed at once by the next hand's lead (computers play
     // on): a line says the previous hand is over beside the new trick until its first trick
     // is taken, as the chat hand keeps its result, so its end is never skipped.
+    // The ended hand's last trick stands beside the new one until a trick of it is taken.
     const unread = !last && t.last_result && s.closedResult !== t.last_result.number;
+    const ended = last ? undefined : t.last_tricks[t.last_tricks.length - 1];
     return (
       trickHtml(t, t.trick, w, pos, false) +
-      (last ? lastTrickHtml(t, last, w) : "") +
+      (last ? lastTrickHtml(t, last, w) : ended ? lastTrickHtml(t, ended, w) : "") +
       (unread && t.last_result
         ? `<p class="result brief">${esc(w.hand_over(t.kind.unit, t.last_result.number))}</p>`
         : "")
@@ -300,8 +336,11 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
   }
   if (last) return trickHtml(t, last, w, pos, true);
   if (t.last_result && s.closedResult !== t.last_result.number) {
-    return resultHtml(t, t.last_result, w, true);
+    return resultHtml(t, t.last_result, w, true, t.last_tricks);
   }
+  // The summary closed: the ended hand's last trick still stands until the next card.
+  const ended = t.last_tricks[t.last_tricks.length - 1];
+  if (ended) return trickHtml(t, ended, w, pos, true);
   return `<div class="trick n${t.seats.length}"></div>`;
 }
 
@@ -347,9 +386,12 @@ function handCards(s: State, t: Table): HandCard[] {
   const playable = new Set(hand.playable);
   const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
   return hand.cards.map((card) => {
-    const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
+    // Tapped and sent (answered or not, its table not come yet): played, never tappable again.
+    const sent = s.sending.some((a) => a.split(":")[0] === card);
+    const can = playable.has(card) && !sent;
     const armed = s.armed === card || (s.jokerAsk && parseCard(card)?.suit === null);
-    return { card, can, cls: `card ${can ? "playable" : myTurn ? "dimmed" : "idle"}${armed ? " armed" : ""}` };
+    const how = sent ? "sent" : can ? "playable" : myTurn ? "dimmed" : "idle";
+    return { card, can, cls: `card ${how}${armed ? " armed" : ""}` };
   });
 }
 
@@ -422,8 +464,8 @@ function sheetHtml(t: Table, w: Words): string {
     `</tr>`;
   const start =
     t.kind.has_quota && t.start_scores.length
-      ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${v}</td>`).join("")}` +
-        (t.kind.has_quota ? `<td>${t.start_scores.reduce((a, b) => a + b, 0)}</td>` : "") +
+      ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${num(v)}</td>`).join("")}` +
+        (t.kind.has_quota ? `<td>${num(t.start_scores.reduce((a, b) => a + b, 0))}</td>` : "") +
         `</tr>`
       : "";
   const rows = t.sheet
@@ -432,7 +474,7 @@ function sheetHtml(t: Table, w: Words): string {
         `<tr><td>${row.number}</td><td>${row.trump ? suitSvg(row.trump) : esc(w.no_trump_short)}</td>` +
         `<td>${esc(t.seats[row.dealer]?.code ?? "?")}</td>` +
         row.scores.map((v) => `<td>${scoreText(t, v)}</td>`).join("") +
-        (t.kind.has_quota ? `<td>${row.total}</td>` : "") +
+        (t.kind.has_quota ? `<td>${num(row.total)}</td>` : "") +
         `</tr>`,
     )
     .join("");
