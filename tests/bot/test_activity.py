@@ -10,6 +10,7 @@ reconnection gets the table whole; a silent socket is dropped.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import time
@@ -186,6 +187,37 @@ async def test_the_page_and_the_token_are_served_and_the_entry_point_kept(activi
     # The bot synced its commands without dropping the Entry Point command Discord keeps.
     synced = {(c["name"], c["type"]) for c in fake.commands.global_commands.values()}
     assert ("launch", 4) in synced and ("nines", 1) in synced
+
+
+async def test_the_script_is_served_precompressed_by_what_the_client_accepts(
+    activity: Activity,
+):
+    """Issue 46, item 16: brotli where asked, else gzip, else the file as it is; each with
+    its type, ``Vary: Accept-Encoding``, and the bytes the build wrote beside the asset."""
+    from bot.activity import STATIC
+
+    script = next(p for p in (STATIC / "assets").iterdir() if p.suffix == ".js")
+    asked = {
+        "gzip, deflate, br": ("br", ".br"),
+        "gzip;q=1.0, br;q=0": ("gzip", ".gz"),
+        "gzip": ("gzip", ".gz"),
+        "*": ("br", ".br"),
+        "identity": (None, ""),
+        "": (None, ""),
+    }
+    async with aiohttp.ClientSession(auto_decompress=False) as raw:
+        for accept, (coding, suffix) in asked.items():
+            url = f"{activity.base}/assets/{script.name}"
+            async with raw.get(url, headers={"Accept-Encoding": accept}) as answer:
+                assert answer.status == 200, accept
+                assert answer.headers.get("Content-Encoding") == coding, accept
+                assert answer.headers["Vary"] == "Accept-Encoding"
+                assert answer.headers["Content-Type"].startswith("text/javascript")
+                body = await answer.read()
+            assert body == script.with_name(script.name + suffix).read_bytes(), accept
+    assert gzip.decompress(script.with_name(script.name + ".gz").read_bytes()) == (
+        script.read_bytes()
+    )
 
 
 def table_buttons(message: Message) -> list[str]:
