@@ -145,13 +145,14 @@ function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): 
   const turn = t.turn?.seat === seat.seat && t.status === "playing";
   const score = t.scores[seat.team] ?? 0;
   const tags: string[] = [];
+  // The team first: who is whose partner must always show, however narrow the seat.
+  if (t.rules.teams) tags.push(w.team(seat.team));
   if (t.status === "lobby" && seat.host) tags.push(w.host);
   if (seat.computer) tags.push(w.computer);
   // Nines' exchange: who kept and who swapped is public (N4).
   const decided = t.exchange.find(([s]) => s === seat.seat);
   if (decided && t.status === "playing") tags.push(decided[1] ? w.swapped : w.kept);
   if (seat.away) tags.push(w.away);
-  if (t.rules.teams) tags.push(w.team(seat.team));
   if (isViewer) tags.push(w.you);
   // The first letter or digit, not a leading emoji (a computer's "🤖 Normal bot").
   const initial = esc(/[\p{L}\p{N}]/u.exec(seat.name)?.[0]?.toUpperCase() ?? "?");
@@ -402,14 +403,27 @@ function cardButton(c: HandCard, w: Words): string {
   );
 }
 
+/** Hands longer than this are laid in two rows where the screen is narrow (style.css): a
+ * 13-card fan in one row on a phone leaves each card a sliver. */
+const ONE_ROW = 8;
+
+/** How many cards the fan's first row holds (all of them when one row will do). */
+function firstRow(n: number): number {
+  return n > ONE_ROW ? Math.ceil(n / 2) : n;
+}
+
 function handHtml(s: State, t: Table, w: Words): string {
   const hand = t.hand;
   if (t.status !== "playing") return ""; // the game is not on: no hand, the middle gets the room
   if (hand === null) return `<p class="watch">${esc(w.watching)}</p>`;
-  const cards = handCards(s, t)
-    .map((c) => cardButton(c, w))
-    .join("");
-  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${putDownHtml(t, w)}`;
+  const cards = handCards(s, t).map((c) => cardButton(c, w));
+  const split = firstRow(cards.length);
+  const rows = [cards.slice(0, split), cards.slice(split)].filter((row) => row.length > 0);
+  return (
+    `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">` +
+    rows.map((row) => `<div class="fanrow">${row.join("")}</div>`).join("") +
+    `</div>${putDownHtml(t, w)}`
+  );
 }
 
 function putDownHtml(t: Table, w: Words): string {
@@ -431,7 +445,11 @@ function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
   const have = fan ? [...fan.querySelectorAll<HTMLElement>(".card")] : [];
   const kept = new Set(want.map((c) => c.card));
   const staying = have.filter((b) => kept.has(b.dataset.card ?? ""));
+  const rows = fan ? [...fan.querySelectorAll<HTMLElement>(".fanrow")] : [];
+  const split = firstRow(want.length);
+  const rowsWanted = split < want.length ? 2 : 1;
   const inPlace =
+    rows.length >= rowsWanted &&
     el !== null && fan !== null && fan !== undefined && t.status === "playing" && t.hand !== null &&
     previous.get("hand-shape") === shape && staying.length === want.length &&
     staying.every((b, i) => b.dataset.card === want[i]?.card);
@@ -442,6 +460,14 @@ function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
   }
   const hadFocus = fan.contains(document.activeElement);
   for (const b of have) if (!kept.has(b.dataset.card ?? "")) b.remove();
+  // The cards left laid in the rows they now need, moved (not redrawn) between them.
+  const [first, second] = rows as [HTMLElement, HTMLElement | undefined];
+  staying.forEach((b, i) => {
+    const row = i < split || second === undefined ? first : second;
+    const before = i === 0 || i === split ? null : (staying[i - 1] ?? null);
+    if (b.parentElement !== row || b.previousElementSibling !== before) row.appendChild(b);
+  });
+  for (const row of rows.slice(rowsWanted)) if (row.childElementCount === 0) row.remove();
   staying.forEach((b, i) => {
     const c = want[i] as HandCard;
     if (b.className !== c.cls) b.className = c.cls;
@@ -597,9 +623,10 @@ export function render(root: HTMLElement, s: State): void {
   patchHand(root, s, t, w);
   // The fan's card count, for its overlap (style.css), set through the CSSOM: a style
   // attribute in markup would need 'unsafe-inline' in a Content Security Policy.
-  root
-    .querySelector<HTMLElement>(".fan")
-    ?.style.setProperty("--n", String(Math.max(t.hand?.cards.length ?? 1, 1)));
+  const n = Math.max(t.hand?.cards.length ?? 1, 1);
+  const fan = root.querySelector<HTMLElement>(".fan");
+  fan?.style.setProperty("--n", String(n));
+  fan?.style.setProperty("--per", String(Math.max(firstRow(n), 1)));
   patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
   if (was !== null) after(root, was, t.tricks[t.tricks.length - 1]?.winner ?? null);
   tick(root, s);
