@@ -25,7 +25,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -40,7 +40,17 @@ from ..storage import FencedOut
 from .discord_api import Person
 from .gate import Gate, Refused
 from .model import table_for
-from .protocol import Act, BadFrame, Hello, Json, Ping, error_frame, parse_frame, table_json
+from .protocol import (
+    Act,
+    BadFrame,
+    Hello,
+    Json,
+    LobbyAct,
+    Ping,
+    error_frame,
+    parse_frame,
+    table_json,
+)
 from .relay import READY_WITHIN
 from .tasks import Background
 from .waiting import Waiting
@@ -228,6 +238,10 @@ class Hub:
         #: Told when a seated person's last socket at a game in play closed: the web table no
         #: longer tells them their turn, the chat must (set by the fan-out presenter).
         self.seat_left: Callable[[GameSession], None] | None = None
+        #: A lobby move from a web table (join, leave, a computer, start), done as chat does
+        #: it: set by the extension (cogs/nines/web_lobby.py), which edits the chat's lobby
+        #: message too; None without it (the move is refused).
+        self.lobby_seat: Callable[[GameSession, int, str, str], Awaitable[None]] | None = None
         #: Stopping: the sockets closing now are not people leaving.
         self.closing = False
         #: Signed-in sockets in channels with no game (without the relay): seated when one
@@ -285,6 +299,8 @@ class Hub:
                         self.relay.act(client, frame)  # its game's process answers
                     else:
                         await self.act(client, frame)
+                elif isinstance(frame, LobbyAct):
+                    await self.lobby(client, frame)
                 else:  # a second hello
                     words = refusal(client.lang, "bad-request")
                     client.send(error_frame(None, "bad-request", words))
@@ -305,7 +321,7 @@ class Hub:
 
     async def _receive(
         self, ws: web.WebSocketResponse, client: Client | None = None
-    ) -> Hello | Act | Ping | None:
+    ) -> Hello | Act | Ping | LobbyAct | None:
         """The next frame; None when the socket closed or went silent. A malformed frame is
         answered (bad-request) and skipped."""
         while True:
@@ -543,6 +559,26 @@ class Hub:
         if answer["op"] == "ack":
             return  # sent as soon as the move was stored
         client.send(answer)
+
+    async def lobby(self, client: Client, act: LobbyAct) -> None:
+        """A lobby move from the page (``Hub.lobby_seat``): ``ack``, or the chat's refusal in
+        the person's words. The table that follows shows the seats (the lobby's write tells
+        the presenter, which pushes it)."""
+        lang = client.lang
+        session = None if client.waiting else self.bot.sessions.get(client.game_id)
+        if session is None or self.lobby_seat is None:
+            client.send(error_frame(act.key, "no-game", refusal(lang, "no-game")))
+            return
+        try:
+            await self.lobby_seat(session, client.user_id, client.name, act.what)
+        except SessionError as error:
+            client.send(error_frame(act.key, *session_refusal(lang, error)))
+            return
+        except Exception:
+            log.exception("activity lobby move %r in game %s failed", act.what, session.id)
+            client.send(error_frame(act.key, "stale", tr(lang, "error.unexpected")))
+            return
+        client.send({"op": "ack", "key": act.key})
 
     async def _apply(self, client: Viewer, act: Act) -> tuple[Json, bool]:
         """The action's answer, and whether it is its key's own (False: the key made another

@@ -21,6 +21,7 @@ from .records import RecordsCog
 from .settings import SettingsCog
 from .table import DiscordPresenter
 from .ui import DYNAMIC_ITEMS, GameButton
+from .web_lobby import WebLobby
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -39,6 +40,9 @@ async def setup(bot: NinesBot) -> None:
     sessions = bot.plug_in(DiscordPresenter(bot))
     restored = await sessions.restore(bot.serves)
     controller = Controller(bot, Lobbies(bot))
+    if bot.activity_server is not None:
+        # The web table's lobby moves, done as chat's (bot/ cannot import this extension).
+        bot.activity_server.hub.lobby_seat = WebLobby(bot).act
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton)
     discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
     for cog in nines_cogs(bot, controller):

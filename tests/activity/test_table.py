@@ -223,7 +223,8 @@ def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) ->
     end = browser.find_element(By.CSS_SELECTOR, ".end")
     assert "Game over" in end.text and "Computer (hard) won" in end.text
     # The last hand's last trick stands; every trick of it is one tap away.
-    assert "Last trick, won by Computer (hard)" in end.find_element(By.CSS_SELECTOR, ".lasttrick").text
+    last = end.find_element(By.CSS_SELECTOR, ".lasttrick").text
+    assert "Last trick, won by Computer (hard)" in last
     tricks = end.find_element(By.CSS_SELECTOR, "details.alltricks")
     assert tricks.text == "Every trick of the hand"
     tricks.find_element(By.CSS_SELECTOR, "summary").click()

@@ -17,7 +17,7 @@ import { DiscordSDK, DiscordSDKMock } from "@discord/embedded-app-sdk";
 import { SUIT_SPRITE, parseCard } from "./cards";
 import { Link, type LinkStatus, type Retry, backoff } from "./connection";
 import { WORDS, langOf } from "./i18n";
-import type { ActionText, CardText, ServerFrame } from "./protocol";
+import type { ActionText, CardText, LobbyWhat, ServerFrame } from "./protocol";
 import { render, tick } from "./render";
 import { type State, initialState, saveConfirm } from "./state";
 
@@ -261,6 +261,13 @@ function start(): void {
           break;
         case "look-now":
           link?.now();
+          break;
+        case "lobby-join":
+        case "lobby-leave":
+        case "lobby-cpu":
+        case "lobby-uncpu":
+        case "lobby-start":
+          link?.lobby(target.dataset.ui.slice("lobby-".length) as LobbyWhat);
           break;
       }
     }

@@ -203,4 +203,14 @@ export interface Act {
   n: number;
 }
 
-export type ClientFrame = Hello | Act | { op: "ping" };
+/** What a web table may do in its game's lobby (the host's rights as in chat). */
+export type LobbyWhat = "join" | "leave" | "cpu" | "uncpu" | "start";
+
+/** A lobby move: answered `ack` or `error` under its key; the next table shows the seats. */
+export interface LobbyAct {
+  op: "lobby";
+  key: string;
+  what: LobbyWhat;
+}
+
+export type ClientFrame = Hello | Act | LobbyAct | { op: "ping" };

@@ -345,7 +345,33 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
   return `<div class="trick n${t.seats.length}"></div>`;
 }
 
+/**
+ * The lobby, from the page (issue 46): how many seats are taken and what this person may do:
+ * join or leave; the host adds or removes a computer and starts, as in chat.
+ */
+function lobbyHtml(s: State, t: Table, w: Words): string {
+  const players = t.rules.players;
+  const me = s.you === null ? undefined : t.seats.find((seat) => seat.user_id === s.you?.user_id);
+  const host = me?.host === true;
+  const full = t.seats.length >= players;
+  const button = (what: string, words: string, quiet = false) =>
+    `<button type="button" class="choice${quiet ? " quiet" : ""}" data-ui="lobby-${what}">${esc(words)}</button>`;
+  const choices: string[] = [];
+  if (me === undefined && !full) choices.push(button("join", w.join));
+  if (host && !full) choices.push(button("cpu", w.add_cpu, true));
+  if (host && t.seats.some((seat) => seat.computer)) choices.push(button("uncpu", w.remove_cpu, true));
+  if (host && full) choices.push(button("start", w.start));
+  if (me !== undefined && !host) choices.push(button("leave", w.leave, true));
+  const hint = me === undefined ? (full ? w.lobby : w.lobby_join_hint) : host ? (full ? w.lobby_full_hint : "") : w.lobby_wait_host;
+  return (
+    `<p class="say">${esc(w.lobby_seats(t.seats.length, players))}</p>` +
+    (hint ? `<p class="say quiet">${esc(hint)}</p>` : "") +
+    (choices.length ? `<div class="choices">${choices.join("")}</div>` : "")
+  );
+}
+
 function promptHtml(s: State, t: Table, w: Words): string {
+  if (t.status === "lobby") return lobbyHtml(s, t, w);
   const hand = t.hand;
   if (hand === null || t.status !== "playing") return "";
   const mine = t.turn?.seat === hand.seat;
