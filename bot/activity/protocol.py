@@ -206,8 +206,9 @@ class Ping:
 
 
 #: What a web table may do in its game's lobby (``lobby`` frames): sit down, get up, add or
-#: remove a computer, start (the last three the host's, as in chat).
-LOBBY_WHATS: Final = frozenset({"join", "leave", "cpu", "uncpu", "start"})
+#: remove a computer, start (the last three the host's, as in chat); and, waiting in a
+#: channel with no game, open a lobby there (``open``).
+LOBBY_WHATS: Final = frozenset({"join", "leave", "cpu", "uncpu", "start", "open"})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -42,7 +42,9 @@ async def setup(bot: NinesBot) -> None:
     controller = Controller(bot, Lobbies(bot))
     if bot.activity_server is not None:
         # The web table's lobby moves, done as chat's (bot/ cannot import this extension).
-        bot.activity_server.hub.lobby_seat = WebLobby(bot).act
+        web_lobby = WebLobby(bot)
+        bot.activity_server.hub.lobby_seat = web_lobby.act
+        bot.activity_server.hub.lobby_open = web_lobby.open
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton)
     discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
     for cog in nines_cogs(bot, controller):

@@ -1,4 +1,5 @@
-"""A lobby's seats changed from the web table: join, leave, add or remove a computer, start.
+"""A lobby's seats changed from the web table: join, leave, add or remove a computer, start;
+and a lobby opened from a web table waiting in a channel with no game (``open``).
 
 The Activity's hub (bot/activity/hub.py) cannot import the extension (``bot/`` never imports
 ``cogs/``): it calls ``Hub.lobby_seat``, which the extension sets to ``WebLobby.act``. The
@@ -16,13 +17,17 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
-from bot import table_model
-from bot.i18n import tr
-from bot.session import GameSession, SessionError
+from bot import names, table_model
+from bot.i18n import language_of, tr
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, SessionError
+from bot.storage import ChannelBusy
+from engine import Rules
 
 from . import render, ui
 from .activity import open_table_button
+from .commands import rule_defaults
 from .controller import computer_name
+from .messages import nonce
 from .ui import Buttons
 
 if TYPE_CHECKING:
@@ -67,6 +72,54 @@ class WebLobby:
                 await self._edit_lobby(session, started=False)
         if shown is not None:
             await shown
+
+    async def open(self, channel_id: int, guild_id: int, user_id: int, name: str) -> None:
+        """A lobby opened in the channel by the person at a waiting web table, as ``/nines
+        start`` opens one with no options: the server's rules, the host seated, the lobby
+        message posted in the channel. The waiting sockets there sit down at it
+        (``Sessions.opened``). SessionError if the channel has a game or the bot cannot post."""
+        settings = await self.bot.storage.get_guild_settings(guild_id)
+        ruleset = str(settings.get("ruleset") or "classic")
+        rules = Rules.from_settings(ruleset, rule_defaults(settings))
+        chosen = str(settings.get("language") or "")
+        guild = self.bot.get_guild(guild_id)
+        locale = None if guild is None else str(guild.preferred_locale)
+        language = chosen if chosen in ("en", "fr") else language_of(locale)
+        try:
+            session = await self.bot.sessions.open_lobby(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=None,
+                rules=rules,
+                host_id=user_id,
+                host_name=names.stored(name),
+                language=language,
+                turn_seconds=float(settings.get("turn_timer") or DEFAULT_TURN_SECONDS),
+            )
+        except ChannelBusy:
+            raise SessionError("error.channel_busy") from None
+        level = str(settings.get("difficulty") or "normal")
+        lobby = table_model.build_lobby(session)
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            # With its nonce, as every message a game owes: sent twice, it is made once.
+            posted = await channel.send(
+                embed=render.lobby_embed(language, lobby),
+                view=ui.lobby_view(
+                    language,
+                    lobby,
+                    level,
+                    open_table=open_table_button(self.bot, language, session.id),
+                ),
+                nonce=nonce(session, "l"),
+            )
+        except discord.HTTPException:
+            # No lobby nobody in chat can see: closed again, and the person told why.
+            log.info("game %s: could not post the lobby opened from the web table", session.id)
+            await session.abandon("cancelled")
+            self.bot.presenter.lobby_changed(session)
+            raise SessionError("error.cannot_post") from None
+        await session.lobby_posted(posted.id)
 
     async def _edit_lobby(self, session: GameSession, *, started: bool) -> None:
         """The chat's lobby message brought to the seats now (or marked started)."""

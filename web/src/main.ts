@@ -267,6 +267,7 @@ function start(): void {
         case "lobby-cpu":
         case "lobby-uncpu":
         case "lobby-start":
+        case "lobby-open":
           link?.lobby(target.dataset.ui.slice("lobby-".length) as LobbyWhat);
           break;
       }

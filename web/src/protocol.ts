@@ -204,7 +204,7 @@ export interface Act {
 }
 
 /** What a web table may do in its game's lobby (the host's rights as in chat). */
-export type LobbyWhat = "join" | "leave" | "cpu" | "uncpu" | "start";
+export type LobbyWhat = "join" | "leave" | "cpu" | "uncpu" | "start" | "open";
 
 /** A lobby move: answered `ack` or `error` under its key; the next table shows the seats. */
 export interface LobbyAct {

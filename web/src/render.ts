@@ -96,7 +96,12 @@ function noGameHtml(s: State, w: Words): string {
       ? `<p class="later">${esc(w.no_game_later(Math.max(1, Math.round(secondsLeft(s) / 60))))}</p>` +
         `<button type="button" class="tool" data-ui="look-now">${esc(w.look_now)}</button>`
       : "";
-  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}</div>`;
+  // Waiting here (one server): a lobby can be opened from the page, as /nines start does.
+  const open =
+    s.link === "waiting"
+      ? `<div class="choices"><button type="button" class="choice" data-ui="lobby-open">${esc(w.open_lobby)}</button></div>`
+      : "";
+  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}${open}</div>`;
 }
 
 /** What the link is doing, in words: why it waits and for how long (whole seconds). */
