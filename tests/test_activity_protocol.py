@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 
 from bot.activity.model import table_for
-from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table_json
+from bot.activity.protocol import (
+    Act,
+    BadFrame,
+    Hello,
+    LobbyAct,
+    Ping,
+    parse_frame,
+    table_json,
+)
 from bot.session import GameSession, SeatInfo
 from bot.settings import Settings, SettingsError
 from bot.storage.values import GameRow
@@ -24,6 +32,7 @@ TABLE = {
     "trump", "spits", "exchange_order", "exchange", "turn", "trick", "tricks", "scores",
     "start_scores", "sheet", "last_result", "tiebreak", "winners", "ranking", "hand",
     "notation", "n",  # ACTIVITY.md, Changes (activity2)
+    "last_tricks",  # ACTIVITY.md, Changes (issue 46)
 }  # fmt: skip
 KIND = {
     "name", "unit", "higher_wins", "faces", "has_quota", "signed_scores", "hidden_tricks",
@@ -93,6 +102,7 @@ def test_a_finished_hand_has_its_result_and_the_sheet_its_row() -> None:
     assert table["hand_number"] >= 2
     assert set(table["last_result"]) == RESULT and len(table["sheet"]) >= 1
     assert all(set(t) == TRICK for t in table["tricks"])
+    assert all(set(t) == TRICK for t in table["last_tricks"])
 
 
 def test_a_watcher_gets_no_hand_and_a_seat_only_its_own() -> None:
@@ -190,3 +200,17 @@ def test_the_sign_in_budget_settings_have_defaults_and_refuse_nonsense() -> None
     ):
         with pytest.raises(SettingsError, match=name):
             Settings.from_mapping({**base, name: value})
+
+
+def test_a_lobby_frame_names_one_of_the_lobby_moves() -> None:
+    """Issue 46, item 15: ``{"op": "lobby", "key", "what"}``; any other ``what`` is refused."""
+    for what in ("join", "leave", "cpu", "uncpu", "start", "open"):
+        assert parse_frame({"op": "lobby", "key": "k", "what": what}) == LobbyAct("k", what)
+    for bad in (
+        {"op": "lobby", "key": "k", "what": "cancel"},
+        {"op": "lobby", "key": "k"},
+        {"op": "lobby", "what": "join"},
+        {"op": "lobby", "key": "", "what": "join"},
+    ):
+        with pytest.raises(BadFrame):
+            parse_frame(bad)
