@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.table_model import PlayedCard, TableModel
+from bot.table_model import PlayedCard, TableModel, TrickModel
 from engine import Card
 from testbed.browser import wait_js
 from tests.activity import tables
@@ -214,6 +214,130 @@ def test_the_exchange_is_two_clear_choices(browser: Driver, fake: FakeActivitySe
     assert len(browser.find_elements(By.CSS_SELECTOR, "button.card.playable")) == 0
     buttons[1].click()
     assert fake.wait_for(lambda: acts(fake))[0]["action"] == "swap"
+
+
+def ended_hand(viewer: int) -> TableModel:
+    """The exchange of hand 4, hand 3 just ended: its last two tricks carried (``last_tricks``),
+    one score gone below 0 (an instant win)."""
+    model = tables.nines_exchange(viewer)
+    result = model.last_result
+    assert result is not None
+    scores = (6, -1, 8)
+    sheet = (*model.sheet[:-1], dataclasses.replace(model.sheet[-1], scores=scores))
+    ended = (
+        TrickModel(
+            12,
+            tuple(PlayedCard(s, Card.parse(c)) for s, c in ((0, "2S"), (1, "AS"), (2, "9S"))),
+            1,
+            Card.parse("AS"),
+        ),
+        TrickModel(
+            13,
+            tuple(PlayedCard(s, Card.parse(c)) for s, c in ((1, "3D"), (2, "KD"), (0, "QD"))),
+            2,
+            Card.parse("KD"),
+        ),
+    )
+    return dataclasses.replace(
+        model,
+        scores=scores,
+        sheet=sheet,
+        last_result=dataclasses.replace(result, scores=scores),
+        last_tricks=ended,
+    )
+
+
+def test_a_hand_summary_reads_as_chats(browser: Driver, fake: FakeActivityServer) -> None:
+    """Issue 46, items 13 and 19: the hand that ended with its last trick (its cards came with
+    the next deal) and every trick a tap away; tricks against the quota and the change to each
+    score; a negative score with a minus sign (−1), as chat writes them."""
+    from selenium.webdriver.common.by import By
+
+    model = ended_hand(0)
+    open_table(browser, fake, tables.ALEX, lambda: model)
+    result = browser.find_element(By.CSS_SELECTOR, ".result")
+    last = result.find_element(By.CSS_SELECTOR, ".lasttrick")
+    assert last.text.startswith("Last trick, won by Computer (hard)"), last.text
+    labels = [m.get_attribute("aria-label") for m in last.find_elements(By.CSS_SELECTOR, ".mini")]
+    assert labels == [
+        "Béatrice Tremblay-Gagnon: 3 of diamonds",
+        "Computer (hard): king of diamonds",
+        "Alex: queen of diamonds",
+    ]
+    assert result.find_element(By.CSS_SELECTOR, "details.alltricks summary").text
+    heads = [th.text for th in result.find_elements(By.CSS_SELECTOR, "tr:first-child th")]
+    assert heads == ["", "tricks", "Change", "Score"]
+    before = model.sheet[-2].scores
+    assert model.last_result is not None
+    for row, seat in zip(
+        result.find_elements(By.CSS_SELECTOR, "tr + tr"), model.seats, strict=True
+    ):
+        cells = [td.text for td in row.find_elements(By.CSS_SELECTOR, "td")]
+        change = model.last_result.scores[seat.seat] - before[seat.seat]
+        sign = "+" if change > 0 else "\u2212" if change < 0 else ""
+        assert cells[0] == f"{model.last_result.tricks_won[seat.seat]}/{model.rules.quota}"
+        assert cells[1] == f"{sign}{abs(change)}"
+        assert cells[2] == str(model.last_result.scores[seat.seat]).replace("-", "\u2212")
+    assert "\u22121" in result.text and "-1" not in result.text
+    # Closed, the hand's last trick still stands on the table until the next card.
+    result.find_element(By.CSS_SELECTOR, "[data-ui=close-result]").click()
+    wait_js(browser, "return !document.querySelector('.result')")
+    played = browser.find_elements(By.CSS_SELECTOR, ".trick.done .played")
+    assert [p.get_attribute("data-card") for p in played] == ["3D", "KD", "QD"]
+    assert (
+        "Trick 13, won by Computer (hard)" in browser.find_element(By.CSS_SELECTOR, ".caption").text
+    )
+
+
+#: Run in the page: for each pip card of the hand, how close its pips come to its corner
+#: indices (the rank and suit in two corners), in px as drawn; negative: they overlap.
+PIP_GAPS = """
+const gaps = {};
+for (const svg of document.querySelectorAll('.fan .card svg.face')) {
+  const card = svg.closest('[data-card]').dataset.card;
+  if (!/^([2-9]|T|10)[HDCS]$/.test(card)) continue;
+  const g = svg.querySelector('g.red, g.black');
+  const corners = [...g.children].filter((e) => e.tagName === 'g' || e.matches('text.idx') ||
+    (e.tagName === 'use' && e.previousElementSibling?.matches('text.idx')));
+  const marks = [...corners].flatMap((e) => e.tagName === 'g' ? [...e.children] : [e])
+    .map((e) => e.getBoundingClientRect());
+  const pips = [...g.children].filter((e) => e.tagName === 'use' && !corners.includes(e))
+    .map((e) => e.getBoundingClientRect());
+  let least = Infinity;
+  for (const p of pips) for (const m of marks) {
+    const dx = Math.max(m.left - p.right, p.left - m.right);
+    const dy = Math.max(m.top - p.bottom, p.top - m.bottom);
+    least = Math.min(least, Math.max(dx, dy));
+  }
+  gaps[card] = [least, pips.length, svg.getBoundingClientRect().width];
+}
+return gaps;
+"""
+
+
+def test_pips_stand_clear_of_the_corner_indices(browser: Driver, fake: FakeActivityServer) -> None:
+    """Issue 46, item 18: on every pip card the pips keep clear of the corner indices (the 10
+    and the 7 had them pressed against them)."""
+    open_table(browser, fake, tables.ALEX, lambda: tables.nines_exchange(0))
+    gaps = browser.execute_script(PIP_GAPS)
+    assert {"TD", "9S", "4S", "3H", "8C", "5C"} <= set(gaps), gaps
+    for card, (gap, pips, width) in gaps.items():
+        rank = 10 if card[0] == "T" else int(card[0])
+        assert pips == rank, (card, pips)
+        # At least 1 unit of the card's 60-unit width between a pip and an index.
+        assert gap >= width / 60, (card, gap, width)
+
+
+def test_french_words_never_break_at_a_hyphen() -> None:
+    """Issue 46, item 20: « échangez‑la », « perd‑il » hold together (a no-break hyphen,
+    U+2011): no French word of the page's carries a breakable hyphen between letters."""
+    source = (Path(__file__).resolve().parents[2] / "web" / "src" / "i18n.ts").read_text()
+    french = source[source.index("const fr: Words = {") :]
+    french = french[: french.index("\n};")]
+    words = [line for line in french.splitlines() if "game:" not in line]  # the games' names
+    hyphenated = [line.strip() for line in words if re.search(r"[^\W\d_]-[^\W\d_]", line)]
+    assert hyphenated == []
+    assert "échangez${NBH}la" in french and "perd${NBH}il" in french
 
 
 def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) -> None:
