@@ -340,6 +340,48 @@ def test_french_words_never_break_at_a_hyphen() -> None:
     assert "échangez${NBH}la" in french and "perd${NBH}il" in french
 
 
+def lobby(viewer: int | None, people: int) -> TableModel:
+    """Nines' lobby: Alex hosts, ``people`` seats taken of three."""
+    model = tables.nines_play(viewer)
+    seats = tuple(
+        dataclasses.replace(s, host=s.seat == 0, computer=False) for s in model.seats[:people]
+    )
+    return dataclasses.replace(
+        model, status="lobby", seats=seats, hand=None, trick=None, tricks=(), turn=None,
+        hand_number=0, last_result=None,
+    )  # fmt: skip
+
+
+def test_the_lobby_says_how_to_sit_down_and_sends_it(
+    browser: Driver, fake: FakeActivityServer
+) -> None:
+    """Issue 46, item 15: a person not seated is told how many seats are taken and may join;
+    the host adds a computer or starts; each tap is a ``lobby`` frame."""
+    from selenium.webdriver.common.by import By
+
+    def lobby_frames() -> list[dict[str, Any]]:
+        return [r.frame for r in fake.sent("lobby")]
+
+    open_table(browser, fake, tables.CAM, lambda: lobby(None, 2))
+    prompt = browser.find_element(By.CSS_SELECTOR, "[data-region=prompt]")
+    assert "2 of 3 seats taken" in prompt.text and "Join to play" in prompt.text
+    assert [b.text for b in prompt.find_elements(By.CSS_SELECTOR, "button")] == ["Join"]
+    prompt.find_element(By.CSS_SELECTOR, "button").click()
+    sent = fake.wait_for(lambda: lobby_frames())
+    assert sent[0]["what"] == "join" and len(sent[0]["key"]) >= 16
+    # The host, with a seat free: a computer; full: start (and take a computer back).
+    open_table(browser, fake, tables.ALEX, lambda: lobby(0, 2))
+    buttons = browser.find_elements(By.CSS_SELECTOR, "[data-region=prompt] button")
+    assert [b.text for b in buttons] == ["Add a computer"]
+    buttons[0].click()
+    assert fake.wait_for(lambda: len(lobby_frames()) == 2 and lobby_frames())[1]["what"] == "cpu"
+    open_table(browser, fake, tables.ALEX, lambda: lobby(0, 3))
+    buttons = browser.find_elements(By.CSS_SELECTOR, "[data-region=prompt] button")
+    assert [b.text for b in buttons] == ["Start"]
+    buttons[0].click()
+    assert fake.wait_for(lambda: len(lobby_frames()) == 3 and lobby_frames())[2]["what"] == "start"
+
+
 def test_the_end_shows_the_ranking(browser: Driver, fake: FakeActivityServer) -> None:
     from selenium.webdriver.common.by import By
 
