@@ -162,6 +162,12 @@ class TableModel:
     first_dealer: int
     #: The draw for first dealer (N2, G2): rounds of (seat, card), ties drawing again.
     draw: tuple[tuple[tuple[int, Card], ...], ...]
+    #: The completed tricks of the hand ``last_result`` reports, every one, while this hand
+    #: has none completed yet: a hand's last cards (the one completing its next-to-last trick,
+    #: the last trick, which plays itself) are followed by the next deal in the same step, so
+    #: without these no table would ever hold them (PRODUCT 6). Empty otherwise, and once the
+    #: game is over (``tricks`` holds the last hand's then).
+    last_tricks: tuple[TrickModel, ...] = ()
 
     def unit_seats(self, unit: int) -> tuple[SeatModel, ...]:
         """The seats that play for ``unit`` (a player, or a team's two)."""
@@ -405,6 +411,9 @@ def build_public(source: TableSource, *, shown_tricks: int | None = None) -> Tab
             completed = completed[shown_tricks:]  # completed since the last drawing: once
         else:
             completed = ()
+    last_tricks: tuple[TrickModel, ...] = ()
+    if not game.tricks and not game.over:
+        last_tricks = tuple(trick_of(t, rules.players) for t in table.last_hand_tricks)
     chosen = game.opening[0]
     draw = chosen.rounds if isinstance(chosen, DealerChosen) else ()
     return TableModel(
@@ -436,6 +445,7 @@ def build_public(source: TableSource, *, shown_tricks: int | None = None) -> Tab
         notation=source.language,
         first_dealer=table.first_dealer,
         draw=draw,
+        last_tricks=last_tricks,
     )
 
 

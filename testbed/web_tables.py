@@ -89,6 +89,8 @@ class WebTable:
         self.table: Json | None = None
         self.seq: int | None = None
         self.acts: list[SocketAct] = []
+        #: Every table this web table was sent (``ready`` and ``table`` frames), in order.
+        self.tables: list[Json] = []
         self.pinged = 0.0
         self.instance = fake.activity_instance(channel, [user.id])
 
@@ -169,6 +171,7 @@ class WebTable:
         frame: Json = json.loads(message.data)
         if frame["op"] in ("ready", "table"):
             self.table, self.seq = frame["table"], frame["seq"]
+            self.tables.append(frame["table"])
         return frame
 
     async def latest(self) -> Json | None:

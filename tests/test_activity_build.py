@@ -50,9 +50,31 @@ def test_the_committed_build_is_what_web_builds(tmp_path: Path) -> None:
         assert committed[name] == content, f"{name} differs: run `npm run build` in web/"
 
 
+#: The precompressed copies the build writes beside each asset (issue 46, item 16).
+COPIES = (".gz", ".br")
+
+
+def test_each_asset_has_its_precompressed_copies() -> None:
+    assets = [p for p in (STATIC / "assets").iterdir() if p.suffix not in COPIES]
+    assert assets
+    for path in assets:
+        gz = path.with_name(path.name + ".gz").read_bytes()
+        assert gzip.decompress(gz) == path.read_bytes(), path.name
+        assert len(gz) < len(path.read_bytes()) / 2, path.name
+        br = path.with_name(path.name + ".br").read_bytes()
+        assert 0 < len(br) < len(gz) * 1.05, path.name  # brotli: no bigger than gzip
+    # No copy without its asset.
+    for path in (STATIC / "assets").iterdir():
+        if path.suffix in COPIES:
+            assert path.with_suffix("").is_file(), path.name
+
+
 def test_the_first_load_is_small() -> None:
     index = (STATIC / "index.html").read_text()
-    load = [STATIC / "index.html", *(STATIC / "assets").iterdir()]
+    load = [
+        STATIC / "index.html",
+        *(p for p in (STATIC / "assets").iterdir() if p.suffix not in COPIES),
+    ]
     assert all(f"assets/{path.name}" in index for path in load[1:])
     compressed = sum(len(gzip.compress(path.read_bytes(), 9)) for path in load)
     assert compressed < FIRST_LOAD_BUDGET, f"{compressed} bytes gzipped"

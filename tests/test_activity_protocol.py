@@ -11,7 +11,15 @@ import pytest
 
 from bot.activity.limits import TEXT_LONGEST, TooMuch, Unreadable, decode
 from bot.activity.model import table_for
-from bot.activity.protocol import Act, BadFrame, Hello, Ping, parse_frame, table_json
+from bot.activity.protocol import (
+    Act,
+    BadFrame,
+    Hello,
+    LobbyAct,
+    Ping,
+    parse_frame,
+    table_json,
+)
 from bot.session import GameSession, SeatInfo
 from bot.settings import Settings, SettingsError
 from bot.storage.values import GameRow
@@ -82,6 +90,7 @@ def test_a_finished_hand_has_its_result_and_the_sheet_its_row() -> None:
     assert table["hand_number"] >= 2
     assert set(table["last_result"]) == RESULT and len(table["sheet"]) >= 1
     assert all(set(t) == TRICK for t in table["tricks"])
+    assert all(set(t) == TRICK for t in table["last_tricks"])
 
 
 def test_a_watcher_gets_no_hand_and_a_seat_only_its_own() -> None:
@@ -205,3 +214,17 @@ def test_client_json_is_read_within_its_size_and_depth() -> None:
     for bad, why in (("{not json", "not JSON"), (b"\xff\xfe", "UTF-8")):
         with pytest.raises(Unreadable, match=why):
             decode(bad)
+
+
+def test_a_lobby_frame_names_one_of_the_lobby_moves() -> None:
+    """Issue 46, item 15: ``{"op": "lobby", "key", "what"}``; any other ``what`` is refused."""
+    for what in ("join", "leave", "cpu", "uncpu", "start", "open"):
+        assert parse_frame({"op": "lobby", "key": "k", "what": what}) == LobbyAct("k", what)
+    for bad in (
+        {"op": "lobby", "key": "k", "what": "cancel"},
+        {"op": "lobby", "key": "k"},
+        {"op": "lobby", "what": "join"},
+        {"op": "lobby", "key": "", "what": "join"},
+    ):
+        with pytest.raises(BadFrame):
+            parse_frame(bad)

@@ -32,7 +32,10 @@ SEEDS = range(6)
 #: Fields that name cards by what they are, not where they lie: the Spits (which cards the
 #: trump makes big and little), the first-dealer draw and the previous hand's revealed spare
 #: (its cards were dealt again since). Every other card in a model is one the reader saw.
-IDENTITY_FIELDS = {"spits", "draw", "last_result", "rules", "kind"}
+#: Fields whose cards are no secret of this deal: the Spits, the draw, the rules, and the hand
+#: that ended (its result with its spare, its tricks: ``last_tricks``, checked in
+#: ``check_shared``), whose cards are dealt again.
+IDENTITY_FIELDS = {"spits", "draw", "last_result", "last_tricks", "rules", "kind"}
 
 
 def session_for(game: Game, names: list[str] = NAMES, language: str = "en") -> Any:
@@ -127,6 +130,13 @@ def check_shared(model: TableModel, game: Game) -> None:
     else:
         assert model.tricks == every
         assert [t.number for t in model.tricks] == list(range(1, len(game.tricks) + 1))
+    # The hand that ended, every trick of it, until this hand's first trick is taken: its
+    # last cards came with this deal (issue 46, item 13).
+    ended = game.hands_log[-2] if len(game.hands_log) > 1 and not game.over else None
+    if ended is not None and not game.tricks:
+        assert model.last_tricks == tuple(trick_of(t, rules.players) for t in ended.tricks)
+    else:
+        assert model.last_tricks == ()
     for t in model.tricks:
         assert t.winner is not None and (t.winner, t.winning_card) in [
             (c.seat, c.card) for c in t.cards

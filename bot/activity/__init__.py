@@ -58,6 +58,42 @@ log = logging.getLogger(__name__)
 STATIC: Final = Path(__file__).resolve().parent / "static"
 #: A hashed asset's name: nothing that could leave the assets folder.
 ASSET: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,120}")
+#: The build's precompressed copies beside each asset (web/build.mjs), best first.
+ENCODED: Final = {"br": ".br", "gzip": ".gz"}
+
+
+def accepted(header: str) -> set[str]:
+    """The content codings an Accept-Encoding header accepts (RFC 9110, 12.5.3): those named
+    without ``q=0``; ``*`` stands for any not named."""
+    named: dict[str, bool] = {}
+    for part in header.lower().split(","):
+        coding, *params = (p.strip() for p in part.split(";"))
+        if not coding:
+            continue
+        q = 1.0
+        for param in params:
+            if param.startswith("q="):
+                try:
+                    q = float(param[2:])
+                except ValueError:
+                    q = 0.0
+        named[coding] = q > 0
+    ok = {coding for coding, yes in named.items() if yes}
+    if named.get("*"):
+        ok |= {coding for coding in ENCODED if coding not in named}
+    return ok
+
+
+def precompressed(path: Path, accept_encoding: str) -> str | None:
+    """The coding of the precompressed copy of ``path`` to send (brotli, else gzip), if the
+    client accepts one and the build wrote it; None: the file as it is."""
+    ok = accepted(accept_encoding)
+    for coding, suffix in ENCODED.items():
+        if coding in ok and path.with_name(path.name + suffix).is_file():
+            return coding
+    return None
+
+
 CONTENT_TYPES: Final = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
@@ -229,10 +265,18 @@ class ActivityServer:
         path = self.static / "assets" / name
         if not ASSET.fullmatch(name) or ".." in name or not path.is_file():
             return web.Response(status=404, text="Not found.\n")
-        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        headers = {
+            "Cache-Control": "public, max-age=31536000, immutable",
+            # The same URL answers differently by what the client accepts: caches must know.
+            "Vary": "Accept-Encoding",
+        }
         content_type = CONTENT_TYPES.get(path.suffix)
         if content_type is not None:
             headers["Content-Type"] = content_type
+        encoding = precompressed(path, request.headers.get("Accept-Encoding", ""))
+        if encoding is not None:
+            headers["Content-Encoding"] = encoding
+            path = path.with_name(path.name + ENCODED[encoding])
         return web.FileResponse(path, headers=headers)
 
     def _too_many(self, request: web.Request) -> web.Response | None:

@@ -27,7 +27,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final, Protocol
 
@@ -44,7 +44,7 @@ from .discord_api import Person
 from .gate import Gate, Refused
 from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
 from .model import table_texts
-from .protocol import Act, Hello, Json, error_frame
+from .protocol import Act, Hello, Json, LobbyAct, error_frame
 from .relay import READY_WITHIN
 from .tasks import Background
 from .waiting import Waiting
@@ -245,6 +245,13 @@ class Hub:
         #: Told when a seated person's last socket at a game in play closed: the web table no
         #: longer tells them their turn, the chat must (set by the fan-out presenter).
         self.seat_left: Callable[[GameSession], None] | None = None
+        #: A lobby move from a web table (join, leave, a computer, start), done as chat does
+        #: it: set by the extension (cogs/nines/web_lobby.py), which edits the chat's lobby
+        #: message too; None without it (the move is refused).
+        self.lobby_seat: Callable[[GameSession, int, str, str], Awaitable[None]] | None = None
+        #: A lobby opened from a waiting web table, as ``/nines start`` opens one: (channel,
+        #: guild, user id, name); set by the extension too.
+        self.lobby_open: Callable[[int, int, int, str], Awaitable[None]] | None = None
         #: Stopping: the sockets closing now are not people leaving.
         self.closing = False
         #: Signed-in sockets in channels with no game (without the relay): seated when one
@@ -464,6 +471,52 @@ class Hub:
         if answer["op"] == "ack":
             return  # sent as soon as the move was stored
         client.send(answer)
+
+    async def lobby(self, client: Client, act: LobbyAct) -> None:
+        """A lobby move from the page (``Hub.lobby_seat``): ``ack``, or the chat's refusal in
+        the person's words. The table that follows shows the seats (the lobby's write tells
+        the presenter, which pushes it)."""
+        lang = client.lang
+        if act.what == "open" or client.waiting:
+            await self._open(client, act)
+            return
+        session = self.bot.sessions.get(client.game_id)
+        if session is None or self.lobby_seat is None:
+            client.send(error_frame(act.key, "no-game", refusal(lang, "no-game")))
+            return
+        try:
+            await self.lobby_seat(session, client.user_id, client.name, act.what)
+        except SessionError as error:
+            client.send(error_frame(act.key, *session_refusal(lang, error)))
+            return
+        except Exception:
+            log.exception("activity lobby move %r in game %s failed", act.what, session.id)
+            client.send(error_frame(act.key, "stale", tr(lang, "error.unexpected")))
+            return
+        client.send({"op": "ack", "key": act.key})
+
+    async def _open(self, client: Client, act: LobbyAct) -> None:
+        """``open`` from a socket waiting in a channel with no game: a lobby opened there
+        (``Hub.lobby_open``); the socket then sits down at it as every waiting one does."""
+        lang = client.lang
+        if not client.waiting:  # at a game already: this channel has one
+            busy = SessionError("error.channel_busy")
+            client.send(error_frame(act.key, *session_refusal(lang, busy)))
+            return
+        where = self.waiting.where(client)
+        if act.what != "open" or where is None or where[1] is None or self.lobby_open is None:
+            client.send(error_frame(act.key, "no-game", refusal(lang, "no-game")))
+            return
+        try:
+            await self.lobby_open(where[0], where[1], client.user_id, client.name)
+        except SessionError as error:
+            client.send(error_frame(act.key, *session_refusal(lang, error)))
+            return
+        except Exception:
+            log.exception("activity: opening a lobby in channel %s failed", where[0])
+            client.send(error_frame(act.key, "stale", tr(lang, "error.unexpected")))
+            return
+        client.send({"op": "ack", "key": act.key})
 
     async def _apply(self, client: Viewer, act: Act) -> tuple[Json, bool]:
         """The action's answer, and whether it is its key's own (False: the key made another

@@ -157,6 +157,9 @@ def table_json(
         "turn": None if model.turn is None else _turn(model.turn),
         "trick": None if model.trick is None else _trick(model.trick),
         "tricks": [_trick(t) for t in model.tricks],
+        # The hand that just ended, trick by trick, until this hand's first trick is taken:
+        # its last cards came with the next deal, and stand on the table through these.
+        "last_tricks": [_trick(t) for t in model.last_tricks],
         "scores": list(model.scores),
         "start_scores": list(model.start_scores),
         "sheet": [_row(r) for r in model.sheet],
@@ -214,7 +217,22 @@ class Ping:
     pass
 
 
-Frame = Hello | Act | Ping
+#: What a web table may do in its game's lobby (``lobby`` frames): sit down, get up, add or
+#: remove a computer, start (the last three the host's, as in chat); and, waiting in a
+#: channel with no game, open a lobby there (``open``).
+LOBBY_WHATS: Final = frozenset({"join", "leave", "cpu", "uncpu", "start", "open"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LobbyAct:
+    """``{"op": "lobby", "key": ..., "what": ...}``: a lobby move; answered ``ack`` or
+    ``error`` under its key, the table that follows showing the seats."""
+
+    key: str
+    what: str
+
+
+Frame = Hello | Act | Ping | LobbyAct
 
 #: Longest idempotency key and action text accepted (a UUID is 36 characters).
 KEY_LONGEST: Final = 100
@@ -249,6 +267,11 @@ def parse_frame(data: Any) -> Frame:
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MOVES_MOST:
             raise BadFrame(f"n must be a whole number from 0 to {MOVES_MOST}")
         return Act(_text(data, "key", KEY_LONGEST), _text(data, "action", ACTION_LONGEST), n)
+    if op == "lobby":
+        what = data.get("what")
+        if what not in LOBBY_WHATS:
+            raise BadFrame(f"what must be one of {', '.join(sorted(LOBBY_WHATS))}")
+        return LobbyAct(_text(data, "key", KEY_LONGEST), str(what))
     if op == "hello":
         last_seq = data.get("last_seq")
         if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):

@@ -15,7 +15,7 @@ from aiohttp import web
 from ..i18n import tr
 from .hub import Client, Hub
 from .limits import address_of
-from .protocol import Act, Hello, Ping, error_frame
+from .protocol import Act, Hello, LobbyAct, Ping, error_frame
 from .reader import LATE, SILENT, WIRE_LONGEST, Reader
 from .words import refusal
 
@@ -74,6 +74,8 @@ async def serve(hub: Hub, request: web.Request) -> web.WebSocketResponse:
                     hub.relay.act(client, frame)  # its game's process answers
                 else:
                     await hub.act(client, frame)
+            elif isinstance(frame, LobbyAct):
+                await hub.lobby(client, frame)
             else:  # a second hello
                 words = refusal(client.lang, "bad-request")
                 client.send(error_frame(None, "bad-request", words))

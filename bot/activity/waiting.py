@@ -59,6 +59,14 @@ class Waiting:
         )
         client.send(waiting_frame(refusal(client.lang, "no-game")))
 
+    def where(self, client: Client) -> tuple[int, int | None] | None:
+        """The channel and guild ``client`` waits in; None if it does not wait."""
+        for channel_id, waiters in self.by_channel.items():
+            waiter = waiters.get(client)
+            if waiter is not None:
+                return channel_id, waiter.guild_id
+        return None
+
     def discard(self, client: Client) -> None:
         """``client`` closed while waiting."""
         for channel_id, waiters in list(self.by_channel.items()):

@@ -27,6 +27,7 @@ from .tournament_commands import TournamentGroup
 from .tournament_messages import TournamentButton, TournamentMessages
 from .tournament_messages import is_ours as is_tournament_button
 from .ui import DYNAMIC_ITEMS, GameButton
+from .web_lobby import WebLobby
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -52,6 +53,11 @@ async def setup(bot: NinesBot) -> None:
     restored = await sessions.restore(bot.serves)
     controller = Controller(bot, Lobbies(bot))
     bot.tournaments = TournamentRunner(sessions, TournamentMessages(bot))
+    if bot.activity_server is not None:
+        # The web table's lobby moves, done as chat's (bot/ cannot import this extension).
+        web_lobby = WebLobby(bot)
+        bot.activity_server.hub.lobby_seat = web_lobby.act
+        bot.activity_server.hub.lobby_open = web_lobby.open
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton, TournamentButton)
     discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
     for cog in nines_cogs(bot, controller):

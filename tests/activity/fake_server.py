@@ -53,6 +53,8 @@ class FakeActivityServer:
     drop_next_act: bool = False
     #: Answer acts with ack + table (True) or leave them unanswered (False).
     answer_acts: bool = True
+    #: Acks an act and sends no table after it (the server's table still on its way).
+    ack_only: bool = False
     #: Refuse acts with an error frame in these words (code "not-your-turn").
     refuse_acts: str | None = None
     #: Called with the user and each new act frame before it is answered (a test's game
@@ -112,6 +114,7 @@ class FakeActivityServer:
         self.invalid.clear()
         self.drop_next_act = False
         self.answer_acts = True
+        self.ack_only = False
         self.refuse_acts = None
         self.on_act = None
         self.answer_pings = True
@@ -272,6 +275,8 @@ class FakeActivityServer:
                 self.answers[key] = {"op": "ack", "key": key}
                 self.seq += 1
                 await self._send(ws, self.answers[key])
+                if self.ack_only:
+                    continue
                 await self._send(ws, {"op": "table", "seq": self.seq, "table": self._table(user)})
         self._open.discard(ws)
         return ws

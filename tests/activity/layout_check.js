@@ -43,10 +43,29 @@ for (let i = 0; i < blocks.length; i++) for (let j = i + 1; j < blocks.length; j
 const played = [...document.querySelectorAll('.played .face')].map(box);
 for (let i = 0; i < played.length; i++) for (let j = i + 1; j < played.length; j++)
   if (overlap(played[i], played[j])) problems.push('trick cards overlap');
-const fan = [...document.querySelectorAll('.fan .card')].map(box);
+// (A long hand may lie in two rows: steps are counted within a row.)
+const cards = [...document.querySelectorAll('.fan .card')];
+const fan = cards.map(box);
 for (let i = 1; i < fan.length; i++) {
+  if (cards[i].parentElement !== cards[i - 1].parentElement) continue;
   const step = fan[i].left - fan[i - 1].left;
   if (step < fan[i].width * 0.3) problems.push('fan too tight: step ' + step + ' of ' + fan[i].width);
 }
 const cw = fan.length ? fan[0].width : 0;
-return {problems, cw, vw, vh, cards: fan.length};
+// 6. Every name whole (issue 46): a seat's name, its tags (a partner's team), a trick card's
+// player: none cut short, by an ellipsis or by its box.
+for (const el of document.querySelectorAll('.seat .name, .seat .tags, .played figcaption, .result .nm')) {
+  if (!visible(el)) continue;
+  if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+    problems.push('name cut: ' + JSON.stringify(el.textContent));
+}
+// 7. The share of the height the cards take: the hand's rows and the trick, as laid out.
+const span = (els) => {
+  const rects = els.filter(visible).map(box);
+  if (!rects.length) return 0;
+  return Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+};
+const handHeight = span(cards);
+const trickHeight = span([...document.querySelectorAll('.played .face')]);
+return {problems, cw, vw, vh, cards: fan.length, handHeight, trickHeight,
+  share: (handHeight + trickHeight) / vh};

@@ -10,6 +10,7 @@ reconnection gets the table whole; a silent socket is dropped.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import time
@@ -190,6 +191,37 @@ async def test_the_page_and_the_token_are_served_and_the_entry_point_kept(activi
     # The bot synced its commands without dropping the Entry Point command Discord keeps.
     synced = {(c["name"], c["type"]) for c in fake.commands.global_commands.values()}
     assert ("launch", 4) in synced and ("nines", 1) in synced
+
+
+async def test_the_script_is_served_precompressed_by_what_the_client_accepts(
+    activity: Activity,
+):
+    """Issue 46, item 16: brotli where asked, else gzip, else the file as it is; each with
+    its type, ``Vary: Accept-Encoding``, and the bytes the build wrote beside the asset."""
+    from bot.activity import STATIC
+
+    script = next(p for p in (STATIC / "assets").iterdir() if p.suffix == ".js")
+    asked = {
+        "gzip, deflate, br": ("br", ".br"),
+        "gzip;q=1.0, br;q=0": ("gzip", ".gz"),
+        "gzip": ("gzip", ".gz"),
+        "*": ("br", ".br"),
+        "identity": (None, ""),
+        "": (None, ""),
+    }
+    async with aiohttp.ClientSession(auto_decompress=False) as raw:
+        for accept, (coding, suffix) in asked.items():
+            url = f"{activity.base}/assets/{script.name}"
+            async with raw.get(url, headers={"Accept-Encoding": accept}) as answer:
+                assert answer.status == 200, accept
+                assert answer.headers.get("Content-Encoding") == coding, accept
+                assert answer.headers["Vary"] == "Accept-Encoding"
+                assert answer.headers["Content-Type"].startswith("text/javascript")
+                body = await answer.read()
+            assert body == script.with_name(script.name + suffix).read_bytes(), accept
+    assert gzip.decompress(script.with_name(script.name + ".gz").read_bytes()) == (
+        script.read_bytes()
+    )
 
 
 def table_buttons(message: Message) -> list[str]:
@@ -409,6 +441,71 @@ async def test_the_lobbys_seat_changes_reach_the_socket(activity: Activity):
     await fake.click(alice, lobby, "Cancel")
     frame = await table.next("table")
     assert frame["seq"] == seq + 6 and frame["table"]["status"] == "abandoned"
+
+
+async def answer_to(table: Table, key: str) -> Json:
+    """The ack or error answering ``key`` (table frames before it read)."""
+    while True:
+        frame = await table.next()
+        if frame["op"] in ("ack", "error") and frame.get("key") == key:
+            return frame
+
+
+async def test_people_sit_down_and_start_from_the_web_table(activity: Activity):
+    """Issue 46, item 15: join, leave, add and remove a computer and start from the page, the
+    host's rights as in chat; the chat's lobby message follows each, and the start deals."""
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    opened = await fake.slash(alice, fake.channel, "nines start")
+    assert opened.message is not None
+    lobby_id = opened.message.id
+    host, _ = await activity.open(alice)
+    guest, ready = await activity.open(bob)
+    assert ready["table"]["status"] == "lobby" and ready["you"]["seat"] is None
+
+    def seats(frame: Json) -> list[str | None]:
+        return [s["user_id"] for s in frame["table"]["seats"]]
+
+    def lobby_text() -> str:
+        return text_of(fake.store.message(fake.channel.id, lobby_id))
+
+    async def move(table: Table, key: str, what: str) -> Json:
+        await table.send(op="lobby", key=key, what=what)
+        return await answer_to(table, key)
+
+    assert await move(guest, "j1", "join") == {"op": "ack", "key": "j1"}
+    frame = await guest.table_where(lambda t: len(t["seats"]) == 2)
+    assert seats(frame) == [str(alice.id), str(bob.id)]
+    assert frame["table"]["viewer"] == 1  # seated: the table is his seat's now
+    assert "bob" in lobby_text()
+    # Only the host adds a computer or starts; the host cannot leave; nobody joins twice.
+    for key, what, words in (
+        ("c1", "cpu", "Only the host can do that."),
+        ("s1", "start", "Only the host can do that."),
+        ("j2", "join", "You are already seated."),
+    ):
+        refused = await move(guest, key, what)
+        assert refused["op"] == "error" and refused["message"] == words, refused
+    refused = await move(host, "l0", "leave")
+    assert refused["op"] == "error" and refused["code"] != "bad-request"
+    assert await move(guest, "l1", "leave") == {"op": "ack", "key": "l1"}
+    await guest.table_where(lambda t: len(t["seats"]) == 1)
+    await fake.settle()
+    assert "bob" not in lobby_text()
+    assert (await move(guest, "j3", "join"))["op"] == "ack"
+    assert (await move(host, "c2", "cpu"))["op"] == "ack"
+    assert (await move(host, "c3", "uncpu"))["op"] == "ack"
+    assert (await move(host, "c4", "cpu"))["op"] == "ack"
+    frame = await host.table_where(lambda t: len(t["seats"]) == 3 and t["seats"][2]["computer"])
+    assert (await move(host, "s2", "start"))["op"] == "ack"
+    frame = await guest.table_where(lambda t: t["status"] == "playing")
+    assert frame["table"]["hand"] is not None and frame["table"]["hand"]["cards"]
+    await wait_for(fake, lambda: table_message(fake, alice, fake.channel), what="the table")
+    await fake.settle()
+    assert "The game has started." in lobby_text()
+    # A lobby move once the game is on is refused in words.
+    late = await move(guest, "j4", "leave")
+    assert late["op"] == "error" and late["message"]
 
 
 async def test_refused_and_replayed_actions_store_nothing(activity: Activity):

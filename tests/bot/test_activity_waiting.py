@@ -5,7 +5,7 @@ hub's waiting sockets, bot/activity/waiting.py; ``Sessions.opened`` tells them).
 from __future__ import annotations
 
 from fakecord import FakeDiscord
-from testbed.games import game_id_of, wait_for
+from testbed.games import game_id_of, text_of, wait_for
 
 from .test_activity import Activity, activity  # noqa: F401
 
@@ -72,3 +72,39 @@ async def test_a_waiting_page_in_another_channel_stays_waiting(
     await there.ws.close()
     hub = activity.bot.activity_server.hub
     await wait_for(fake, lambda: len(hub.waiting) == 0, what="the waiting socket forgotten")
+
+
+async def test_a_waiting_page_opens_a_lobby_that_chat_sees(
+    activity: Activity,  # noqa: F811
+):
+    """Issue 46, item 15: a page waiting in a channel with no game opens a lobby there, as
+    ``/nines start`` does: the lobby message is posted in the channel, the person is its host,
+    and every page waiting there sits down at it. A second open is refused in words."""
+    fake = activity.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    host, first = await activity.open(alice)
+    other, _ = await activity.open(bob)
+    assert first["op"] == "waiting"
+    await host.send(op="lobby", key="o1", what="open")
+    frames = [await host.next() for _ in range(2)]
+    assert {"op": "ack", "key": "o1"} in frames, frames
+    ready = next(f for f in frames if f["op"] == "ready")
+    assert ready["table"]["status"] == "lobby" and ready["you"]["seat"] == 0
+    assert ready["table"]["seats"][0]["host"]
+    seated = await other.next()
+    assert seated["op"] == "ready" and seated["table"]["game_id"] == ready["table"]["game_id"]
+    await fake.settle()
+    lobby = [m for m in fake.store.messages.get(fake.channel.id, []) if m.ephemeral_for is None]
+    assert len(lobby) == 1 and "alice" in text_of(lobby[0])
+    assert game_id_of(lobby[0]) == ready["table"]["game_id"]
+    # Chat sees the same lobby: bob joins it with its button, and the pages hear it.
+    await fake.click(bob, lobby[0], "Join")
+    frame = await host.table_where(lambda t: len(t["seats"]) == 2)
+    assert [s["user_id"] for s in frame["table"]["seats"]] == [str(alice.id), str(bob.id)]
+    # The channel has its game now: opening another is refused, in words.
+    await other.send(op="lobby", key="o2", what="open")
+    while (refused := await other.next())["op"] != "error":
+        pass
+    assert (
+        refused["key"] == "o2" and refused["message"] == "There is already a game in this channel."
+    )

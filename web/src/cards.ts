@@ -109,15 +109,13 @@ export function cardSvg(text: CardText, w: Words): string {
   const mark = rankMark(face, w);
   const sid = `suit-${face.suit}`;
   const colour = inkClass(face.suit);
-  const narrow = mark.length > 1 ? ` textLength="15" lengthAdjust="spacingAndGlyphs"` : "";
+  const narrow = mark.length > 1 ? ` textLength="13" lengthAdjust="spacingAndGlyphs"` : "";
   let body = "";
-  const corner =
-    `<text class="idx" x="${mark.length > 1 ? 2.5 : 4}" y="16" font-size="15"${narrow}>${mark}</text>` +
-    use(sid, 3.5, 19, 11);
-  const cornerBack =
-    `<g transform="rotate(180 30 42)"><text class="idx" x="${mark.length > 1 ? 2.5 : 4}" y="16" font-size="15"${narrow}>${mark}</text>` +
-    use(sid, 3.5, 19, 11) +
-    `</g>`;
+  const index =
+    `<text class="idx" x="${mark.length > 1 ? 2 : 4}" y="16" font-size="15"${narrow}>${mark}</text>` +
+    use(sid, 3.5, 19, 10);
+  const corner = index;
+  const cornerBack = `<g transform="rotate(180 30 42)">${index}</g>`;
   if (face.rank === 14) {
     body = use(sid, 17, 29, 26);
   } else if (face.rank >= 11) {
@@ -126,10 +124,12 @@ export function cardSvg(text: CardText, w: Words): string {
       `<text class="letter" x="30" y="50" font-size="26" text-anchor="middle">${mark}</text>` +
       use(sid, 25, 54, 10);
   } else {
+    // Spread over the card between the corner indices (x 2–15 and 45–58), clear of them:
+    // columns 10 apart, rows from near the top edge to near the bottom.
     const pips = PIPS[face.rank] ?? [];
     const size = 8;
     body = pips
-      .map(([col, row]) => use(sid, 21 + col * 9 - size / 2, 12 + row * 52, size, row > 0.5))
+      .map(([col, row]) => use(sid, 20 + col * 10 - size / 2, 10 + row * 56, size, row > 0.5))
       .join("");
   }
   return `${open}${frame}<g class="${colour}">${corner}${body}${cornerBack}</g></svg>`;

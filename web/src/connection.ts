@@ -21,7 +21,7 @@
  *   is sent again unchanged (same key, same count), which the server answers with its first
  *   answer and never applies twice, or refuses as out of date if the game moved on meanwhile.
  */
-import type { Act, ActionText, ClientFrame, Hello, ServerFrame } from "./protocol";
+import type { Act, ActionText, ClientFrame, Hello, LobbyWhat, ServerFrame } from "./protocol";
 
 export type LinkStatus = "connecting" | "open" | "waiting" | "retrying" | "stopped";
 
@@ -116,6 +116,12 @@ export class Link {
     this.pending.set(frame.key, frame);
     this.send(frame);
     return frame.key;
+  }
+
+  /** Sends a lobby move (join, leave, a computer, start) under a fresh key. Not resent after
+   * a drop: the table that comes back shows whether it was done, and the person taps again. */
+  lobby(what: LobbyWhat): void {
+    this.send({ op: "lobby", key: freshKey(), what });
   }
 
   /** The actions sent and not yet answered. */

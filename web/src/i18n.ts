@@ -12,12 +12,19 @@ import { CATALOGUE } from "./catalogue";
 import type { GameName, Lang, SuitLetter } from "./protocol";
 
 const NBSP = "\u00a0"; // before a colon, inside « » (a narrow one, U+202F, before ? ! ;)
+/** A no-break hyphen: « échangez‑la », « perd‑il » never break at their hyphen. */
+const NBH = "\u2011";
 
 type Shared = Record<keyof (typeof CATALOGUE)["en"], string>;
 
 /** A catalogue entry's `{name}` placeholders filled, as bot/i18n.py fills them. */
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** A French text whose hyphens between letters never break a line (« échangez-la »). */
+function whole(text: string): string {
+  return text.replace(/(\p{L})-(\p{L})/gu, `$1${NBH}$2`);
 }
 
 /** The face cards' names in a card's name ("jack of spades"): the catalogue's, in lower case. */
@@ -59,7 +66,10 @@ const en = {
   last_trick: "Last trick",
   all_tricks: (unit: "hand" | "round") => `Every trick of the ${unit}`,
   trick_n: (n: number) => `Trick ${n}`,
-  takes: (name: string) => `${name} takes the trick`,
+  /** Who took a trick, after "Last trick, " or "Trick 3, " (chat's "won by"). */
+  won_by: (name: string) => `won by ${name}`,
+  change: "Change",
+  unchanged: "unchanged",
   keep: c["button.keep"],
   swap: c["button.swap"],
   joker_prompt: c["hand.joker_call"],
@@ -83,6 +93,16 @@ const en = {
   look_now: "Look now",
   stopped: "Disconnected.",
   lobby: "Waiting for the game to start.",
+  lobby_seats: (taken: number, all: number) => `${taken} of ${all} seats taken`,
+  lobby_join_hint: "Join to play: your seat is kept until the host starts.",
+  lobby_full_hint: "Every seat is taken: the host can start.",
+  lobby_wait_host: "The host starts the game once every seat is taken.",
+  open_lobby: "Open a table here",
+  join: "Join",
+  leave: "Leave",
+  add_cpu: "Add a computer",
+  remove_cpu: "Remove a computer",
+  start: "Start",
   abandoned: "This game was abandoned.",
   game_over: "Game over",
   win: (names: string) => `${names} won`,
@@ -121,14 +141,14 @@ const fr: Words = {
   unit_hand: (n) => `Manche ${n}`,
   unit_round: (n) => `Manche ${n}`,
   trump: "Atout",
-  no_trump: f["trump.none"],
+  no_trump: whole(f["trump.none"]),
   no_trump_short: f["sheet.no_trump"],
   no_trump_yet: `Pas encore d'atout${NBSP}: le premier 8 le fixe`,
   big_spit: "Grand 7",
   little_spit: "Petit 7",
   dealer: "Brasseur",
   your_turn: "À vous",
-  your_exchange: f["hand.your_exchange"],
+  your_exchange: whole(f["hand.your_exchange"]),
   turn_of: (name) => `Au tour de ${name}`,
   exchange_of: (name) => `${name} décide${NBSP}: garder ou échanger`,
   tricks: (n) => (n <= 1 ? `${n} pli` : `${n} plis`),
@@ -143,10 +163,12 @@ const fr: Words = {
   last_trick: "Dernier pli",
   all_tricks: () => "Tous les plis de la manche",
   trick_n: (n) => `Pli ${n}`,
-  takes: (name) => `${name} remporte le pli`,
+  won_by: (name) => `remporté par ${name}`,
+  change: "Écart",
+  unchanged: "inchangé",
   keep: f["button.keep"],
   swap: f["button.swap"],
-  joker_prompt: f["hand.joker_call"],
+  joker_prompt: whole(f["hand.joker_call"]),
   joker_win: f["button.joker_win"],
   joker_lose: f["button.joker_lose"],
   called_win: "gagne",
@@ -163,11 +185,21 @@ const fr: Words = {
   retry_busy: (s) => `Le serveur de la table est occupé${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
   retry_not_in: (s) =>
     `Discord ne vous compte pas encore dans cette activité${NBSP}: nouvel essai dans ${s}${NBSP}s.`,
-  no_game: `Pas encore de partie dans ce salon${NBSP}: lancez-en une avec /neuf commencer.`,
+  no_game: `Pas encore de partie dans ce salon${NBSP}: lancez${NBH}en une avec /neuf commencer.`,
   no_game_later: (m) => `Nouveau coup d'œil dans ${m}${NBSP}min.`,
   look_now: "Regarder maintenant",
   stopped: "Déconnecté.",
   lobby: "En attente du début de la partie.",
+  lobby_seats: (taken, all) => `${taken} place${taken > 1 ? "s" : ""} prise${taken > 1 ? "s" : ""} sur ${all}`,
+  lobby_join_hint: `Rejoignez la table pour jouer${NBSP}: votre place est gardée jusqu'au début.`,
+  lobby_full_hint: `Toutes les places sont prises${NBSP}: l'hôte peut commencer.`,
+  lobby_wait_host: "L'hôte lance la partie une fois toutes les places prises.",
+  open_lobby: "Ouvrir une table ici",
+  join: "Rejoindre",
+  leave: "Quitter",
+  add_cpu: "Ajouter un robot",
+  remove_cpu: "Retirer un robot",
+  start: "Commencer",
   abandoned: "Cette partie a été abandonnée.",
   game_over: "Fin de la partie",
   win: (names) => `Victoire${NBSP}: ${names}`,

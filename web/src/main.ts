@@ -17,7 +17,7 @@ import { SUIT_SPRITE, parseCard } from "./cards";
 import { Link, type LinkStatus, type Retry, backoff } from "./connection";
 import { mockSdk } from "./mock";
 import { WORDS, langOf } from "./i18n";
-import type { ActionText, CardText, ServerFrame } from "./protocol";
+import type { ActionText, CardText, LobbyWhat, ServerFrame } from "./protocol";
 import { render, tick } from "./render";
 import { type State, initialState, saveConfirm } from "./state";
 
@@ -132,6 +132,15 @@ function start(): void {
   let link: Link | null = null;
   let noticeTimer: ReturnType<typeof setTimeout> | null = null;
   const draw = () => render(root, state);
+  // Actions acknowledged whose table has not come yet, by key: the action, and the move count
+  // of the table it was made on. The ack comes first (the move is stored), its table after
+  // (up to half a second later on a busy server): meanwhile the card stays played, not raised
+  // and tappable again for a second tap the server would refuse.
+  const played = new Map<string, { action: ActionText; n: number }>();
+  const sending = (): ActionText[] => [
+    ...(link ? link.sending() : []),
+    ...[...played.values()].map((p) => p.action),
+  ];
 
   const say = (message: string) => {
     state.notice = message;
@@ -147,9 +156,15 @@ function start(): void {
       state.you = frame.you;
       state.lang = frame.lang;
     }
+    if (frame.op === "error" && frame.key !== null) played.delete(frame.key);
     if (frame.op === "ready" || frame.op === "table") {
       const t = frame.table;
       state.table = t;
+      // A newer table holds the move (or shows why not): the card is the table's again.
+      for (const [key, p] of played) {
+        const card = p.action.split(":")[0] ?? "";
+        if (t.n > p.n || !t.hand?.cards.includes(card)) played.delete(key);
+      }
       const turnKey = t.turn ? `${t.turn.seat}:${t.turn.kind}:${t.turn.deadline}` : "";
       if (turnKey !== state.turnKey) {
         state.turnKey = turnKey;
@@ -162,7 +177,7 @@ function start(): void {
     // A hello refused for now is said by the link's own line (how long until it tries again).
     const forNow = frame.op === "error" && frame.key === null && FOR_NOW.has(frame.code);
     if (frame.op === "error" && !(forNow && state.link !== "stopped")) say(frame.message);
-    state.sending = link ? link.sending() : [];
+    state.sending = sending();
     draw();
   };
 
@@ -175,8 +190,9 @@ function start(): void {
 
   const act = (action: ActionText) => {
     if (link === null || state.table === null) return;
-    link.act(action, state.table.n); // the table the tap was made on
-    state.sending = link.sending();
+    const n = state.table.n; // the table the tap was made on
+    played.set(link.act(action, n), { action, n });
+    state.sending = sending();
     state.armed = null;
     state.jokerAsk = false;
     draw();
@@ -228,6 +244,14 @@ function start(): void {
           break;
         case "look-now":
           link?.now();
+          break;
+        case "lobby-join":
+        case "lobby-leave":
+        case "lobby-cpu":
+        case "lobby-uncpu":
+        case "lobby-start":
+        case "lobby-open":
+          link?.lobby(target.dataset.ui.slice("lobby-".length) as LobbyWhat);
           break;
       }
     }

@@ -54,7 +54,11 @@ export type ErrorCode =
 /**
  * A frame the page sends.
  */
-export type ClientFrame = Hello | Act | Ping;
+export type ClientFrame = Hello | Act | LobbyAct | Ping;
+/**
+ * A lobby move (bot/activity/protocol.py LOBBY_WHATS).
+ */
+export type LobbyWhat = "join" | "leave" | "cpu" | "uncpu" | "start" | "open";
 
 /**
  * Server: the answer to a hello (or, after `waiting`, the game that opened): who you are and the table.
@@ -138,6 +142,10 @@ export interface Table {
    * Completed tricks of this hand that may still be shown (Nein Nine: only the last, until the next trick's first card).
    */
   tricks: Trick[];
+  /**
+   * Every trick of the hand `last_result` reports, while the hand now on the table has no trick completed yet; else empty. A hand's last cards come in the same step as the next deal: without it no table would hold them (PRODUCT 6).
+   */
+  last_tricks: Trick[];
   /**
    * Each unit's score.
    */
@@ -489,6 +497,17 @@ export interface Act {
   key: string;
   action: ActionText;
   n: number;
+}
+/**
+ * Client: a lobby move, as chat's lobby buttons make it (the host's rights as in chat): `join`, `leave`, `cpu` (add a computer), `uncpu` (remove one), `start`; or `open` from a socket told `waiting` (a lobby opened in its channel, the person its host). Answered `ack` or `error` under its key; the seats come in the next `table`. Not resent after a drop.
+ */
+export interface LobbyAct {
+  op: "lobby";
+  /**
+   * The move's key (a UUID), which its answer carries.
+   */
+  key: string;
+  what: LobbyWhat;
 }
 /**
  * Client: a heartbeat (every 10 s); a socket whose pong does not come is replaced.

@@ -38,8 +38,13 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0";
 }
 
+/** A number as people write it, a negative one with a minus sign (−3), as chat writes it. */
+function num(n: number): string {
+  return n < 0 ? `\u2212${-n}` : String(n);
+}
+
 function scoreText(table: Table, score: number): string {
-  if (!table.kind.signed_scores) return String(score);
+  if (!table.kind.signed_scores) return num(score);
   // G10: a positive score as light stones, a negative one as dark stones.
   const stones = (score > 0 ? "○" : "●").repeat(Math.min(Math.abs(score), 9));
   return `${signed(score)}${stones ? ` <span class="stones" aria-hidden="true">${stones}</span>` : ""}`;
@@ -91,7 +96,12 @@ function noGameHtml(s: State, w: Words): string {
       ? `<p class="later">${esc(w.no_game_later(Math.max(1, Math.round(secondsLeft(s) / 60))))}</p>` +
         `<button type="button" class="tool" data-ui="look-now">${esc(w.look_now)}</button>`
       : "";
-  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}</div>`;
+  // Waiting here (one server): a lobby can be opened from the page, as /nines start does.
+  const open =
+    s.link === "waiting"
+      ? `<div class="choices"><button type="button" class="choice" data-ui="lobby-open">${esc(w.open_lobby)}</button></div>`
+      : "";
+  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}${open}</div>`;
 }
 
 /** What the link is doing, in words: why it waits and for how long (whole seconds). */
@@ -140,13 +150,14 @@ function seatHtml(t: Table, seat: Seat, pos: Pos, w: Words, isViewer: boolean): 
   const turn = t.turn?.seat === seat.seat && t.status === "playing";
   const score = t.scores[seat.team] ?? 0;
   const tags: string[] = [];
+  // The team first: who is whose partner must always show, however narrow the seat.
+  if (t.rules.teams) tags.push(w.team(seat.team));
   if (t.status === "lobby" && seat.host) tags.push(w.host);
   if (seat.computer) tags.push(w.computer);
   // Nines' exchange: who kept and who swapped is public (N4).
   const decided = t.exchange.find(([s]) => s === seat.seat);
   if (decided && t.status === "playing") tags.push(decided[1] ? w.swapped : w.kept);
   if (seat.away) tags.push(w.away);
-  if (t.rules.teams) tags.push(w.team(seat.team));
   if (isViewer) tags.push(w.you);
   // The first letter or digit, not a leading emoji (a computer's "🤖 Normal bot").
   const initial = esc(/[\p{L}\p{N}]/u.exec(seat.name)?.[0]?.toUpperCase() ?? "?");
@@ -200,7 +211,9 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
     })
     .join("");
   const caption =
-    done && trick.winner !== null ? `<p class="caption">${esc(w.takes(seatName(t, trick.winner)))}</p>` : "";
+    done && trick.winner !== null
+      ? `<p class="caption">${esc(`${w.trick_n(trick.number)}, ${w.won_by(seatName(t, trick.winner))}`)}</p>`
+      : "";
   return (
     `<div class="trick n${t.seats.length}${done ? " done" : ""}" data-trick="${t.hand_number}.${trick.number}" ` +
     `aria-label="${esc(`#${trick.number}`)}">${cards}</div>${caption}`
@@ -209,13 +222,16 @@ function trickHtml(t: Table, trick: Trick, w: Words, pos: Map<number, Pos>, done
 
 function lastTrickHtml(t: Table, trick: Trick, w: Words): string {
   const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
-  const who =
-    trick.winner !== null ? `<span class="lw">${esc(w.takes(seatName(t, trick.winner)))}</span>` : "";
-  return `<div class="lasttrick"><span class="lt">${esc(w.last_trick)}</span><span class="minis">${cards}</span>${who}</div>`;
+  const head =
+    trick.winner !== null ? `${w.last_trick}, ${w.won_by(seatName(t, trick.winner))}` : w.last_trick;
+  return (
+    `<div class="lasttrick" data-trick="last.${trick.number}"><span class="lt">${esc(head)}</span>` +
+    `<span class="minis">${cards}</span></div>`
+  );
 }
 
-function allTricksHtml(t: Table, w: Words): string {
-  const rows = t.tricks
+function allTricksHtml(t: Table, w: Words, tricks: Trick[] = t.tricks): string {
+  const rows = tricks
     .map((trick) => {
       const cards = trick.cards.map((p) => mini(p.card, w, seatName(t, p.seat))).join("");
       const who = trick.winner !== null ? esc(seatName(t, trick.winner)) : "";
@@ -225,25 +241,46 @@ function allTricksHtml(t: Table, w: Words): string {
   return `<details class="alltricks"><summary>${esc(w.all_tricks(t.kind.unit))}</summary><ol>${rows}</ol></details>`;
 }
 
-function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): string {
+/** The scores as the hand of `r` began (the sheet's row before it, or the start). */
+function scoresBefore(t: Table, r: HandResult): number[] {
+  return t.sheet.find((row) => row.number === r.number - 1)?.scores ?? t.start_scores;
+}
+
+/**
+ * A hand's outcome, as chat's summary gives it: each player's (or team's) tricks against the
+ * quota and what they did to the score (Nines), the 9s and points (Nein Nine), the score; then
+ * the hand's last trick and every trick of it (`tricks`: the hand's, when the model has them).
+ */
+function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean, tricks: Trick[] = []): string {
   const nines = r.nines.length > 0;
   const points = r.points.length > 0;
+  const quota = t.kind.has_quota;
+  const before = scoresBefore(t, r);
   const head =
     `<tr><th scope="col"></th><th scope="col">${esc(w.tricks(2).replace(/^\d+\s*/, ""))}</th>` +
+    (quota ? `<th scope="col">${esc(w.change)}</th>` : "") +
     (nines ? `<th scope="col">${esc(w.nines_taken)}</th>` : "") +
     (points ? `<th scope="col">${esc(w.points)}</th>` : "") +
     `<th scope="col">${esc(w.score)}</th></tr>`;
-  const rows = t.seats
-    .map((seat) => {
-      const i = seat.seat;
+  // One row per unit: a team's two players share theirs (their tricks count together).
+  const units = t.rules.teams ?? t.seats.map((seat) => [seat.seat]);
+  const rows = units
+    .map((seats, u) => {
+      const names = seats.map((s) => `<span class="nw">${esc(seatName(t, s))}</span>`).join(esc(w.and));
+      const won = seats.reduce((sum, s) => sum + (r.tricks_won[s] ?? 0), 0);
+      const change = (r.scores[u] ?? 0) - (before[u] ?? 0);
+      const moved = r.instant_win && change === 0 ? esc(w.unchanged) : signed(change);
       return (
-        `<tr><th scope="row" class="nm">${esc(seat.name)}</th><td>${r.tricks_won[i] ?? 0}</td>` +
-        (nines ? `<td>${r.nines[i] ?? 0}</td>` : "") +
-        (points ? `<td>${signed(r.points[i] ?? 0)}</td>` : "") +
-        `<td>${scoreText(t, r.scores[seat.team] ?? 0)}</td></tr>`
+        `<tr><th scope="row" class="nm">${names}</th>` +
+        `<td>${quota ? `${won}/${t.rules.quota}` : won}</td>` +
+        (quota ? `<td>${moved}</td>` : "") +
+        (nines ? `<td>${seats.map((s) => r.nines[s] ?? 0).join("+")}</td>` : "") +
+        (points ? `<td>${seats.map((s) => signed(r.points[s] ?? 0)).join(" ")}</td>` : "") +
+        `<td>${scoreText(t, r.scores[u] ?? 0)}</td></tr>`
       );
     })
     .join("");
+  const last = tricks[tricks.length - 1];
   const spare = r.spare
     ? `<p class="spare">${esc(w.spare + w.colon)}<span class="minis">${r.spare.map((c) => mini(c, w)).join("")}</span></p>`
     : "";
@@ -252,7 +289,10 @@ function resultHtml(t: Table, r: HandResult, w: Words, closable: boolean): strin
     (closable ? `<button type="button" class="tool" data-ui="close-result">${esc(w.close)}</button>` : "") +
     `</div>` +
     (r.instant_win ? `<p>${esc(w.instant_win)}</p>` : "") +
-    `<table class="grid">${head}${rows}</table>${spare}</div>`
+    `<table class="grid">${head}${rows}</table>${spare}` +
+    (last ? lastTrickHtml(t, last, w) : "") +
+    (tricks.length > 1 ? allTricksHtml(t, w, tricks) : "") +
+    `</div>`
   );
 }
 
@@ -289,10 +329,12 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
     // A hand's last cards may be followed at once by the next hand's lead (computers play
     // on): a line says the previous hand is over beside the new trick until its first trick
     // is taken, as the chat hand keeps its result, so its end is never skipped.
+    // The ended hand's last trick stands beside the new one until a trick of it is taken.
     const unread = !last && t.last_result && s.closedResult !== t.last_result.number;
+    const ended = last ? undefined : t.last_tricks[t.last_tricks.length - 1];
     return (
       trickHtml(t, t.trick, w, pos, false) +
-      (last ? lastTrickHtml(t, last, w) : "") +
+      (last ? lastTrickHtml(t, last, w) : ended ? lastTrickHtml(t, ended, w) : "") +
       (unread && t.last_result
         ? `<p class="result brief">${esc(w.hand_over(t.kind.unit, t.last_result.number))}</p>`
         : "")
@@ -300,12 +342,41 @@ function centerHtml(s: State, t: Table, w: Words, pos: Map<number, Pos>): string
   }
   if (last) return trickHtml(t, last, w, pos, true);
   if (t.last_result && s.closedResult !== t.last_result.number) {
-    return resultHtml(t, t.last_result, w, true);
+    return resultHtml(t, t.last_result, w, true, t.last_tricks);
   }
+  // The summary closed: the ended hand's last trick still stands until the next card.
+  const ended = t.last_tricks[t.last_tricks.length - 1];
+  if (ended) return trickHtml(t, ended, w, pos, true);
   return `<div class="trick n${t.seats.length}"></div>`;
 }
 
+/**
+ * The lobby, from the page (issue 46): how many seats are taken and what this person may do:
+ * join or leave; the host adds or removes a computer and starts, as in chat.
+ */
+function lobbyHtml(s: State, t: Table, w: Words): string {
+  const players = t.rules.players;
+  const me = s.you === null ? undefined : t.seats.find((seat) => seat.user_id === s.you?.user_id);
+  const host = me?.host === true;
+  const full = t.seats.length >= players;
+  const button = (what: string, words: string, quiet = false) =>
+    `<button type="button" class="choice${quiet ? " quiet" : ""}" data-ui="lobby-${what}">${esc(words)}</button>`;
+  const choices: string[] = [];
+  if (me === undefined && !full) choices.push(button("join", w.join));
+  if (host && !full) choices.push(button("cpu", w.add_cpu, true));
+  if (host && t.seats.some((seat) => seat.computer)) choices.push(button("uncpu", w.remove_cpu, true));
+  if (host && full) choices.push(button("start", w.start));
+  if (me !== undefined && !host) choices.push(button("leave", w.leave, true));
+  const hint = me === undefined ? (full ? w.lobby : w.lobby_join_hint) : host ? (full ? w.lobby_full_hint : "") : w.lobby_wait_host;
+  return (
+    `<p class="say">${esc(w.lobby_seats(t.seats.length, players))}</p>` +
+    (hint ? `<p class="say quiet">${esc(hint)}</p>` : "") +
+    (choices.length ? `<div class="choices">${choices.join("")}</div>` : "")
+  );
+}
+
 function promptHtml(s: State, t: Table, w: Words): string {
+  if (t.status === "lobby") return lobbyHtml(s, t, w);
   const hand = t.hand;
   if (hand === null || t.status !== "playing") return "";
   const mine = t.turn?.seat === hand.seat;
@@ -347,9 +418,12 @@ function handCards(s: State, t: Table): HandCard[] {
   const playable = new Set(hand.playable);
   const myTurn = hand.legal.length > 0 && !hand.legal.includes("keep");
   return hand.cards.map((card) => {
-    const can = playable.has(card) && !s.sending.some((a) => a.split(":")[0] === card);
+    // Tapped and sent (answered or not, its table not come yet): played, never tappable again.
+    const sent = s.sending.some((a) => a.split(":")[0] === card);
+    const can = playable.has(card) && !sent;
     const armed = s.armed === card || (s.jokerAsk && parseCard(card)?.suit === null);
-    return { card, can, cls: `card ${can ? "playable" : myTurn ? "dimmed" : "idle"}${armed ? " armed" : ""}` };
+    const how = sent ? "sent" : can ? "playable" : myTurn ? "dimmed" : "idle";
+    return { card, can, cls: `card ${how}${armed ? " armed" : ""}` };
   });
 }
 
@@ -360,14 +434,27 @@ function cardButton(c: HandCard, w: Words): string {
   );
 }
 
+/** Hands longer than this are laid in two rows where the screen is narrow (style.css): a
+ * 13-card fan in one row on a phone leaves each card a sliver. */
+const ONE_ROW = 8;
+
+/** How many cards the fan's first row holds (all of them when one row will do). */
+function firstRow(n: number): number {
+  return n > ONE_ROW ? Math.ceil(n / 2) : n;
+}
+
 function handHtml(s: State, t: Table, w: Words): string {
   const hand = t.hand;
   if (t.status !== "playing") return ""; // the game is not on: no hand, the middle gets the room
   if (hand === null) return `<p class="watch">${esc(w.watching)}</p>`;
-  const cards = handCards(s, t)
-    .map((c) => cardButton(c, w))
-    .join("");
-  return `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">${cards}</div>${putDownHtml(t, w)}`;
+  const cards = handCards(s, t).map((c) => cardButton(c, w));
+  const split = firstRow(cards.length);
+  const rows = [cards.slice(0, split), cards.slice(split)].filter((row) => row.length > 0);
+  return (
+    `<div class="fan" role="group" aria-label="${esc(w.your_hand)}">` +
+    rows.map((row) => `<div class="fanrow">${row.join("")}</div>`).join("") +
+    `</div>${putDownHtml(t, w)}`
+  );
 }
 
 function putDownHtml(t: Table, w: Words): string {
@@ -389,7 +476,11 @@ function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
   const have = fan ? [...fan.querySelectorAll<HTMLElement>(".card")] : [];
   const kept = new Set(want.map((c) => c.card));
   const staying = have.filter((b) => kept.has(b.dataset.card ?? ""));
+  const rows = fan ? [...fan.querySelectorAll<HTMLElement>(".fanrow")] : [];
+  const split = firstRow(want.length);
+  const rowsWanted = split < want.length ? 2 : 1;
   const inPlace =
+    rows.length >= rowsWanted &&
     el !== null && fan !== null && fan !== undefined && t.status === "playing" && t.hand !== null &&
     previous.get("hand-shape") === shape && staying.length === want.length &&
     staying.every((b, i) => b.dataset.card === want[i]?.card);
@@ -400,6 +491,14 @@ function patchHand(root: HTMLElement, s: State, t: Table, w: Words): void {
   }
   const hadFocus = fan.contains(document.activeElement);
   for (const b of have) if (!kept.has(b.dataset.card ?? "")) b.remove();
+  // The cards left laid in the rows they now need, moved (not redrawn) between them.
+  const [first, second] = rows as [HTMLElement, HTMLElement | undefined];
+  staying.forEach((b, i) => {
+    const row = i < split || second === undefined ? first : second;
+    const before = i === 0 || i === split ? null : (staying[i - 1] ?? null);
+    if (b.parentElement !== row || b.previousElementSibling !== before) row.appendChild(b);
+  });
+  for (const row of rows.slice(rowsWanted)) if (row.childElementCount === 0) row.remove();
   staying.forEach((b, i) => {
     const c = want[i] as HandCard;
     if (b.className !== c.cls) b.className = c.cls;
@@ -421,7 +520,7 @@ function sheetHtml(t: Table, w: Words): string {
     `</tr>`;
   const start =
     t.kind.has_quota && t.start_scores.length
-      ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${v}</td>`).join("")}` +
+      ? `<tr class="start"><td></td><td></td><td></td>${t.start_scores.map((v) => `<td>${num(v)}</td>`).join("")}` +
         `</tr>`
       : "";
   const rows = t.sheet
@@ -553,9 +652,10 @@ export function render(root: HTMLElement, s: State): void {
   patchHand(root, s, t, w);
   // The fan's card count, for its overlap (style.css), set through the CSSOM: a style
   // attribute in markup would need 'unsafe-inline' in a Content Security Policy.
-  root
-    .querySelector<HTMLElement>(".fan")
-    ?.style.setProperty("--n", String(Math.max(t.hand?.cards.length ?? 1, 1)));
+  const n = Math.max(t.hand?.cards.length ?? 1, 1);
+  const fan = root.querySelector<HTMLElement>(".fan");
+  fan?.style.setProperty("--n", String(n));
+  fan?.style.setProperty("--per", String(Math.max(firstRow(n), 1)));
   patch(root, "sheet", s.sheetOpen ? sheetHtml(t, w) : "");
   if (was !== null) after(root, was, t.tricks[t.tricks.length - 1]?.winner ?? null);
   tick(root, s);
