@@ -24,7 +24,7 @@ function fill(template: string, values: Record<string, string>): string {
 
 /** A French text whose hyphens between letters never break a line (« échangez-la »). */
 function whole(text: string): string {
-  return text.replace(/(\p{L})-(\p{L})/gu, `$1${NBH}$2`);
+  return text.replace(/(?<=\p{L})-(?=\p{L})/gu, NBH);
 }
 
 /** The face cards' names in a card's name ("jack of spades"): the catalogue's, in lower case. */
