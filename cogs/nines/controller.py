@@ -241,9 +241,11 @@ class Controller(Opening):
                 elif verb == "start":
                     change = await session.lobby.start(user.id)
                     self.bot.presenter.remember_click(session, interaction)
+                    # The draw's cards as faces, as every card of the game (issue 46, item 11).
+                    style = await self.bot.presenter.card_style(session)
                     await replies.update(
                         interaction,
-                        content=render.draw_line(lang, table_model.build(session, None)),
+                        content=render.draw_line(lang, table_model.build(session, None), style),
                         embed=render.lobby_embed(
                             lang, table_model.build_lobby(session), note=tr(lang, "lobby.started")
                         ),

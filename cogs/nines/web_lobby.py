@@ -129,7 +129,8 @@ class WebLobby:
         lang = session.language
         lobby = table_model.build_lobby(session)
         if started:
-            content: str | None = render.draw_line(lang, table_model.build(session, None))
+            style = await self.bot.presenter.card_style(session)
+            content: str | None = render.draw_line(lang, table_model.build(session, None), style)
             embed = render.lobby_embed(lang, lobby, note=tr(lang, "lobby.started"))
             view: Buttons | None = None
         else:
