@@ -5,9 +5,16 @@ What Discord said is cached in this process (``Gate.tokens``, ``Gate.instances``
 application, scopes and person until it expires or ``recheck_seconds`` pass (a refused token
 for a minute); an instance's record for a few seconds, asked again on demand: a person missing
 from it is looked for in a fresh copy before being refused (its ``users`` lag right after a
-launch). Concurrent askers of one key share one call. A restart starts cold: the open tables
-reconnect at once, and the budget of calls (bot/activity/discord_api.py) spreads them out,
-each page told ``retry`` with a ``retry_after`` meanwhile.
+launch). Concurrent askers of one key share one call.
+
+What Discord said of a token this application may use is also stored (``TokenStore``, the
+database's activity_tokens, bot/storage/activity_tokens.py: keyed by the token's hash), read on
+a cache miss before Discord is asked and written after it answers, trusted as long as the
+memory's copy would be. So a restart does not start cold: the open tables reconnect (spread by
+the page's back-off) and their tokens are found in the database; only each instance is asked
+again (its record is kept seconds, not stored). What the database cannot answer is asked of
+Discord within the budget of calls (bot/activity/discord_api.py), each page told ``retry``
+with a ``retry_after`` while it is spent.
 
 Each socket let in is watched (``watch``) until it closes: every ``recheck_seconds`` (and when
 ``recheck`` is told an instance changed) its token and its place in the instance are checked
@@ -29,6 +36,7 @@ from typing import Any, Final, Protocol, TypeVar
 from aiohttp import web
 
 from ..i18n import tr
+from ..storage import StoredToken
 from .discord_api import (
     ActivityApi,
     Authorization,
@@ -91,6 +99,24 @@ class Watched(Protocol):
     def stop(self) -> None: ...
 
 
+class TokenStore(Protocol):
+    """Where what Discord said of a token outlives the process (storage.TokenQueries)."""
+
+    async def stored_token(self, token: str) -> StoredToken | None: ...
+
+    async def store_token(self, token: str, found: StoredToken) -> None: ...
+
+    async def forget_untrusted_tokens(self) -> int: ...
+
+
+def _wall(monotonic: float) -> float:
+    return time.time() + (monotonic - time.monotonic())
+
+
+def _monotonic(wall: float) -> float:
+    return time.monotonic() + (wall - time.time())
+
+
 class Cache(OrderedDict[str, tuple[float, T]]):
     """Answers by key until a monotonic time, the least recently used forgotten past KEPT."""
 
@@ -114,8 +140,10 @@ class Gate:
         api: ActivityApi,
         application_id: Callable[[], int | None],
         recheck_seconds: float,
+        store: TokenStore | None = None,
     ) -> None:
         self.api = api
+        self.store = store
         self.application_id = application_id
         self.recheck_seconds = recheck_seconds
         self.tokens: Cache[Authorization | None] = Cache()
@@ -146,6 +174,11 @@ class Gate:
         return found
 
     async def _ask_token(self, token: str) -> Authorization | None:
+        stored = await self._stored(token)
+        if stored is not None:
+            authorization, until = stored
+            self.tokens.keep(token, until, authorization)
+            return authorization
         try:
             found: Authorization | None = await self.api.authorization(token)
         except TokenRefused:
@@ -157,7 +190,50 @@ class Gate:
             else min(found.expires_at, now + self.recheck_seconds)
         )
         self.tokens.keep(token, until, found)
+        if found is not None:
+            await self._store(token, found, until)
         return found
+
+    async def _stored(self, token: str) -> tuple[Authorization, float] | None:
+        """What the database kept of the token and until when (monotonic) it is trusted; None
+        when it kept nothing trusted still, or cannot be read (Discord is asked instead)."""
+        if self.store is None:
+            return None
+        try:
+            row = await self.store.stored_token(token)
+        except Exception:
+            log.exception("activity sign-in: the stored tokens could not be read")
+            return None
+        if row is None:
+            return None
+        person = Person(row.user_id, row.name, row.avatar)
+        found = Authorization(row.application_id, row.scopes, person, _monotonic(row.expires_at))
+        return found, min(found.expires_at, _monotonic(row.trusted_until))
+
+    async def _store(self, token: str, found: Authorization, until: float) -> None:
+        """Keep what Discord said of a token that may sit at this application's tables (no
+        other: a flood of foreign or scope-less tokens writes nothing)."""
+        person = found.person
+        if (
+            self.store is None
+            or person is None
+            or found.application_id != self.application_id()
+            or SCOPE not in found.scopes
+        ):
+            return
+        row = StoredToken(
+            found.application_id,
+            found.scopes,
+            person.user_id,
+            person.name,
+            person.avatar,
+            _wall(found.expires_at),
+            _wall(until),
+        )
+        try:
+            await self.store.store_token(token, row)
+        except Exception:
+            log.exception("activity sign-in: a token could not be stored (kept in memory)")
 
     async def instance(self, app: int, instance_id: str, *, fresh: bool = False) -> Instance | None:
         """The instance's record (None: unknown), from the cache unless ``fresh``."""
@@ -257,8 +333,14 @@ class Gate:
         return closed
 
     async def recheck_every(self) -> None:
-        """Re-check every ``recheck_seconds`` until cancelled (the server's stop)."""
+        """Re-check every ``recheck_seconds`` until cancelled (the server's stop), the stored
+        tokens whose trust ran out swept first."""
         while True:
+            if self.store is not None:
+                try:
+                    await self.store.forget_untrusted_tokens()
+                except Exception:
+                    log.exception("activity: the stored tokens could not be swept")
             await asyncio.sleep(self.recheck_seconds)
             try:
                 await self.recheck(paced=True)

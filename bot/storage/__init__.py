@@ -3,7 +3,8 @@
 ``Storage`` is the interface the bot uses. Its queries are grouped by concern (games.py: games,
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
 history.py: statistics, history and privacy; preferences.py: a person's own preferences;
-shards.py: a sharded bot's shard leases) and
+shards.py: a sharded bot's shard leases; activity_tokens.py: what Discord said of the web
+table's tokens) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .actions import ActionQueries
+from .activity_tokens import StoredToken, TokenQueries, token_hash
 from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
 from .games import GameQueries
 from .history import HistoryQueries
@@ -85,8 +87,10 @@ __all__ = [
     "StatsRow",
     "Storage",
     "StorageError",
+    "StoredToken",
     "load_migrations",
     "player_key",
+    "token_hash",
 ]
 
 
@@ -99,6 +103,7 @@ class Storage(
     HistoryQueries,
     PreferenceQueries,
     ShardQueries,
+    TokenQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 
