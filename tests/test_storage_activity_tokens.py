@@ -34,9 +34,7 @@ async def test_a_token_is_kept_by_its_hash_until_its_trust_runs_out(backend: Bac
         assert await storage.stored_token(TOKEN) == row
         assert await storage.stored_token(TOKEN + "x") is None
         # The database holds the token's SHA-256, nowhere the token.
-        assert await backend.column("SELECT token_hash FROM activity_tokens") == [
-            token_hash(TOKEN)
-        ]
+        assert await backend.column("SELECT token_hash FROM activity_tokens") == [token_hash(TOKEN)]
         assert len(token_hash(TOKEN)) == 64 and TOKEN not in token_hash(TOKEN)
         # Stored again (a re-check): replaced, one row.
         again = stored(clock.t + 600, user_id=1000)
