@@ -211,7 +211,7 @@ class PageSocket:
             return
         table = self.table
         hand = None if table is None else table.get("hand")
-        if table is None or table.get("status") != "live" or not hand or not hand.get("legal"):
+        if table is None or table.get("status") != "playing" or not hand or not hand.get("legal"):
             return
         self._due = time.monotonic() + self.rng.uniform(*self.pause)
 
