@@ -160,7 +160,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> int:
             await asyncio.sleep(max(0.0, rest))
             # Over: every page given its chance to be open, then stopped.
             deadline = time.monotonic() + SETTLE
-            while time.monotonic() < deadline and not all(
+            while time.monotonic() < deadline and not all(  # noqa: ASYNC110 (a poll of pages)
                 p.open or p.final is not None for p in open_pages
             ):
                 await asyncio.sleep(0.1)
@@ -199,7 +199,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> int:
                 "discord_invalid_in_10_min": fake.ratelimits.invalid_in_window(),
                 "global_requests_by_minute": minutes,
                 "global_requests_per_minute_max": max(minutes, default=0),
-                "load_average": open("/proc/loadavg").read().split()[:3],
+                "load_average": Path("/proc/loadavg").read_text().split()[:3],
             }
         )
     finally:

@@ -47,7 +47,7 @@ TRIED_AGAIN: Final = frozenset({"retry", "busy"})
 
 def backoff(attempt: int, floor: float, rng: random.Random) -> float:
     """The wait before try number ``attempt`` (0 the first after a drop), as the page's."""
-    ceiling = min(MAX_RETRY, FIRST_SPREAD * 2**attempt)
+    ceiling = min(MAX_RETRY, FIRST_SPREAD * 2.0**attempt)
     return max(0.0, floor) + LEAST_RETRY + rng.random() * (ceiling - LEAST_RETRY)
 
 
