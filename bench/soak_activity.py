@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import random
 import signal
 import sys
@@ -199,7 +200,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> int:
                 "discord_invalid_in_10_min": fake.ratelimits.invalid_in_window(),
                 "global_requests_by_minute": minutes,
                 "global_requests_per_minute_max": max(minutes, default=0),
-                "load_average": Path("/proc/loadavg").read_text().split()[:3],
+                "load_average": [f"{x:.1f}" for x in os.getloadavg()],
             }
         )
     finally:
