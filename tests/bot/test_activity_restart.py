@@ -10,9 +10,11 @@ database, migration 0017, its trust not run out) and no ``/oauth2/token`` (the p
 tokens); each instance asked at most once per ``INSTANCE_SECONDS`` (its record is kept that
 long, not stored) over the time the tables took to come back.
 
-Measured (2-core machine shared with other work, load average 13 to 17): the 201 tables back
-within 11 to 13 s of the SIGTERM, the bot's start included; 67 instance calls, one an instance.
-Not a timed assertion: the guard below only stops a stuck run.
+Measured (2 December 2026, the 2-core machine shared with other work, load average 13 to 16,
+a load benchmark running beside it): the 201 tables all back 20.0 s after the SIGTERM, the
+bot's stop and start included; Discord asked 69 instance calls for 67 instances, no
+``/oauth2/@me``, no ``/oauth2/token``; the test about 60 s in all. Not a timed assertion: the
+guard below only stops a stuck run.
 """
 
 from __future__ import annotations
