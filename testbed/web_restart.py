@@ -45,7 +45,8 @@ START_WITHIN: Final = 120.0
 class WebBot:
     """The bot's process with the Activity on, on a SQLite file, started again at will."""
 
-    def __init__(self, fake: FakeDiscord, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, **settings: str) -> None:
+        """``settings``: environment variables over the defaults below."""
         self.fake = fake
         self.port = free_port()
         base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE"))}
@@ -65,6 +66,7 @@ class WebBot:
             # Every page here is on 127.0.0.1: the per-address bounds are for real people.
             **CROWD_SIGN_INS,
             "ACTIVITY_SOCKETS_PER_ADDRESS": "100000",
+            **settings,
         }
         workdir.mkdir(parents=True, exist_ok=True)
         self.node = Node(0, env, workdir / "bot.log")
