@@ -98,7 +98,9 @@ async def test_a_token_past_its_trust_is_asked_of_discord_again(backend: Backend
         discord = Discord()
         gate = Gate(discord, lambda: APP, 60, storage)  # type: ignore[arg-type]
         assert await gate.authorization(TOKEN) is not None
-        clock.t = time.time() + 120  # past the re-check: the stored row no longer answers
+        # Trusted two rounds of re-checks and a round's slack; past that the row is ignored.
+        assert gate.stored_trust() == 2 * 60 + 60
+        clock.t = time.time() + 200
         restarted = Gate(discord, lambda: APP, 60, storage)  # type: ignore[arg-type]
         assert await restarted.authorization(TOKEN) is not None
         assert discord.asked == ["oauth2/@me", "oauth2/@me"]
@@ -113,5 +115,25 @@ async def test_a_foreign_token_is_not_stored(tmp_path: object) -> None:
         verdict = await gate.check(Hello(TOKEN, "inst", 5, 6, None, "en-US"))
         assert not isinstance(verdict, Admitted) and verdict.code == "auth"
         assert await storage.stored_token(TOKEN) is None
+    finally:
+        await storage.close()
+
+
+async def test_a_round_of_rechecks_asks_discord_not_the_database(backend: Backend) -> None:
+    """The stored answer stands in for the memory a restart lost, never for Discord's word at
+    a re-check: a round asks Discord for a token whose copy in memory ran out."""
+    hello = Hello(TOKEN, "inst", 5, 6, None, "en-US")
+    storage = await backend.open()
+    try:
+        discord = Discord()
+        gate = Gate(discord, lambda: APP, 300, storage)  # type: ignore[arg-type]
+        assert isinstance(await gate.check(hello), Admitted)
+        gate.tokens.clear()  # its copy in memory ran out
+        gate.instances.clear()
+        assert isinstance(await gate.check(hello), Admitted)  # a hello: from the database
+        assert discord.asked == ["oauth2/@me", "instance", "instance"]
+        gate.tokens.clear()
+        assert isinstance(await gate.check(hello, stored=False), Admitted)  # a round's check
+        assert discord.asked == ["oauth2/@me", "instance", "instance", "oauth2/@me"]
     finally:
         await storage.close()

@@ -1,8 +1,8 @@
 -- Issue 44: what Discord said of a web table's access token (GET /oauth2/@me), kept across a
 -- restart so the open tables come back from it rather than from Discord
 -- (bot/storage/activity_tokens.py). Keyed by the token's SHA-256, never the token itself.
--- trusted_until: when the gate asks Discord again (the token's expiry or its re-check,
--- whichever comes first); expires_at: the token's own expiry. Both seconds since the epoch.
+-- trusted_until: until when the gate trusts it without asking Discord (the expiry, or two
+-- rounds of re-checks, whichever comes first); expires_at: its own expiry. Epoch seconds.
 CREATE TABLE activity_tokens (
     token_hash     TEXT             NOT NULL PRIMARY KEY,
     application_id BIGINT           NOT NULL,
