@@ -16,8 +16,7 @@ route) with ``--fail-status``. At ``--restart-at`` of the run the bot's process 
 Printed at the end, and the run fails (exit 1) on any of the first three:
 - stranded tables: pages refused for good, or without an open socket once the run is over
   (each is given ``SETTLE`` seconds to come back first);
-- moves lost or doubled, from the bot's database once it stopped: an acknowledged key whose
-  move is not stored, or more of the people's moves stored than keys that made them;
+- moves lost or doubled, from the bot's database once it stopped (``checked_moves``);
 - 429s the double answered;
 - the restart: how long until every table had its ``ready`` again, and what it cost Discord;
 - Discord's invalid requests (401, 403, 429 not shared) and the bot's requests under the global
@@ -42,6 +41,7 @@ from typing import Any
 import aiohttp
 
 from bot.storage import Storage
+from engine import Game, Rules, parse_action
 from fakecord import FakeDiscord
 from fakecord.ratelimit import DISCORD_GLOBAL_LIMIT
 from testbed.page_sockets import PageSocket
@@ -71,21 +71,40 @@ SETTLE = 180.0
 
 
 async def checked_moves(database: Path, open_pages: list[PageSocket]) -> dict[str, int]:
-    """Every page's actions against what the bot stored (its process stopped)."""
+    """Every page's actions against what the bot stored (its process stopped). Lost: an
+    acknowledged key whose move is not stored as sent. Doubled: a person's move in a game's
+    log that no key made and that did not play itself (the person's only legal action, which
+    the bot plays at once: bot/session.py ``forced_move``), or a log that does not replay."""
     storage = await Storage.open(database)
+    lost = stored_keys = unanswered_stored = doubled = played_itself = people_moves = 0
+    by_key: dict[int, set[int]] = {}
     try:
-        lost = stored_keys = unanswered_stored = 0
-        people_moves = 0
-        for game in sorted({p.seat.game for p in open_pages}):
-            people_moves += sum(not a.by_computer for a in await storage.actions(game))
         for page in open_pages:
             for act in page.acts:
                 row = await storage.key_answered(page.seat.game, page.seat.user_id, act.key)
                 if row is not None:
                     stored_keys += 1
                     unanswered_stored += not act.acked
+                    by_key.setdefault(page.seat.game, set()).add(row.n)
                 if act.acked and (row is None or row.action != act.action):
                     lost += 1
+        for game_id in sorted({p.seat.game for p in open_pages}):
+            found = await storage.game(game_id)
+            assert found is not None
+            game = Game(Rules.from_dict(found.rules), found.seed)
+            for action in await storage.actions(game_id):
+                if not action.by_computer:
+                    people_moves += 1
+                    if action.n not in by_key.get(game_id, set()):
+                        if len(game.legal_actions(action.seat)) == 1:
+                            played_itself += 1
+                        else:
+                            doubled += 1
+                try:
+                    game.apply(action.seat, parse_action(action.action))
+                except Exception:
+                    doubled += 1
+                    break
     finally:
         await storage.close()
     return {
@@ -96,8 +115,9 @@ async def checked_moves(database: Path, open_pages: list[PageSocket]) -> dict[st
         "stored_keys": stored_keys,
         "stored_unanswered": unanswered_stored,
         "people_moves": people_moves,
+        "played_itself": played_itself,
         "lost": lost,
-        "doubled": max(0, people_moves - stored_keys),
+        "doubled": doubled,
     }
 
 
@@ -203,6 +223,7 @@ async def soak(args: argparse.Namespace, workdir: Path) -> int:
                 "sign_in_calls_failed": f"{failed} ({failed / max(1, sign_ins):.1%})",
                 "answers_by_status": dict(sorted(statuses(answers).items())),
                 "429s_after_every_page_was_ready": statuses(calls(fake, brought_up))[429],
+                "429s_by_route": {r: n for (r, status), n in answers.items() if status == 429},
                 "discord_invalid_requests": fake.ratelimits.invalid_requests,
                 "discord_invalid_in_10_min": fake.ratelimits.invalid_in_window(),
                 "global_requests_by_minute": minutes,
