@@ -10,11 +10,11 @@ database, migration 0017, its trust not run out) and no ``/oauth2/token`` (the p
 tokens); each instance asked at most once per ``INSTANCE_SECONDS`` (its record is kept that
 long, not stored) over the time the tables took to come back.
 
-Measured (2 December 2026, the 2-core machine shared with other work, load average 13 to 16,
-a load benchmark running beside it): the 201 tables all back 20.0 s after the SIGTERM, the
-bot's stop and start included; Discord asked 69 instance calls for 67 instances, no
-``/oauth2/@me``, no ``/oauth2/token``; the test about 60 s in all. Not a timed assertion: the
-guard below only stops a stuck run.
+Measured (2 December 2026, the 2-core machine shared with other work): at a load average of 6
+to 7, the 201 tables all back 10.6 s after the SIGTERM (the bot's stop and start included),
+Discord asked 67 instance calls for the 67 instances and nothing else of the sign-in, the test
+18 s in all; at 13 to 16 with a load benchmark beside it, 20.0 s and 69 instance calls. Not a
+timed assertion: the guard below only stops a stuck run.
 """
 
 from __future__ import annotations
