@@ -180,6 +180,8 @@ class Deliveries:
 async def clients(spec: list[Json], port: int, seconds: float) -> Json:
     import aiohttp
 
+    from testbed.page_sockets import backoff
+
     base = f"http://127.0.0.1:{port}"
     deliveries = Deliveries()
     counts = {"actions": 0, "cards": 0, "finished": 0, "errors": 0}
@@ -188,8 +190,19 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
     all_ready = asyncio.Event()
 
     async def one(http: aiohttp.ClientSession, person: Json, ready: asyncio.Event) -> None:
+        # The page's rule: what the sign-in refuses as "retry"/"busy" (the server's budget of
+        # calls to Discord, spent by 600 sign-ins at once) is tried again after its wait.
         async with http.post(base + "/api/token", json={"code": person["code"]}) as answer:
             token = (await answer.json())["access_token"]
+        for attempt in range(20):
+            if await socket(http, person, token, ready) or ready.is_set():
+                return
+            await asyncio.sleep(backoff(attempt, 1.0, rng))
+
+    async def socket(
+        http: aiohttp.ClientSession, person: Json, token: str, ready: asyncio.Event
+    ) -> bool:
+        """One socket's life; False if its hello was refused as worth trying again."""
         async with http.ws_connect(base + "/api/ws", heartbeat=None) as ws:
             await ws.send_json(
                 {
@@ -214,8 +227,14 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                 if message is None:
                     continue
                 if message.type is not aiohttp.WSMsgType.TEXT:
-                    return
+                    return ready.is_set()  # closed before its ready: tried again
                 frame = json.loads(message.data)
+                if (
+                    frame["op"] == "error"
+                    and not ready.is_set()
+                    and frame.get("code") in ("retry", "busy")
+                ):
+                    return False
                 if frame["op"] == "error":
                     counts["errors"] += 1
                 if frame["op"] not in ("ready", "table"):
@@ -232,9 +251,9 @@ async def clients(spec: list[Json], port: int, seconds: float) -> Json:
                 deliveries.table(game, seat, seq, time.monotonic())
                 if table["status"] != "playing":
                     counts["finished"] += seat == 0
-                    return
+                    return True
                 if time.monotonic() > stop_at:
-                    return
+                    return True
                 turn = table["turn"]
                 if turn is not None and turn["seat"] == seat and table["hand"]["legal"]:
                     await asyncio.sleep(rng.uniform(*person["pause"]))

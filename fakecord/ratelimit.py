@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import random
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
@@ -106,11 +107,16 @@ class Fault:
     retry_after: float = 0.05
     is_global: bool = False
     served: int = 0
+    #: The share of matching requests answered so (``fail_share``; 1.0: every one, in turn).
+    share: float = 1.0
+    rng: random.Random | None = None
 
     def matches(self, method: str, path: str, template: str) -> bool:
         if self.method not in ("*", method):
             return False
-        return template == self.pattern or fnmatch.fnmatchcase(path, self.pattern)
+        if not (template == self.pattern or fnmatch.fnmatchcase(path, self.pattern)):
+            return False
+        return self.rng is None or self.rng.random() < self.share
 
 
 @dataclass
@@ -182,6 +188,14 @@ class RateLimits:
         the spec's route template exactly) with `status`: 401, 403, 500, 502, ... or 429 (then
         with `retry_after` and the `global` flag, as Discord sends them)."""
         self._faults.append(Fault(status, method.upper(), path, count, retry_after, is_global))
+
+    def fail_share(
+        self, status: int, share: float, method: str = "*", path: str = "*", *, seed: int = 0
+    ) -> None:
+        """From now on, answer about ``share`` of the requests matching method and path with
+        ``status`` (each drawn apart, a seeded draw): an upstream failing a tenth of the time."""
+        rng = random.Random(seed)
+        self._faults.append(Fault(status, method.upper(), path, 1 << 62, share=share, rng=rng))
 
     def invalid_in_window(self, ip: str | None = None) -> int:
         """Invalid requests in the last 10 minutes from ``ip`` (None: the IP with the most),

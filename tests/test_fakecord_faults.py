@@ -170,3 +170,27 @@ async def test_privileged_intent_not_enabled_closes_4014(fake_discord: FakeDisco
     with pytest.raises(discord.PrivilegedIntentsRequired):
         await run_client(client, fake)
     await client.close()
+
+
+async def test_fail_share_fails_about_that_share_of_matching_requests(
+    fake_discord: FakeDiscord,
+) -> None:
+    """``fail_share``: a standing fault on a share of the matching requests (seeded), the
+    others answered as usual; other routes untouched."""
+    fake = fake_discord
+    fake.enable_activities()
+    fake.ratelimits.fail_share(503, 0.10, path="/oauth2/@me", seed=7)
+    token = fake.activities.mint(fake.add_user("carol"))
+    statuses: list[int] = []
+    async with aiohttp.ClientSession() as http:
+        for _ in range(300):
+            url = f"{fake.api_base}/oauth2/@me"
+            async with http.get(url, headers={"Authorization": f"Bearer {token}"}) as resp:
+                statuses.append(resp.status)
+        url = f"{fake.api_base}/channels/{fake.channel.id}/messages"
+        headers = {"Authorization": f"Bot {fake.token}"}
+        async with http.post(url, json={"content": "hi"}, headers=headers) as resp:
+            assert resp.status == 200
+    assert set(statuses) == {200, 503}
+    assert 15 <= statuses.count(503) <= 45  # about 30 of 300 (a seeded draw)
+    assert fake.ratelimits.sent_faults == statuses.count(503)

@@ -146,9 +146,10 @@ async def test_fresh_database_is_migrated_to_the_latest_version(
     storage: Storage, backend: Backend
 ) -> None:
     migrations = load_migrations(backend.name)
-    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    versions = [m.version for m in migrations]
+    assert versions == sorted(set(versions)) and versions[0] == 1
     assert migrations[0].name == "0001_init.sql"
-    assert await storage.schema_version() == len(migrations)
+    assert await storage.schema_version() == versions[-1]
     assert storage.dialect == backend.name
     tables = await backend.tables()
     assert {"games", "seats", "actions", "results", "player_stats", "guild_settings"} <= tables
@@ -210,7 +211,7 @@ async def test_upgrading_a_v1_database_keeps_its_data(backend: Backend, clock: C
 
     store = await backend.open(now=clock)
     try:
-        assert await store.schema_version() == len(load_migrations()) > 1
+        assert await store.schema_version() == load_migrations()[-1].version > 1
         (game,) = await store.live_games()
         assert (game.id, game.rules, game.seed, game.status) == (1, {"x": 1}, 7, "live")
         assert (game.shown_hands, game.announced) == (0, True)  # 0004's defaults
@@ -257,7 +258,7 @@ async def test_a_failing_postgresql_migration_changes_nothing(
     monkeypatch.undo()
     store = await backend.open()  # the real migrations still apply
     try:
-        assert await store.schema_version() == len(load_migrations())
+        assert await store.schema_version() == load_migrations()[-1].version
     finally:
         await store.close()
 
@@ -283,7 +284,7 @@ async def test_reopening_after_close_keeps_everything(backend: Backend, clock: C
 
     store = await backend.open(now=clock)
     try:
-        assert await store.schema_version() == len(load_migrations())
+        assert await store.schema_version() == load_migrations()[-1].version
         assert await store.get_guild_settings(GUILD) == {
             "language": "fr",
             "timer": 60,

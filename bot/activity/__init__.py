@@ -159,7 +159,9 @@ class ActivityServer:
         )
         instance = partial(discord_internals.activity_instance, bot)
         self.api = ActivityApi(settings.api_base, settings.client_secret, instance, budget)
-        self.gate = Gate(self.api, self.application_id, settings.activity_recheck_seconds)
+        self.gate = Gate(
+            self.api, self.application_id, settings.activity_recheck_seconds, bot.storage
+        )
         self.host = settings.activity_host
         self.hub = Hub(bot, self.gate, Limits.from_settings(settings))
         self.per_address = PerAddress(

@@ -5,9 +5,19 @@ What Discord said is cached in this process (``Gate.tokens``, ``Gate.instances``
 application, scopes and person until it expires or ``recheck_seconds`` pass (a refused token
 for a minute); an instance's record for a few seconds, asked again on demand: a person missing
 from it is looked for in a fresh copy before being refused (its ``users`` lag right after a
-launch). Concurrent askers of one key share one call. A restart starts cold: the open tables
-reconnect at once, and the budget of calls (bot/activity/discord_api.py) spreads them out,
-each page told ``retry`` with a ``retry_after`` meanwhile.
+launch). Concurrent askers of one key share one call.
+
+What Discord said of a token this application may use is also stored (``TokenStore``, the
+database's activity_tokens, bot/storage/activity_tokens.py: keyed by the token's hash), read on
+a hello's cache miss before Discord is asked and written after it answers, trusted as long as
+the process would have trusted it: a round of re-checks asks Discord (never the database) for a
+token whose copy in memory ran out, so an open table's token is asked again within two rounds
+of its last answer, and its row is trusted that long (``stored_trust``). So a restart does not
+start cold: the open tables reconnect (spread by
+the page's back-off) and their tokens are found in the database; only each instance is asked
+again (its record is kept seconds, not stored). What the database cannot answer is asked of
+Discord within the budget of calls (bot/activity/discord_api.py), each page told ``retry``
+with a ``retry_after`` while it is spent.
 
 Each socket let in is watched (``watch``) until it closes: every ``recheck_seconds`` (and when
 ``recheck`` is told an instance changed) its token and its place in the instance are checked
@@ -29,6 +39,7 @@ from typing import Any, Final, Protocol, TypeVar
 from aiohttp import web
 
 from ..i18n import tr
+from ..storage import StoredToken
 from .discord_api import (
     ActivityApi,
     Authorization,
@@ -51,6 +62,8 @@ REFUSED_SECONDS: Final = 60.0
 KEPT: Final = 20_000
 #: How many times the periodic re-check tries a socket again that the budget could not afford.
 PACED_TRIES: Final = 3
+#: Added to two rounds of re-checks in a stored token's trust: a round takes its time.
+ROUND_SLACK: Final = 60.0
 #: The scope the page asks for (web/src/main.ts) and without which no person is named.
 SCOPE: Final = "identify"
 
@@ -91,6 +104,24 @@ class Watched(Protocol):
     def stop(self) -> None: ...
 
 
+class TokenStore(Protocol):
+    """Where what Discord said of a token outlives the process (storage.TokenQueries)."""
+
+    async def stored_token(self, token: str) -> StoredToken | None: ...
+
+    async def store_token(self, token: str, found: StoredToken) -> None: ...
+
+    async def forget_untrusted_tokens(self) -> int: ...
+
+
+def _wall(monotonic: float) -> float:
+    return time.time() + (monotonic - time.monotonic())
+
+
+def _monotonic(wall: float) -> float:
+    return time.monotonic() + (wall - time.time())
+
+
 class Cache(OrderedDict[str, tuple[float, T]]):
     """Answers by key until a monotonic time, the least recently used forgotten past KEPT."""
 
@@ -114,8 +145,10 @@ class Gate:
         api: ActivityApi,
         application_id: Callable[[], int | None],
         recheck_seconds: float,
+        store: TokenStore | None = None,
     ) -> None:
         self.api = api
+        self.store = store
         self.application_id = application_id
         self.recheck_seconds = recheck_seconds
         self.tokens: Cache[Authorization | None] = Cache()
@@ -136,16 +169,30 @@ class Gate:
         result: T = await asyncio.shield(flight)
         return result
 
-    async def authorization(self, token: str) -> Authorization:
-        """What Discord said of the token; TokenRefused or DiscordUnavailable."""
+    def stored_trust(self) -> float:
+        """How long a stored answer is trusted: a token answered at t is in memory until
+        t + ``recheck_seconds``, and asked again at the first round after that, so by two
+        rounds (and a round's own time) at the latest."""
+        return 2 * self.recheck_seconds + ROUND_SLACK
+
+    async def authorization(self, token: str, *, stored: bool = True) -> Authorization:
+        """What Discord said of the token; TokenRefused or DiscordUnavailable. ``stored``:
+        the database may answer on a miss (a hello); a re-check asks Discord."""
         known, found = self.tokens.fresh(token, time.monotonic())
         if not known:
-            found = await self._once(("token", token), lambda: self._ask_token(token))
+            found = await self._once(
+                ("token", token), lambda: self._ask_token(token, stored=stored)
+            )
         if found is None:
             raise TokenRefused
         return found
 
-    async def _ask_token(self, token: str) -> Authorization | None:
+    async def _ask_token(self, token: str, *, stored: bool) -> Authorization | None:
+        kept = await self._stored(token) if stored else None
+        if kept is not None:
+            authorization, until = kept
+            self.tokens.keep(token, until, authorization)
+            return authorization
         try:
             found: Authorization | None = await self.api.authorization(token)
         except TokenRefused:
@@ -157,7 +204,53 @@ class Gate:
             else min(found.expires_at, now + self.recheck_seconds)
         )
         self.tokens.keep(token, until, found)
+        if found is not None:
+            await self._store(token, found, min(found.expires_at, now + self.stored_trust()))
         return found
+
+    async def _stored(self, token: str) -> tuple[Authorization, float] | None:
+        """What the database kept of the token and until when (monotonic) it is trusted; None
+        when it kept nothing trusted still, or cannot be read (Discord is asked instead)."""
+        if self.store is None:
+            return None
+        try:
+            row = await self.store.stored_token(token)
+        except Exception:
+            log.exception("activity sign-in: the stored tokens could not be read")
+            return None
+        if row is None:
+            return None
+        person = Person(row.user_id, row.name, row.avatar)
+        found = Authorization(row.application_id, row.scopes, person, _monotonic(row.expires_at))
+        # In memory like an answer of Discord's: asked again at the round after.
+        until = min(_monotonic(row.trusted_until), time.monotonic() + self.recheck_seconds)
+        return found, until
+
+    async def _store(self, token: str, found: Authorization, until: float) -> None:
+        """Keep what Discord said of a token that may sit at this application's tables (no
+        other: a flood of foreign or scope-less tokens writes nothing), trusted until
+        ``until`` (monotonic)."""
+        person = found.person
+        if (
+            self.store is None
+            or person is None
+            or found.application_id != self.application_id()
+            or SCOPE not in found.scopes
+        ):
+            return
+        row = StoredToken(
+            found.application_id,
+            found.scopes,
+            person.user_id,
+            person.name,
+            person.avatar,
+            _wall(found.expires_at),
+            _wall(until),
+        )
+        try:
+            await self.store.store_token(token, row)
+        except Exception:
+            log.exception("activity sign-in: a token could not be stored (kept in memory)")
 
     async def instance(self, app: int, instance_id: str, *, fresh: bool = False) -> Instance | None:
         """The instance's record (None: unknown), from the cache unless ``fresh``."""
@@ -175,7 +268,7 @@ class Gate:
 
     # -- the check ----------------------------------------------------------------------------
 
-    async def check(self, hello: Hello) -> Admitted | Refused:
+    async def check(self, hello: Hello, *, stored: bool = True) -> Admitted | Refused:
         """Who this is and where, trusting nothing the client says: the person comes from the
         token (which must be this application's, with ``identify``), the channel from
         Discord's instance, in which the person must be."""
@@ -183,7 +276,7 @@ class Gate:
         if app is None:
             return Refused("retry", "activity.error.discord", 5.0)
         try:
-            authorization = await self.authorization(hello.access_token)
+            authorization = await self.authorization(hello.access_token, stored=stored)
             person = authorization.person
             if authorization.application_id != app:
                 return Refused("auth", "activity.error.foreign_token")
@@ -240,12 +333,12 @@ class Gate:
         for socket, hello in list(self.watched.items()):
             if instance_id is not None and hello.instance_id != instance_id:
                 continue
-            verdict = await self.check(hello)
+            verdict = await self.check(hello, stored=False)
             for _ in range(PACED_TRIES if paced else 0):
                 if not isinstance(verdict, Refused) or verdict.code != "retry":
                     break
                 await asyncio.sleep(verdict.retry_after or 1.0)
-                verdict = await self.check(hello)
+                verdict = await self.check(hello, stored=False)
             if socket.ws.closed:
                 self.watched.pop(socket, None)
             elif isinstance(verdict, Refused) and verdict.code != "retry":
@@ -257,8 +350,14 @@ class Gate:
         return closed
 
     async def recheck_every(self) -> None:
-        """Re-check every ``recheck_seconds`` until cancelled (the server's stop)."""
+        """Re-check every ``recheck_seconds`` until cancelled (the server's stop), the stored
+        tokens whose trust ran out swept first."""
         while True:
+            if self.store is not None:
+                try:
+                    await self.store.forget_untrusted_tokens()
+                except Exception:
+                    log.exception("activity: the stored tokens could not be swept")
             await asyncio.sleep(self.recheck_seconds)
             try:
                 await self.recheck(paced=True)

@@ -4,7 +4,8 @@
 seats and the action log; results.py: ending games and ratings; settings.py: server settings;
 history.py: statistics, history and privacy; preferences.py: a person's own preferences;
 shards.py: a sharded bot's shard leases; tournaments.py: tournaments, issue 48; daily.py:
-the daily deal's tries and fields; duplicates.py: duplicate matches) and
+the daily deal's tries and fields; duplicates.py: duplicate matches; activity_tokens.py: what
+Discord said of the web table's tokens) and
 written once over a small driver interface (driver.py) that each database implements:
 SQLite (sqlite.py, the default: one file, one process) and PostgreSQL (postgres.py: several
 processes sharing one database). Both have the same schema, in numbered migrations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .actions import ActionQueries
+from .activity_tokens import StoredToken, TokenQueries, token_hash
 from .daily import DailyBoard, DailyQueries, DailyTry, FieldCounts
 from .driver import Driver, IntegrityViolation, TimedDriver, is_postgres_url
 from .duplicates import DuplicateQueries
@@ -92,8 +94,10 @@ __all__ = [
     "StatsRow",
     "Storage",
     "StorageError",
+    "StoredToken",
     "load_migrations",
     "player_key",
+    "token_hash",
 ]
 
 
@@ -109,6 +113,7 @@ class Storage(
     TournamentQueries,
     DailyQueries,
     DuplicateQueries,
+    TokenQueries,
 ):
     """Async access to the bot's database. Build with ``await Storage.open(target)``."""
 

@@ -69,7 +69,7 @@ async def _migrate(db: aiosqlite.Connection, migrations: Sequence[Migration]) ->
     rows = await db.execute_fetchall("PRAGMA user_version")
     current = int(next(iter(rows))[0])
     check_version(current, list(migrations))
-    for migration in migrations[current:]:
+    for migration in [m for m in migrations if m.version > current]:
         log.info("applying migration %s", migration.name)
         # executescript runs the whole file; BEGIN/COMMIT make file and version one step.
         # user_version lives in the database header, so it rolls back with the rest.
