@@ -9,6 +9,7 @@ import contextlib
 import json
 import logging
 import zlib
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -129,7 +130,8 @@ def test_without_a_relay_key_nothing_is_relayed_and_it_is_said_once(
         "DISCORD_CLIENT_SECRET": "secret",
         "DATABASE_URL": "postgresql://nines@localhost/nines",
     }
-    bot: Any = None  # making the server touches none of the bot
+    # Making the server touches nothing of the bot but its storage's handle (the sign-in cache).
+    bot: Any = SimpleNamespace(storage=None)
     with caplog.at_level(logging.WARNING):
         server = ActivityServer(bot, Settings.from_mapping(env))
     assert server.hub.relay is None  # never a relay anyone on the database could read or forge
