@@ -143,11 +143,11 @@ async def test_a_swap_shows_the_new_hand_privately_and_the_table_only_who(
     user = alice if session.seats[seat].user_id == alice.id else bob
     other = bob if user is alice else alice
     hand = await open_hand(fake, session, user)
-    assert {"Keep my hand", "Swap for the spare"} <= {b.label for b in hand.buttons()}
+    assert {"Keep my hand", "Swap"} <= {b.label for b in hand.buttons()}
     spare = {str(c) for c in game.spare or ()}
     old = hand_cards(hand)
     assert old == {str(c) for c in game.hands[seat]} and spare and spare != old
-    res = ok(await fake.click(user, hand, "Swap for the spare"))
+    res = ok(await fake.click(user, hand, "Swap"))
     assert res.ack_type == 7 and res.message is not None and res.message.id == hand.id
     assert hand_cards(res.message) == spare, "the new hand, in place of the old"
     table = fake.store.message_by_id(delivery(session).table_message_id or 0)

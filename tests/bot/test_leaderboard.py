@@ -94,16 +94,15 @@ async def test_hand_summaries_end_message_and_rematch(
     game = session.game
     assert game is not None
     # Each player's column is headed by a short code, unique, spelled out under the sheet.
-    # A computer's column by its level (N1), people's by their names.
-    codes = short_codes(
-        "en",
-        [s.name for s in session.seats],
-        [(s.difficulty or "normal") if s.is_computer else None for s in session.seats],
-    )
+    # A computer's code is made from its name, as people's are (issue 46: not N1).
+    codes = short_codes("en", [s.name for s in session.seats])
+    computers = [c for c, s in zip(codes, session.seats, strict=True) if s.is_computer]
+    assert computers and not any(re.fullmatch(r"[EFNHD]\d", c) for c in computers), codes
 
     # One summary per hand, spare revealed, and the sheet so far (N12): a head row, the start
-    # row, then one row per hand (the latest ones) with its number, trump, dealer, every score
-    # and the total. The last hand's sheet is the end message's: shown once.
+    # row, then one row per hand (the latest ones) with its number, trump, dealer and every
+    # score; no column adds them up (issue 46). The last hand's sheet is the end message's:
+    # shown once.
     shown = summaries(fake, alice)
     assert len(shown) == game.hand_number
     assert "The spare hand was:" in shown[-1].embeds[0]["description"]
@@ -114,9 +113,9 @@ async def test_hand_summaries_end_message_and_rematch(
         assert isinstance(result, HandEnded)
         assert "The spare hand was:" in text
         rows = sheet_rows(text)
-        assert rows[0] == ["#", "Tr", "Dl", *codes, "Tot"]
+        assert rows[0] == ["#", "Tr", "Dl", *codes]
         start = game.start_scores
-        assert rows[1] == ["start", *map(str, start), str(sum(start))]
+        assert rows[1] == ["start", *map(str, start)]
         kept = game.sheet[max(0, number - SUMMARY_ROWS) : number]
         assert rows[2:] == ([["..."]] if number > SUMMARY_ROWS else []) + [
             [
@@ -124,11 +123,9 @@ async def test_hand_summaries_end_message_and_rematch(
                 "NT" if sheet.trump is None else sheet.trump.value,
                 codes[sheet.dealer],
                 *map(str, sheet.scores),
-                str(sheet.total),
             ]
             for sheet in kept
         ]
-        assert all(sheet.total == sum(sheet.scores) for sheet in kept)
         assert all(
             f"{s.name} ({c})" in as_read(text) for c, s in zip(codes, session.seats, strict=True)
         )
@@ -139,14 +136,12 @@ async def test_hand_summaries_end_message_and_rematch(
     text = as_read(end.embeds[0]["description"])
     winners = and_list("en", [session.seats[s].name for s in game.winners or ()])  # names
     assert f"Winner: {winners}" in text
-    assert sheet_rows(text)[-1][-1] == str(game.sheet[-1].total)
     last = game.sheet[-1]  # the last hand's row, which its summary leaves to this message
     assert sheet_rows(text)[-1] == [
         str(last.number),
         "NT" if last.trump is None else last.trump.value,
         codes[last.dealer],
         *map(str, last.scores),
-        str(last.total),
     ]
     assert len(sheet_rows(text)) == 2 + game.hand_number
     assert any(f["name"] == "Ratings" for f in end.embeds[0]["fields"])
