@@ -30,6 +30,15 @@ TEMPLATE: Final = r"nines:1:tourney:(?P<verb>join|leave|checkin):(?P<id>[1-9][0-
 VERBS: Final = ("join", "leave", "checkin")
 
 
+def nonce(t: TournamentRow, what: str) -> str:
+    """The nonce of one message a tournament owes its channel or a table's thread: Discord
+    returns the message already made with it by this bot (for a few minutes), so a post
+    repeated after a restart between posting and storing it is the same message. From the
+    tournament's random seed, not its id, which another database would reuse. At most 25
+    characters."""
+    return f"{t.seed:x}"[:13] + what
+
+
 def is_ours(custom_id: str) -> bool:
     return re.fullmatch(TEMPLATE, custom_id) is not None
 
@@ -146,8 +155,8 @@ def standings_embed(
                 "tournament.standing",
                 place=places[row.person],
                 name=name + dropped,
-                points=f"{row.points:g}",
-                opponents=f"{row.opponents_points:g}",
+                points=shown_number(row.points),
+                opponents=shown_number(row.opponents_points),
                 games=row.games,
             )
         )
@@ -160,6 +169,11 @@ def standings_embed(
     )
     embed.set_footer(text=tr(lang, "tournament.tiebreaks"))
     return embed
+
+
+def shown_number(value: float) -> str:
+    """Points as shown: at most two decimals (a three-seat table's 1.5, an average's 1.67)."""
+    return f"{round(value, 2):g}"
 
 
 class TournamentMessages:
@@ -209,6 +223,7 @@ class TournamentMessages:
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(p) for p in people]
                 ),
+                nonce=nonce(tournament, f"c{table.round}.{table.table_no}"),
             )
 
     async def show_game(self, session: GameSession, change: Change) -> None:
@@ -236,6 +251,7 @@ class TournamentMessages:
             await channel.send(
                 embed=standings_embed(tournament, rows, entrants, final),
                 allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce(tournament, f"s{tournament.current_round}"),
             )
         await self.registration_changed(tournament)
         if final and rows and tournament.champion_role_id is not None:
