@@ -462,6 +462,10 @@ class TournamentRunner:
             else:
                 self._arm(t.id, at)
 
+    def armed(self) -> frozenset[int]:
+        """The tournaments with a timer set in this process (a start, a deadline, a break)."""
+        return frozenset(self._timers)
+
     def _cancel_timer(self, tournament_id: int) -> None:
         handle = self._timers.pop(tournament_id, None)
         if handle is not None:
