@@ -13,6 +13,7 @@ import json
 
 import pytest
 
+import bot.tournament.runner as runner_module
 from bot.app import NinesBot
 from bot.tournament.standings import TableResult, standings
 from fakecord import FakeDiscord
@@ -132,7 +133,9 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     paused = await bot.storage.tournament(t.id)
     await bot.close()
     bot = await start_bot()
-    await wait_for(fake, lambda: bot.tournaments and t.id in bot.tournaments.armed(), what="resumed")
+    await wait_for(
+        fake, lambda: bot.tournaments and t.id in bot.tournaments.armed(), what="resumed"
+    )
     await fake.settle()
     assert len(standings_posts(fake, "standings after round 1")) == 1
     assert await bot.storage.tournament(t.id) == paused
@@ -333,3 +336,60 @@ async def test_the_hosts_commands_through_discord(
     for x in await bot.storage.tournament_tables(t.id, 1):
         game = await bot.storage.game(x.game_id or 0)
         assert game is not None and game.status == "abandoned"
+
+
+class Crash(BaseException):
+    """The bot dies at a seam (no ``except Exception`` of the runner's catches it)."""
+
+
+@pytest.mark.slow(40)
+@pytest.mark.parametrize("seam", ["tournament_table_called", "tournament_standings_posted"])
+async def test_a_restart_between_a_post_and_its_mark_shows_it_once(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    monkeypatch: pytest.MonkeyPatch,
+    seam: str,
+) -> None:
+    """The bot dies after pinging a table's people, or after posting a round's standings,
+    before storing that it did: the restarted bot posts it again with the same nonce, which
+    Discord answers with the message it made (the double as Discord: ``enforce_nonce``), so
+    the thread shows one call and the channel one set of standings."""
+    fake = fake_discord
+    dead: list[str] = []
+
+    def failpoint(name: str) -> None:
+        if name == seam or dead:
+            dead.append(name)
+            raise Crash(name)
+
+    monkeypatch.setattr(runner_module, "failpoint", failpoint)
+    bot = await start_bot()
+    people = [fake.add_user(f"seat{i}") for i in range(3)]
+    await fake.slash(
+        fake.owner, fake.channel, "nines tournament create", name="Cup", ruleset="classic", rounds=2
+    )
+    message = registration(fake)
+    for person in people:
+        await fake.click(person, message, "Join")
+    await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+    if not dead:
+        await round_over(fake, bot, t.id, 1)
+    assert dead, "the seam was never reached"
+    monkeypatch.setattr(runner_module, "failpoint", lambda name: None)
+    await bot.close()
+    bot = await start_bot()
+    await wait_for(
+        fake,
+        lambda: bot.tournaments is not None and t.id in bot.tournaments.armed(),
+        what="the tournament resumed",
+    )
+    await fake.settle()
+    (table,) = await bot.storage.tournament_tables(t.id, 1)
+    assert table.called and table.thread_id is not None
+    thread = fake.store.messages.get(table.thread_id, [])
+    calls = [m for m in thread if "is dealt" in (m.content or "")]
+    assert len(calls) == 1 and {u.id for u in calls[0].mentions} == {p.id for p in people}
+    if seam == "tournament_standings_posted":
+        assert len(standings_posts(fake, "standings after round 1")) == 1
+        assert len(await bot.storage.tournament_tables(t.id, 2)) == 1  # round two goes on
