@@ -185,6 +185,13 @@ class TournamentRunner:
         await self.presenter.registration_changed(t)
 
     async def check_in(self, tournament_id: int, user_id: int) -> None:
+        """Say one is here for the start; refused in words once it has started (an old
+        registration message's button)."""
+        t = await self._get(tournament_id)
+        if not t.open:
+            raise TournamentError("tournament.error.over")
+        if t.status != "registration":
+            raise TournamentError("tournament.error.check_in_closed")
         if not await self.storage.check_in(tournament_id, user_id):
             raise TournamentError("tournament.error.not_joined")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -139,8 +139,10 @@ def standings_embed(
     final: bool,
     *,
     so_far: bool = False,
+    games: Mapping[str, Sequence[int]] | None = None,
 ) -> discord.Embed:
-    """The standings: at a round's end, at the end (``final``), or asked for (``so_far``)."""
+    """The standings: at a round's end, at the end (``final``), or asked for (``so_far``);
+    with ``games``, each person's games by number (for ``/nines record``)."""
     lang = t.language
     who = {str(e.user_id): e for e in entrants}
     places = ranking(rows)
@@ -149,17 +151,17 @@ def standings_embed(
         entrant = who.get(row.person)
         name = names.in_text(entrant.name) if entrant else "?"
         dropped = " ✗" if entrant is not None and entrant.dropped_round is not None else ""
-        lines.append(
-            tr(
-                lang,
-                "tournament.standing",
-                place=places[row.person],
-                name=name + dropped,
-                points=shown_number(row.points),
-                opponents=shown_number(row.opponents_points),
-                games=row.games,
-            )
+        played = (games or {}).get(row.person, ())
+        line = tr(
+            lang,
+            "tournament.standing",
+            place=places[row.person],
+            name=name + dropped,
+            points=shown_number(row.points),
+            opponents=shown_number(row.opponents_points),
+            games=row.games,
         )
+        lines.append(line + "".join(f" · #{g}" for g in played))
     key = "tournament.final_title" if final else "tournament.round_title"
     if so_far and not final:
         key = "tournament.now_title"
@@ -247,9 +249,15 @@ class TournamentMessages:
         channel = self.bot.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
+        games: dict[str, list[int]] = {}
+        if final:  # each person's games, to look up with /nines record
+            for table in await self.bot.storage.tournament_tables(tournament.id):
+                for person in table.players:
+                    if person is not None and table.game_id is not None:
+                        games.setdefault(str(person), []).append(table.game_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
-                embed=standings_embed(tournament, rows, entrants, final),
+                embed=standings_embed(tournament, rows, entrants, final, games=games or None),
                 allowed_mentions=discord.AllowedMentions.none(),
                 nonce=nonce(tournament, f"s{tournament.current_round}"),
             )

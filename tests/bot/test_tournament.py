@@ -112,6 +112,10 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
         pinged = {u.id for m in said for u in m.mentions}
         assert pinged == {p for p in table.players if p is not None}
 
+    # A click on the registration message after the start: answered in words.
+    res = await fake.click(people[0], registration(fake), "Check in")
+    assert res.ephemeral and "check-in is over" in text_of(res.message)
+
     # A late join and a drop during round one.
     late = fake.add_user("late")
     res = await fake.click(late, registration(fake), "Join")
@@ -178,7 +182,8 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     best = expected[0]
     shown_points = f"{round(best.points, 2):g} (opponents' average"
     average = f"{round(best.opponents_points, 2):g}, games {best.games})"
-    assert lines[0].endswith(f": {shown_points} {average}")
+    ids = "".join(f" · #{x.game_id}" for x in every if int(best.person) in x.players)
+    assert lines[0].endswith(f": {shown_points} {average}{ids}")  # and each person's games
 
     # Its games are marked in history and in their records.
     history = await fake.slash(people[0], fake.channel, "nines history")
