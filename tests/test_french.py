@@ -59,6 +59,7 @@ FRENCH_TOO = {
     "en",  # en équipes
     "fr",  # the language code
     "me",  # il me faut
+    "met",  # il met, se met (and the English "met" of the tournament's scoring help)
     "on",  # on continue
     "change",  # l'atout change
     "face",  # face cachée

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -60,6 +61,8 @@ class TournamentRow:
     next_round_at: float | None
     registration_message_id: int | None
     event_id: int | None
+    #: The last round whose standings were posted (0: none yet).
+    shown_round: int = 0
 
     @property
     def open(self) -> bool:
@@ -86,7 +89,9 @@ class Entrant:
 @dataclass(frozen=True, slots=True)
 class PairedTable:
     """One table of a round as paired: the user in each seat position (0 deals first; None a
-    computer), the deal's seed, and once opened and ended its game, thread and scores."""
+    computer), the deal's seed, and once opened and ended its game, thread and scores; whether
+    its people were called to it, and each position's points by hand (``boards``, for
+    duplicate scoring)."""
 
     round: int
     table_no: int
@@ -95,6 +100,12 @@ class PairedTable:
     game_id: int | None = None
     thread_id: int | None = None
     scores: tuple[int, ...] | None = None
+    called: bool = False
+    boards: tuple[dict[int, int], ...] | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
 
     @property
     def finished(self) -> bool:
@@ -123,4 +134,14 @@ def table_from(row: Row) -> PairedTable:
         game_id=row["game_id"],
         thread_id=row["thread_id"],
         scores=None if scores is None else tuple(int(s) for s in str(scores).split(",")),
+        called=bool(row["called"]),
+        boards=None if row["boards"] is None else boards_from(str(row["boards"])),
     )
+
+
+def boards_text(boards: Sequence[Mapping[int, int]]) -> str:
+    return json.dumps([{str(hand): p for hand, p in sorted(b.items())} for b in boards])
+
+
+def boards_from(text: str) -> tuple[dict[int, int], ...]:
+    return tuple({int(hand): int(p) for hand, p in b.items()} for b in json.loads(text))

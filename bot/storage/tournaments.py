@@ -6,7 +6,7 @@ end a table) is a conditional write that tells the caller whether it was the one
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .driver import Queries, Tx
 from .tournament_values import (
@@ -16,6 +16,7 @@ from .tournament_values import (
     TournamentRow,
     TournamentSpec,
     TournamentStatus,
+    boards_text,
     entrant_from,
     players_text,
     table_from,
@@ -120,17 +121,6 @@ class TournamentQueries(Queries):
             return changed == 1
 
         return await self._driver.write(write)
-
-    async def schedule_next_round(self, tournament_id: int, at: float) -> None:
-        """The round is over and its standings shown: the next round starts at ``at``."""
-
-        async def write(tx: Tx) -> None:
-            await tx.execute(
-                "UPDATE tournaments SET next_round_at = ?, updated_at = ? WHERE id = ?",
-                (at, self._now(), tournament_id),
-            )
-
-        await self._driver.write(write)
 
     # -- registration ---------------------------------------------------------------------
 
@@ -280,16 +270,79 @@ class TournamentQueries(Queries):
 
         return await self._driver.write(write)
 
-    async def finish_table(
-        self, tournament_id: int, round_number: int, table_no: int, scores: Sequence[int]
+    async def set_table_thread(
+        self, tournament_id: int, round_number: int, table_no: int, thread_id: int
+    ) -> int:
+        """Remember the thread opened for a table, the moment it exists (a restart then opens
+        the table's game in it rather than in a second thread); the table's thread, this one
+        or one stored before."""
+
+        async def write(tx: Tx) -> int:
+            await tx.execute(
+                "UPDATE tournament_tables SET thread_id = ?"
+                " WHERE tournament_id = ? AND round = ? AND table_no = ? AND thread_id IS NULL",
+                (thread_id, tournament_id, round_number, table_no),
+            )
+            row = await tx.fetchone(
+                "SELECT thread_id FROM tournament_tables"
+                " WHERE tournament_id = ? AND round = ? AND table_no = ?",
+                (tournament_id, round_number, table_no),
+            )
+            assert row is not None
+            return int(row[0])
+
+        return await self._driver.write(write)
+
+    async def mark_table_called(self, tournament_id: int, round_number: int, table_no: int) -> None:
+        """The table's people were pinged in its thread: a restart does not ping them again."""
+
+        async def write(tx: Tx) -> None:
+            await tx.execute(
+                "UPDATE tournament_tables SET called = 1"
+                " WHERE tournament_id = ? AND round = ? AND table_no = ?",
+                (tournament_id, round_number, table_no),
+            )
+
+        await self._driver.write(write)
+
+    async def mark_round_shown(
+        self, tournament_id: int, round_number: int, next_round_at: float | None
     ) -> bool:
-        """Record a table's final scores by seat position, once; False if it had ended."""
+        """The round's standings were posted: stored with the time of the next round (None: at
+        once, or the end), once; False if they had been marked already."""
 
         async def write(tx: Tx) -> bool:
             changed = await tx.execute(
-                "UPDATE tournament_tables SET scores = ?"
+                "UPDATE tournaments SET shown_round = ?, next_round_at = ?, updated_at = ?"
+                " WHERE id = ? AND shown_round < ?",
+                (round_number, next_round_at, self._now(), tournament_id, round_number),
+            )
+            return changed == 1
+
+        return await self._driver.write(write)
+
+    async def finish_table(
+        self,
+        tournament_id: int,
+        round_number: int,
+        table_no: int,
+        scores: Sequence[int],
+        boards: Sequence[Mapping[int, int]] | None = None,
+    ) -> bool:
+        """Record a table's final scores by seat position (and each position's points by hand),
+        once; False if it had ended."""
+
+        async def write(tx: Tx) -> bool:
+            changed = await tx.execute(
+                "UPDATE tournament_tables SET scores = ?, boards = ?"
                 " WHERE tournament_id = ? AND round = ? AND table_no = ? AND scores IS NULL",
-                (",".join(map(str, scores)), tournament_id, round_number, table_no),
+                (
+                    ",".join(map(str, scores)),
+                    None if boards is None else boards_text(boards),
+                    tournament_id,
+                    round_number,
+                    table_no,
+                ),
             )
             return changed == 1
 

@@ -4,14 +4,19 @@ The pairing rule (the tournament's help says the same, ``tournament.help.pairing
 
 1. Who is paired: everyone registered and checked in who has not dropped. Nobody sits out: a
    field that does not divide into tables of the tournament's size first becomes three-seat
-   tables where the tournament allows both sizes; whatever is still missing is filled by
-   computers, at most one a table where there are tables enough (never a bye while a computer
-   can play).
+   tables where the tournament allows both sizes (``allow_three``: a four-player tournament,
+   not in duplicate, whose three-seat tables play classic Nines, ``runner.py``'s
+   ``THREE_SEAT_COMPANIONS``; 10 people make 4 + 3 + 3); whatever is still missing is filled
+   by computers, at most one a table where there are tables enough (never a bye while a
+   computer can play). A duplicate round keeps one table size, as every table plays the same
+   deals: computers fill its seats.
 2. Round one: at random, from the tournament's seed (the same seed pairs the same round).
 3. Later rounds: Swiss. Tables are formed, in order of importance, with
    a. seats balanced: each table's seats are handed out so that each person takes a position
       they have taken least (position 0 deals first, position 1 leads first, and so on round
-      the table), which keeps each person's positions within one of each other;
+      the table), which keeps each person's positions within one of each other (at mixed
+      sizes: positions 0-2, which every table has, within one, and position 3 never more than
+      one above them);
    b. as few repeat meetings as possible among such tables (a pair of people who sat at one
       table before and do again counts once per earlier meeting);
    c. people of close standing together (the sum over tables of the gap in standing rank

@@ -1,9 +1,20 @@
 """Running tournaments: registration, rounds paired and opened, tables ended, standings, the end.
 
 Every step reads and writes the tournament's stored state (storage/tournaments.py) and keeps
-only timers in memory, so a restart (``resume``) picks up where the last process stopped: a
-round is paired once (a conditional write), a table's game opened once (its game id stored),
-and a table whose game ended while the bot was down is scored from the game's stored moves.
+only timers in memory, so a restart (``resume``) picks up where the last process stopped, each
+step done once whichever step the process died after (``failpoint`` names each seam):
+
+- round one is paired once the tournament is running, whether or not the start went further;
+- a round is paired once (a conditional write that moves the round on);
+- a table's thread is stored the moment it exists, and its game is looked for in that thread
+  before one is made (a game made before a restart is the thread's open game, adopted, and
+  started if it was not yet); its people are pinged once (``called`` stored after the ping,
+  which carries a nonce, so a ping repeated after a crash in between is Discord's same
+  message);
+- a table whose game ended while the bot was down is scored from the game's stored moves;
+- a round's standings are posted once (``shown_round`` stored after the post, which carries a
+  nonce), the champion crowned before the tournament is marked finished.
+
 What is shown in Discord (threads, pings, the registration message, the standings) is the
 ``TournamentPresenter``'s; this module has no Discord in it.
 """
@@ -18,11 +29,13 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine import Game, Rules, find_ruleset, parse_action
+from engine.duplicate import board_points
 
+from ..failpoints import failpoint
 from ..i18n import tr
 from ..session import GameSession, Sessions
 from ..session_values import Change, SeatInfo
-from ..storage import Seat
+from ..storage import ChannelBusy, Seat
 from ..storage.tournament_values import Entrant, PairedTable, TournamentRow, TournamentSpec
 from .pairing import History, pair_round
 from .standings import Standing, TableResult, standings
@@ -31,6 +44,13 @@ log = logging.getLogger(__name__)
 
 #: The computers' level at a tournament's tables.
 COMPUTER_LEVEL = "normal"
+
+#: A four-seat ruleset whose tournament seats a remainder at three-seat tables, and the ruleset
+#: those tables play: the same game each for themselves, at three (``four-player``: quota 3;
+#: ``classic``: a spare hand, quota 4). Partnership (teams) and Nein Nine (three only) have
+#: none. Not in duplicate: every table of a duplicate round plays the same deals, so computers
+#: fill its seats instead.
+THREE_SEAT_COMPANIONS = {"four-player": "classic"}
 
 
 class TournamentError(Exception):
@@ -72,8 +92,28 @@ def table_seed(tournament: TournamentRow, round_number: int, table_no: int) -> i
     return random.Random(f"{tournament.seed}:{round_number}:{which}").getrandbits(62)
 
 
-def rules_of(tournament: TournamentRow) -> Rules:
-    return Rules.from_settings(tournament.ruleset, tournament.settings)
+def rules_of(tournament: TournamentRow, seats: int | None = None) -> Rules:
+    """The rules of the tournament's tables of ``seats`` (its own size if None): a three-seat
+    table of a four-seat tournament plays the companion ruleset (``THREE_SEAT_COMPANIONS``)."""
+    ruleset = tournament.ruleset
+    if seats is not None and seats != tournament.seats:
+        ruleset = THREE_SEAT_COMPANIONS[ruleset]
+    return Rules.from_settings(ruleset, tournament.settings)
+
+
+def allows_three(tournament: TournamentRow) -> bool:
+    """Whether a remainder of the field may sit at three-seat tables (``pairing.py``)."""
+    return (
+        tournament.seats == 4
+        and not tournament.duplicate
+        and tournament.ruleset in THREE_SEAT_COMPANIONS
+    )
+
+
+def scale_of(ruleset_name: str) -> int:
+    """The opponents at a full table of the ruleset: what a place is worth (standings.py)."""
+    ruleset = find_ruleset(ruleset_name)
+    return ruleset.players - (len(ruleset.teams[0]) if ruleset.teams else 1)
 
 
 class TournamentRunner:
@@ -114,6 +154,9 @@ class TournamentRunner:
                 "tournament.error.seats", ruleset=ruleset.name, seats=ruleset.players
             )
         Rules.from_settings(spec.ruleset, spec.settings)  # a SettingError says what is wrong
+        companion = THREE_SEAT_COMPANIONS.get(spec.ruleset)
+        if companion is not None and not spec.duplicate:
+            Rules.from_settings(companion, spec.settings)
         created = await self.storage.create_tournament(spec)
         if created.start_at is not None:
             self._arm(created.id, created.start_at)  # it starts by itself then
@@ -142,6 +185,13 @@ class TournamentRunner:
         await self.presenter.registration_changed(t)
 
     async def check_in(self, tournament_id: int, user_id: int) -> None:
+        """Say one is here for the start; refused in words once it has started (an old
+        registration message's button)."""
+        t = await self._get(tournament_id)
+        if not t.open:
+            raise TournamentError("tournament.error.over")
+        if t.status != "registration":
+            raise TournamentError("tournament.error.check_in_closed")
         if not await self.storage.check_in(tournament_id, user_id):
             raise TournamentError("tournament.error.not_joined")
 
@@ -161,8 +211,9 @@ class TournamentRunner:
                         await self.storage.leave_tournament(t.id, e.user_id, 1)
             if not await self.storage.set_tournament_status(t.id, "running", was=["registration"]):
                 raise TournamentError("tournament.error.started")
+            failpoint("tournament_started")
             self._cancel_timer(t.id)
-            await self._next_round(await self._get(t.id))
+            await self._carry_on(await self._get(t.id))  # round one
         await self.presenter.registration_changed(t)
 
     async def pause(self, tournament_id: int) -> None:
@@ -214,7 +265,7 @@ class TournamentRunner:
                 order,
                 history,
                 size=t.seats,
-                allow_three=False,  # every ruleset seats one number of players (engine/games/)
+                allow_three=allows_three(t),
                 seed=str(t.seed),
                 round_number=number,
             )
@@ -234,57 +285,90 @@ class TournamentRunner:
         await self._carry_on(await self._get(t.id))
 
     async def _carry_on(self, t: TournamentRow) -> None:
-        """Whatever the stored state says is due now: open the round's unopened tables, score
-        tables that ended unseen, arm the deadline, or end the round."""
-        if t.status != "running" or t.current_round == 0:
+        """Whatever the stored state says is due now: pair round one, open (or finish opening)
+        the round's tables, score tables that ended unseen, arm the deadline, or end the
+        round (under the lock)."""
+        if t.status != "running":
+            return
+        if t.current_round == 0:
+            await self._next_round(t)  # started, then stopped before round one was paired
             return
         entrants = {e.user_id: e for e in await self.storage.entrants(t.id)}
         for table in await self.storage.tournament_tables(t.id, t.current_round):
-            if table.game_id is None:
+            if table.finished:
+                continue
+            if table.game_id is None or not table.called:
                 await self._open_table(t, table, entrants)
-            elif not table.finished:
-                self._tables[table.game_id] = (t.id, table.round, table.table_no)
-                session = self.sessions.get(table.game_id)
-                if session is None:
-                    await self._score_stored(t, table)
-                else:  # restored with the server's turn timer: the tournament's instead
-                    session.turn_seconds = t.move_timer
-        if t.round_deadline is not None:
+                continue
+            self._tables[table.game_id] = (t.id, table.round, table.table_no)
+            session = self.sessions.get(table.game_id)
+            if session is None or session.closed:
+                await self._score_stored(t, table)
+            else:  # restored with the server's turn timer: the tournament's instead
+                session.turn_seconds = t.move_timer
+        if t.round_deadline is not None and t.shown_round < t.current_round:
             self._arm(t.id, t.round_deadline)
         await self._round_over(await self._get(t.id))
 
     async def _open_table(
         self, t: TournamentRow, table: PairedTable, entrants: dict[int, Entrant]
     ) -> None:
-        rules = rules_of(t)
+        """Open the table's game in its thread and call its people, each part once: a thread
+        or game made before a restart is found again (the module's rule)."""
+        rules = rules_of(t, table.seats)
         infos, host = seat_infos(t, table, entrants)
-        thread_id = await self.presenter.open_thread(t, table)
-        row = await self.storage.create_game(
-            guild_id=t.guild_id,
-            channel_id=thread_id,
-            kind=rules.game,
-            rules=rules.to_dict(),
-            seed=table.seed,
-            host_id=host,
-            language=t.language,
-            seats=[
-                Seat(i, s.name, s.user_id, s.is_computer, s.difficulty) for i, s in enumerate(infos)
-            ],
+        thread_id = table.thread_id
+        if thread_id is None:
+            made = await self.presenter.open_thread(t, table)
+            thread_id = await self.storage.set_table_thread(t.id, table.round, table.table_no, made)
+            failpoint("tournament_thread_opened")
+        found = self.sessions.get(table.game_id) if table.game_id else None
+        session = found or self.sessions.in_channel(thread_id)
+        if session is None and table.game_id is not None:
+            await self._score_stored(t, table)  # ended while the bot was down, or not ours
+            return
+        if session is None:
+            try:
+                row = await self.storage.create_game(
+                    guild_id=t.guild_id,
+                    channel_id=thread_id,
+                    kind=rules.game,
+                    rules=rules.to_dict(),
+                    seed=table.seed,
+                    host_id=host,
+                    language=t.language,
+                    seats=[
+                        Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
+                        for i, s in enumerate(infos)
+                    ],
+                )
+            except ChannelBusy as busy:  # made before a restart and run by another process
+                log.warning("tournament %s: game %s is not ours", t.id, busy.game_id)
+                return
+            failpoint("tournament_game_made")
+            session = GameSession(
+                row, infos, self.sessions.deps, players=table.seats, turn_seconds=t.move_timer
+            )
+            session.fence = self.sessions.deps.fence(t.guild_id)
+            self.sessions.add(session)
+        session.turn_seconds = t.move_timer
+        await self.storage.attach_table_game(
+            t.id, table.round, table.table_no, session.id, thread_id
         )
-        await self.storage.attach_table_game(t.id, table.round, table.table_no, row.id, thread_id)
-        session = GameSession(
-            row, infos, self.sessions.deps, players=t.seats, turn_seconds=t.move_timer
-        )
-        session.fence = self.sessions.deps.fence(t.guild_id)
-        self.sessions.add(session)
-        self._tables[row.id] = (t.id, table.round, table.table_no)
+        self._tables[session.id] = (t.id, table.round, table.table_no)
+        change = Change()
         async with session.lock:
-            change = await session.lobby.start(host)
-            change.extend(await session.run_computers())
-        opened = PairedTable(
-            table.round, table.table_no, table.seed, table.players, row.id, thread_id
-        )
-        await self.presenter.table_opened(t, opened, session, change)
+            if session.status == "lobby" and not session.closed:
+                change = await session.lobby.start(host)
+                change.extend(await session.run_computers())
+                failpoint("tournament_game_started")
+        if not table.called:
+            opened = PairedTable(
+                table.round, table.table_no, table.seed, table.players, session.id, thread_id
+            )
+            await self.presenter.table_opened(t, opened, session, change)
+            failpoint("tournament_table_called")
+            await self.storage.mark_table_called(t.id, table.round, table.table_no)
 
     def _closed(self, session: GameSession) -> None:
         where = self._tables.get(session.id)
@@ -305,15 +389,17 @@ class TournamentRunner:
                 if game is not None and game.over:
                     await self._record(t, table, game)
                 else:  # stopped or abandoned: everyone level, it counts as played
-                    await self.storage.finish_table(t.id, round_number, table_no, [0] * t.seats)
+                    await self.storage.finish_table(t.id, round_number, table_no, [0] * table.seats)
                 await self._round_over(await self._get(t.id))
         except Exception:
             log.exception("tournament %s: could not end table %s", tournament_id, table_no)
 
     async def _record(self, t: TournamentRow, table: PairedTable, game: Game) -> None:
-        n = t.seats
-        scores = [game.scores[game.rules.unit_of((game.first_dealer + p) % n)] for p in range(n)]
-        await self.storage.finish_table(t.id, table.round, table.table_no, scores)
+        """A table's end: each seat position's final score and points by hand."""
+        seats = [(game.first_dealer + p) % table.seats for p in range(table.seats)]
+        scores = [game.scores[game.rules.unit_of(seat)] for seat in seats]
+        boards = [board_points(game, seat) for seat in seats]
+        await self.storage.finish_table(t.id, table.round, table.table_no, scores, boards)
 
     async def _score_stored(self, t: TournamentRow, table: PairedTable) -> None:
         """A table whose game is not running here: ended while the bot was down (scored from
@@ -323,43 +409,38 @@ class TournamentRunner:
         if row is None or row.status in ("lobby", "live"):
             return
         actions = [(a.seat, parse_action(a.action)) for a in await self.storage.actions(row.id)]
-        game = Game.replay(rules_of(t), row.seed, actions)
+        game = Game.replay(rules_of(t, table.seats), row.seed, actions)
         if game.over:
             await self._record(t, table, game)
         else:
-            await self.storage.finish_table(t.id, table.round, table.table_no, [0] * t.seats)
+            await self.storage.finish_table(t.id, table.round, table.table_no, [0] * table.seats)
 
     async def _round_over(self, t: TournamentRow) -> None:
-        """If every table of the round has ended: the standings, then the next round (at once,
-        or after the host's break) or the end (under the lock)."""
+        """If every table of the round has ended: the standings (once), then the next round
+        (at once, or after the host's break) or the end (under the lock)."""
         if t.status != "running" or t.current_round == 0:
             return
         tables = await self.storage.tournament_tables(t.id)
         if any(not x.finished for x in tables if x.round == t.current_round):
             return
-        if t.next_round_at is not None:  # standings shown; the break runs until then
-            if t.next_round_at <= self.clock():
-                await self._next_round(t)
-            else:
-                self._arm(t.id, t.next_round_at)
-            return
-        self._cancel_timer(t.id)
-        entrants = await self.storage.entrants(t.id)
-        rows = _standings(t, entrants, tables)
         final = t.current_round >= t.rounds
-        if final:
-            if not await self.storage.set_tournament_status(t.id, "finished", was=["running"]):
-                return
+        if t.shown_round < t.current_round:
+            self._cancel_timer(t.id)
+            entrants = await self.storage.entrants(t.id)
+            await self.presenter.standings(t, _standings(t, entrants, tables), final)
+            failpoint("tournament_standings_posted")
+            at = None if final or not t.break_minutes else self.clock() + t.break_minutes * 60
+            await self.storage.mark_round_shown(t.id, t.current_round, at)
+            failpoint("tournament_round_shown")
             t = await self._get(t.id)
-        await self.presenter.standings(t, rows, final)
         if final:
+            if await self.storage.set_tournament_status(t.id, "finished", was=["running"]):
+                await self.presenter.registration_changed(t)
             return
-        if t.break_minutes:
-            at = self.clock() + t.break_minutes * 60
-            await self.storage.schedule_next_round(t.id, at)
-            self._arm(t.id, at)
-        else:
-            await self._next_round(t)
+        if t.next_round_at is not None and t.next_round_at > self.clock():
+            self._arm(t.id, t.next_round_at)  # the break runs until then
+            return
+        await self._next_round(t)
 
     async def standings_now(self, tournament_id: int) -> tuple[TournamentRow, list[Standing]]:
         t = await self._get(tournament_id)
@@ -387,6 +468,10 @@ class TournamentRunner:
                 await self.due(t.id)
             else:
                 self._arm(t.id, at)
+
+    def armed(self) -> frozenset[int]:
+        """The tournaments with a timer set in this process (a start, a deadline, a break)."""
+        return frozenset(self._timers)
 
     def _cancel_timer(self, tournament_id: int) -> None:
         handle = self._timers.pop(tournament_id, None)
@@ -477,10 +562,10 @@ def seat_infos(
 ) -> tuple[list[SeatInfo], int]:
     """A table's seats in game order (its seat positions turned so position 0 is the game's
     first dealer) and the person who hosts its game (the first person seated)."""
-    first = Game(rules_of(t), table.seed).first_dealer
-    by_seat: list[int | None] = [None] * t.seats
+    first = Game(rules_of(t, table.seats), table.seed).first_dealer
+    by_seat: list[int | None] = [None] * table.seats
     for position, user in enumerate(table.players):
-        by_seat[(first + position) % t.seats] = user
+        by_seat[(first + position) % table.seats] = user
     infos: list[SeatInfo] = []
     for i, user in enumerate(by_seat):
         if user is None:
@@ -503,11 +588,13 @@ def _standings(
             x.scores,
             ruleset.kind.higher_wins,
             _teams_by_position(t, x, ruleset.teams),
+            x.boards,
         )
         for x in tables
         if x.scores is not None
     ]
-    return standings([str(e.user_id) for e in entrants], results, t.duplicate)
+    people = [str(e.user_id) for e in entrants]
+    return standings(people, results, t.duplicate, scale_of(t.ruleset))
 
 
 def _due_at(t: TournamentRow) -> float | None:
@@ -527,7 +614,7 @@ def _teams_by_position(
     t: TournamentRow, table: PairedTable, teams: tuple[tuple[int, ...], ...] | None
 ) -> tuple[tuple[int, ...], ...] | None:
     """The ruleset's teams (by seat) as seat positions at this table."""
-    if teams is None:
+    if teams is None or table.seats != t.seats:
         return None
     first = Game(rules_of(t), table.seed).first_dealer
     return tuple(tuple(sorted((s - first) % t.seats for s in team)) for team in teams)

@@ -2,18 +2,26 @@
 
 The scoring rule (the tournament's help says the same, ``tournament.help.scoring``):
 
-- Points by place: at each table a person scores one point for every opponent who finished
-  behind them and half a point for every opponent level with them (so at four seats the
-  winner takes 3, then 2, 1, 0; at three seats 2, 1, 0; tied places share). Partners (the
-  partnership ruleset) are not each other's opponents. Computers are opponents like anyone.
-- Duplicate (every table of a round plays the same deals): matchpoints. A person's final score
-  is compared with the final score of everyone who held the same seat position at the other
-  tables of the round: one point for each they did better than, half for each level
-  (``matchpoints``). It must stay the same rule as the daily deal's.
-- A table cut short by its round's deadline is finished by computers, and counts as finished.
-- Standings order: points; then the opponents' points (the sum of the current points of every
-  person met, once per meeting: a strong field ranks higher); then first places; then the
-  earliest registration.
+- Points by place: at each table a person scores, for every opponent, one point if they
+  finished ahead and half a point if level, as a share of the opponents at their table, times
+  the opponents at a full table of the tournament (its *scale*: 3 at four seats, 2 at three;
+  2 in partnership, where a partner is no opponent). So at a four-seat table the places are
+  worth 3, 2, 1, 0, at three seats 2, 1, 0 (tied places share), and a three-seat table in a
+  four-seat tournament (a remainder, ``pairing.py``) gives 3, 1.5, 0: first and last place
+  are worth the same at either size, and a seat is worth 1.5 on average at both. Computers
+  are opponents like anyone.
+- Duplicate (every table of a round plays the same deals): scored as the daily deal scores
+  them (``engine/duplicate.py``): each hand a person played from a seat position is compared
+  with the same hand from the same position at every other table of the round (one
+  matchpoint for each result beaten, half for each equalled); the round's share of the field
+  beaten, times the scale, is their points for the round. Where there is nothing to compare
+  (one table, or a table stopped before a hand), the round is worth half the scale: level.
+- A table cut short by its round's deadline is finished by computers, and counts as finished;
+  a table stopped (its game abandoned) leaves its people level.
+- Standings order: points; then the opponents' average (the mean of the current points of
+  every person met, once per meeting: a strong field ranks higher, whatever the size of the
+  tables or how many computers sat there); then first places; then the earliest
+  registration.
 - Someone who drops keeps the points of the games they played; a round they miss scores 0.
 """
 
@@ -22,6 +30,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from engine.duplicate import Field, total_share
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +44,15 @@ class TableResult:
     scores: tuple[int, ...]
     higher_wins: bool
     teams: tuple[tuple[int, ...], ...] | None = None
+    #: Each position's points on each hand, better higher (``engine.duplicate.board_points``).
+    boards: tuple[Mapping[int, int], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
     person: str
     points: float
+    #: The opponents' average: the mean current points of the people met, per meeting.
     opponents_points: float
     firsts: int
     games: int
@@ -49,24 +62,30 @@ def _better(a: int, b: int, higher_wins: bool) -> bool:
     return a > b if higher_wins else a < b
 
 
-def place_points(result: TableResult) -> dict[int, float]:
-    """Each position's points by place at its table (the module's rule).
+def place_points(result: TableResult, scale: int | None = None) -> dict[int, float]:
+    """Each position's points by place at its table (the module's rule): per opponent, one
+    for finishing ahead and a half for level, as a share of the table's opponents times
+    ``scale`` (None: the table's own number of opponents, points unscaled).
 
     >>> place_points(TableResult(1, ("a", "b", "c", "d"), (0, 2, 2, 5), False))
     {0: 3.0, 1: 1.5, 2: 1.5, 3: 0.0}
+    >>> place_points(TableResult(1, ("a", "b", "c"), (4, 0, 7), False), scale=3)
+    {0: 1.5, 1: 3.0, 2: 0.0}
     """
     points: dict[int, float] = {}
     for me, mine in enumerate(result.scores):
         partners = _partners(result, me)
         total = 0.0
+        opponents = 0
         for other, theirs in enumerate(result.scores):
             if other == me or other in partners:
                 continue
+            opponents += 1
             if _better(mine, theirs, result.higher_wins):
                 total += 1
             elif mine == theirs:
                 total += 0.5
-        points[me] = total
+        points[me] = total if scale is None or not opponents else total / opponents * scale
     return points
 
 
@@ -77,49 +96,44 @@ def _partners(result: TableResult, seat: int) -> tuple[int, ...]:
     return (seat,)
 
 
-def matchpoints(scores: Sequence[int], higher_wins: bool) -> list[float]:
-    """Matchpoints of scores made on the same deal from the same seat: one for each other score
-    beaten, half for each equalled. To be unified with the daily deal's scoring at merge.
-
-    >>> matchpoints([3, 5, 3, 9], higher_wins=False)
-    [2.5, 1.0, 2.5, 0.0]
-    """
-    out = []
-    for i, mine in enumerate(scores):
-        total = 0.0
-        for j, theirs in enumerate(scores):
-            if i != j:
-                total += 1.0 if _better(mine, theirs, higher_wins) else 0.5 if mine == theirs else 0
-        out.append(total)
-    return out
-
-
-def round_points(results: Sequence[TableResult], duplicate: bool) -> dict[str, float]:
-    """Each person's points for one round's tables."""
+def round_points(
+    results: Sequence[TableResult], duplicate: bool, scale: int | None = None
+) -> dict[str, float]:
+    """Each person's points for one round's tables (``scale``: as ``place_points``; in
+    duplicate None means the opponents at the round's first table)."""
     points: dict[str, float] = {}
     if not duplicate:
         for result in results:
-            for position, value in place_points(result).items():
+            for position, value in place_points(result, scale).items():
                 person = result.players[position]
                 if person is not None:
                     points[person] = points.get(person, 0.0) + value
         return points
-    by_position: dict[int, list[tuple[str | None, int, bool]]] = defaultdict(list)
+    if scale is None:
+        scale = len(results[0].scores) - len(_partners(results[0], 0)) if results else 0
+    field = Field()
+    for result in results:
+        for position, boards in enumerate(result.boards or ()):
+            field.add(position, boards)
     for result in results:
         for position, person in enumerate(result.players):
-            by_position[position].append((person, result.scores[position], result.higher_wins))
-    for entries in by_position.values():
-        values = matchpoints([score for _, score, _ in entries], entries[0][2])
-        for (person, _, _), value in zip(entries, values, strict=True):
-            if person is not None:
-                points[person] = points.get(person, 0.0) + value
+            if person is None:
+                continue
+            boards = result.boards[position] if result.boards else {}
+            share = total_share(field.score(position, boards))
+            value = scale / 2 if share is None else share * scale
+            points[person] = points.get(person, 0.0) + value
     return points
 
 
 def standings(
-    registered: Sequence[str], results: Iterable[TableResult], duplicate: bool
+    registered: Sequence[str],
+    results: Iterable[TableResult],
+    duplicate: bool,
+    scale: int | None = None,
 ) -> list[Standing]:
-    """Everyone registered (in registration order), best first, by the module's rule."""
+    """Everyone registered (in registration order), best first, by the module's rule
+    (``scale``: as ``place_points``)."""
     rounds: dict[int, list[TableResult]] = defaultdict(list)
     for result in results:
         rounds[result.round_number].append(result)
@@ -128,7 +142,7 @@ def standings(
     games: dict[str, int] = dict.fromkeys(registered, 0)
     met: dict[str, list[str]] = {p: [] for p in registered}
     for number in sorted(rounds):
-        for person, value in round_points(rounds[number], duplicate).items():
+        for person, value in round_points(rounds[number], duplicate, scale).items():
             points[person] = points.get(person, 0.0) + value
         for result in rounds[number]:
             places = place_points(result)
@@ -146,13 +160,17 @@ def standings(
         Standing(
             p,
             points.get(p, 0.0),
-            sum(points.get(q, 0.0) for q in met.get(p, [])),
+            _mean([points.get(q, 0.0) for q in met.get(p, [])]),
             firsts.get(p, 0),
             games.get(p, 0),
         )
         for p in registered
     ]
     return sorted(table, key=lambda s: (-s.points, -s.opponents_points, -s.firsts, order[s.person]))
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(sum(values) / len(values), 6) if values else 0.0
 
 
 def ranking(table: Sequence[Standing]) -> Mapping[str, int]:

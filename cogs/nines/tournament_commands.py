@@ -104,7 +104,11 @@ class TournamentGroup(app_commands.Group):
         name=_("The tournament's name", key="opt.tournament.title"),
         ruleset=_("The game and its rules", key="opt.tournament.ruleset"),
         rounds=_("How many rounds", key="opt.tournament.rounds"),
-        seats=_("Seats per table (the ruleset's number)", key="opt.tournament.seats"),
+        seats=_(
+            "Seats per table (the ruleset's; four-player seats a remainder"
+            " at classic tables of three)",
+            key="opt.tournament.seats",
+        ),
         timer=_("Seconds for each move", key="opt.tournament.timer"),
         round_minutes=_(
             "Minutes a round may last; then computers finish it",

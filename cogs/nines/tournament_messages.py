@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -28,6 +28,15 @@ Interaction = discord.Interaction[Any]
 
 TEMPLATE: Final = r"nines:1:tourney:(?P<verb>join|leave|checkin):(?P<id>[1-9][0-9]{0,17})"
 VERBS: Final = ("join", "leave", "checkin")
+
+
+def nonce(t: TournamentRow, what: str) -> str:
+    """The nonce of one message a tournament owes its channel or a table's thread: Discord
+    returns the message already made with it by this bot (for a few minutes), so a post
+    repeated after a restart between posting and storing it is the same message. From the
+    tournament's random seed, not its id, which another database would reuse. At most 25
+    characters."""
+    return f"{t.seed:x}"[:13] + what
 
 
 def is_ours(custom_id: str) -> bool:
@@ -130,8 +139,10 @@ def standings_embed(
     final: bool,
     *,
     so_far: bool = False,
+    games: Mapping[str, Sequence[int]] | None = None,
 ) -> discord.Embed:
-    """The standings: at a round's end, at the end (``final``), or asked for (``so_far``)."""
+    """The standings: at a round's end, at the end (``final``), or asked for (``so_far``);
+    with ``games``, each person's games by number (for ``/nines record``)."""
     lang = t.language
     who = {str(e.user_id): e for e in entrants}
     places = ranking(rows)
@@ -140,17 +151,17 @@ def standings_embed(
         entrant = who.get(row.person)
         name = names.in_text(entrant.name) if entrant else "?"
         dropped = " ✗" if entrant is not None and entrant.dropped_round is not None else ""
-        lines.append(
-            tr(
-                lang,
-                "tournament.standing",
-                place=places[row.person],
-                name=name + dropped,
-                points=f"{row.points:g}",
-                opponents=f"{row.opponents_points:g}",
-                games=row.games,
-            )
+        played = (games or {}).get(row.person, ())
+        line = tr(
+            lang,
+            "tournament.standing",
+            place=places[row.person],
+            name=name + dropped,
+            points=shown_number(row.points),
+            opponents=shown_number(row.opponents_points),
+            games=row.games,
         )
+        lines.append(line + "".join(f" · #{g}" for g in played))
     key = "tournament.final_title" if final else "tournament.round_title"
     if so_far and not final:
         key = "tournament.now_title"
@@ -160,6 +171,11 @@ def standings_embed(
     )
     embed.set_footer(text=tr(lang, "tournament.tiebreaks"))
     return embed
+
+
+def shown_number(value: float) -> str:
+    """Points as shown: at most two decimals (a three-seat table's 1.5, an average's 1.67)."""
+    return f"{round(value, 2):g}"
 
 
 class TournamentMessages:
@@ -209,6 +225,7 @@ class TournamentMessages:
                 allowed_mentions=discord.AllowedMentions(
                     everyone=False, roles=False, users=[discord.Object(p) for p in people]
                 ),
+                nonce=nonce(tournament, f"c{table.round}.{table.table_no}"),
             )
 
     async def show_game(self, session: GameSession, change: Change) -> None:
@@ -232,10 +249,17 @@ class TournamentMessages:
         channel = self.bot.get_partial_messageable(
             tournament.channel_id, guild_id=tournament.guild_id
         )
+        games: dict[str, list[int]] = {}
+        if final:  # each person's games, to look up with /nines record
+            for table in await self.bot.storage.tournament_tables(tournament.id):
+                for person in table.players:
+                    if person is not None and table.game_id is not None:
+                        games.setdefault(str(person), []).append(table.game_id)
         with contextlib.suppress(discord.HTTPException):
             await channel.send(
-                embed=standings_embed(tournament, rows, entrants, final),
+                embed=standings_embed(tournament, rows, entrants, final, games=games or None),
                 allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce(tournament, f"s{tournament.current_round}"),
             )
         await self.registration_changed(tournament)
         if final and rows and tournament.champion_role_id is not None:

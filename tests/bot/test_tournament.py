@@ -1,16 +1,19 @@
 """A tournament through the Discord double (issue 48): created by the server's owner, ten
 people joining by button, round one's tables opened in threads of their own with their people
 pinged, a late join and a drop, a restart during round one, each round's deadline passing
-(computers finish the games left), a restart during round two, final standings in the channel
-that are the scoring rule's over the stored tables, and a click on the old registration
-message answered in words."""
+(computers finish the games left), a restart in the break between rounds one and two (the
+standings not posted again), a restart during round two, final standings in the channel that
+are the scoring rule's over the stored tables, the games marked in history and records and
+counted on the leaderboard, and a click on the old registration message answered in words."""
 
 from __future__ import annotations
 
 import functools
+import json
 
 import pytest
 
+import bot.tournament.runner as runner_module
 from bot.app import NinesBot
 from bot.tournament.standings import TableResult, standings
 from fakecord import FakeDiscord
@@ -39,13 +42,31 @@ async def round_over(fake: FakeDiscord, bot: NinesBot, tid: int, number: int) ->
     """Move the tournament's clock past round ``number``'s deadline: computers finish it."""
     t = await bot.storage.tournament(tid)
     assert t is not None and t.current_round == number and t.round_deadline is not None
+    await clock_to(fake, bot, t.round_deadline + 1)
+
+
+async def break_over(fake: FakeDiscord, bot: NinesBot, tid: int) -> None:
+    """Move the tournament's clock past the break after its round: the next round starts."""
+    t = await bot.storage.tournament(tid)
+    assert t is not None and t.next_round_at is not None
+    await clock_to(fake, bot, t.next_round_at + 1)
+
+
+async def clock_to(fake: FakeDiscord, bot: NinesBot, later: float) -> None:
     runner = bot.tournaments
     assert runner is not None
-    later = t.round_deadline + 1
-    runner.clock = lambda: later  # the round's clock only: the games' own timers run on
+    runner.clock = lambda: later  # the tournament's clock only: the games' own timers run on
     await runner.recheck()
     await runner.idle()
     await fake.settle()
+
+
+def standings_posts(fake: FakeDiscord, title: str) -> list[Message]:
+    return [
+        m
+        for m in fake.visible(fake.owner, fake.channel)
+        if m.ephemeral_for is None and title in text_of(m)
+    ]
 
 
 @pytest.mark.slow(60)
@@ -63,6 +84,7 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
         rounds=3,
         seats=3,
         minutes=5,
+        **{"break": 10},
     )
     assert not made.errors and made.message is not None and not made.ephemeral
     # Someone without Manage Server may not run one.
@@ -90,6 +112,10 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
         pinged = {u.id for m in said for u in m.mentions}
         assert pinged == {p for p in table.players if p is not None}
 
+    # A click on the registration message after the start: answered in words.
+    res = await fake.click(people[0], registration(fake), "Check in")
+    assert res.ephemeral and "check-in is over" in text_of(res.message)
+
     # A late join and a drop during round one.
     late = fake.add_user("late")
     res = await fake.click(late, registration(fake), "Join")
@@ -104,6 +130,20 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     assert await bot.storage.tournament_tables(t.id, 1) == tables
 
     await round_over(fake, bot, t.id, 1)
+    assert len(standings_posts(fake, "standings after round 1")) == 1
+    assert await bot.storage.tournament_tables(t.id, 2) == []  # the break runs
+
+    # A restart between rounds: the standings are not posted again, the break keeps its time.
+    paused = await bot.storage.tournament(t.id)
+    await bot.close()
+    bot = await start_bot()
+    await wait_for(
+        fake, lambda: bot.tournaments and t.id in bot.tournaments.armed(), what="resumed"
+    )
+    await fake.settle()
+    assert len(standings_posts(fake, "standings after round 1")) == 1
+    assert await bot.storage.tournament(t.id) == paused
+    await break_over(fake, bot, t.id)
     second = await bot.storage.tournament_tables(t.id, 2)
     seated = {p for x in second for p in x.players if p}
     assert late.id in seated and people[3].id not in seated
@@ -112,7 +152,9 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     bot = await start_bot()
     await wait_for(fake, lambda: bot.sessions.get(second[0].game_id or 0), what="restored games")
     await round_over(fake, bot, t.id, 2)
+    await break_over(fake, bot, t.id)
     await round_over(fake, bot, t.id, 3)
+    assert len(standings_posts(fake, "standings after round 2")) == 1
 
     done = await bot.storage.tournament(t.id)
     assert done is not None and done.status == "finished"
@@ -122,6 +164,7 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
         entrants,
         [TableResult(x.round, tuple(keys(x.players)), x.scores or (), False) for x in every],
         duplicate=False,
+        scale=2,  # classic: two opponents
     )
     final = [
         m
@@ -137,14 +180,26 @@ async def test_a_tournament_through_discord(fake_discord: FakeDiscord, start_bot
     ]
     assert shown == [names[s.person] for s in expected]
     best = expected[0]
-    line = f": {best.points:g} (opponents {best.opponents_points:g}, games {best.games})"
-    assert lines[0].endswith(line)
+    shown_points = f"{round(best.points, 2):g} (opponents' average"
+    average = f"{round(best.opponents_points, 2):g}, games {best.games})"
+    ids = "".join(f" · #{x.game_id}" for x in every if int(best.person) in x.players)
+    assert lines[0].endswith(f": {shown_points} {average}{ids}")  # and each person's games
 
     # Its games are marked in history and in their records.
     history = await fake.slash(people[0], fake.channel, "nines history")
     assert f"tournament {t.id}" in text_of(history.message)
     rows = await bot.storage.history(fake.guild.id, limit=50)
     assert {r.game_id for r in rows if r.tournament_id == t.id} == {x.game_id for x in every}
+    record = await fake.slash(people[0], fake.channel, "nines record", number=every[0].game_id)
+    assert not record.errors and record.message is not None
+    (attachment,) = record.message.attachments
+    assert json.loads(attachment.data)["tournament"] == t.id
+    # They count on the leaderboard as other games do: each person's games, all of them.
+    ranked, _total = await bot.storage.leaderboard(fake.guild.id, "nines", 1, 50)
+    games = {row.name: row.games for row in ranked}
+    assert games == {names[s.person]: s.games for s in expected if s.games}
+    board = await fake.slash(people[0], fake.channel, "nines leaderboard")
+    assert names[expected[0].person] in text_of(board.message)
 
     # The old registration message, clicked after the end: answered in words.
     res = await fake.click(people[0], registration(fake), "Join")
@@ -286,3 +341,60 @@ async def test_the_hosts_commands_through_discord(
     for x in await bot.storage.tournament_tables(t.id, 1):
         game = await bot.storage.game(x.game_id or 0)
         assert game is not None and game.status == "abandoned"
+
+
+class Crash(BaseException):
+    """The bot dies at a seam (no ``except Exception`` of the runner's catches it)."""
+
+
+@pytest.mark.slow(40)
+@pytest.mark.parametrize("seam", ["tournament_table_called", "tournament_standings_posted"])
+async def test_a_restart_between_a_post_and_its_mark_shows_it_once(
+    fake_discord: FakeDiscord,
+    start_bot: StartBot,
+    monkeypatch: pytest.MonkeyPatch,
+    seam: str,
+) -> None:
+    """The bot dies after pinging a table's people, or after posting a round's standings,
+    before storing that it did: the restarted bot posts it again with the same nonce, which
+    Discord answers with the message it made (the double as Discord: ``enforce_nonce``), so
+    the thread shows one call and the channel one set of standings."""
+    fake = fake_discord
+    dead: list[str] = []
+
+    def failpoint(name: str) -> None:
+        if name == seam or dead:
+            dead.append(name)
+            raise Crash(name)
+
+    monkeypatch.setattr(runner_module, "failpoint", failpoint)
+    bot = await start_bot()
+    people = [fake.add_user(f"seat{i}") for i in range(3)]
+    await fake.slash(
+        fake.owner, fake.channel, "nines tournament create", name="Cup", ruleset="classic", rounds=2
+    )
+    message = registration(fake)
+    for person in people:
+        await fake.click(person, message, "Join")
+    await fake.slash(fake.owner, fake.channel, "nines tournament start")
+    (t,) = await bot.storage.open_tournaments(fake.guild.id)
+    if not dead:
+        await round_over(fake, bot, t.id, 1)
+    assert dead, "the seam was never reached"
+    monkeypatch.setattr(runner_module, "failpoint", lambda name: None)
+    await bot.close()
+    bot = await start_bot()
+    await wait_for(
+        fake,
+        lambda: bot.tournaments is not None and t.id in bot.tournaments.armed(),
+        what="the tournament resumed",
+    )
+    await fake.settle()
+    (table,) = await bot.storage.tournament_tables(t.id, 1)
+    assert table.called and table.thread_id is not None
+    thread = fake.store.messages.get(table.thread_id, [])
+    calls = [m for m in thread if "is dealt" in (m.content or "")]
+    assert len(calls) == 1 and {u.id for u in calls[0].mentions} == {p.id for p in people}
+    if seam == "tournament_standings_posted":
+        assert len(standings_posts(fake, "standings after round 1")) == 1
+        assert len(await bot.storage.tournament_tables(t.id, 2)) == 1  # round two goes on

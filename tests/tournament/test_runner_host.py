@@ -12,9 +12,10 @@ import pytest
 
 from bot.computer import Computers
 from bot.storage import Storage
-from bot.storage.tournament_values import TournamentSpec
+from bot.storage.tournament_values import PairedTable, TournamentSpec
 from bot.tournament.runner import TournamentError
-from bot.tournament.standings import TableResult, round_points
+from bot.tournament.standings import TableResult, round_points, standings
+from engine.duplicate import Field, total_share
 from fakecord.clock import FakeClock
 
 from .test_runner import GUILD, HOST, Process, Shown, past_deadline
@@ -101,13 +102,21 @@ async def test_a_duplicate_round_plays_one_deal_scored_in_matchpoints(
     await past_deadline(running, clock, storage, t.id)
     tables = await storage.tournament_tables(t.id, 1)
     _, rows = await runner.standings_now(t.id)
+    assert all(x.boards is not None and len(x.boards) == 3 for x in tables)
     results = [
-        TableResult(1, tuple(str(p) for p in x.players), x.scores or (), False) for x in tables
+        TableResult(1, tuple(str(p) for p in x.players), x.scores or (), False, None, x.boards)
+        for x in tables
     ]
-    points = round_points(results, duplicate=True)
+    points = round_points(results, duplicate=True, scale=2)
     assert {r.person: r.points for r in rows} == points
-    # Each seat position shares out the matchpoints of three tables: 0 + 1 + 2 = 3.
-    assert sum(points.values()) == 3 * 3
+    # Compared hand by hand, not by the final score alone: the boards decide.
+    field = Field()
+    for x in tables:
+        for position, boards in enumerate(x.boards or ()):
+            field.add(position, boards)
+    first = tables[0]
+    share = total_share(field.score(0, (first.boards or ())[0]))
+    assert share is not None and points[str(first.players[0])] == pytest.approx(share * 2)
     final = await storage.tournament(t.id)
     assert final is not None and final.status == "finished"
 
@@ -146,3 +155,61 @@ async def test_a_break_between_rounds_waits_for_its_time_even_across_a_restart(
         await running.stop()
         await computers.close()
         await storage.close()
+
+
+async def test_a_four_player_tournament_seats_its_remainder_at_classic_tables_of_three(
+    process: tuple[Process, Storage, FakeClock],
+) -> None:
+    """Ten people in four-player: a table of four and two of three playing classic Nines, no
+    computer; places scaled so a three-seat table's first is worth a four-seat table's (3).
+    In duplicate every table plays the same deal, so computers fill the seats instead."""
+    running, storage, clock = process
+    runner = running.runner
+    t = await runner.create(
+        TournamentSpec(GUILD, CHANNEL, HOST, "Cup", "four-player", 4, 2, 600, 30, False, 6)
+    )
+    for user in range(501, 511):
+        await runner.join(t.id, user, f"p{user}")
+    await runner.start(t.id)
+    for number in (1, 2):
+        tables = await storage.tournament_tables(t.id, number)
+        assert sorted(x.seats for x in tables) == [3, 3, 4]
+        assert all(p is not None for x in tables for p in x.players)
+        for x in tables:
+            game = await storage.game(x.game_id or 0)
+            assert game is not None
+            assert game.rules["ruleset"] == ("four-player" if x.seats == 4 else "classic")
+        await past_deadline(running, clock, storage, t.id)
+    found = await storage.tournament(t.id)
+    assert found is not None and found.status == "finished"
+    tables = await storage.tournament_tables(t.id)
+    expected = standings(
+        [str(u) for u in range(501, 511)],
+        [
+            TableResult(x.round, tuple(str(p) for p in x.players), x.scores or (), False)
+            for x in tables
+        ],
+        duplicate=False,
+        scale=3,
+    )
+    _, rows = await runner.standings_now(t.id)
+    assert rows == expected
+    for x in tables:  # whoever finished alone at the top of any table took 3
+        best = min(x.scores or ())
+        if (x.scores or ()).count(best) == 1:
+            winner = str(x.players[(x.scores or ()).index(best)])
+            assert round_points([_result(x)], False, 3)[winner] == 3.0
+
+    dup = await runner.create(
+        TournamentSpec(GUILD, CHANNEL + 1, HOST, "Dup", "four-player", 4, 1, 600, 30, True, 6)
+    )
+    for user in range(601, 611):
+        await runner.join(dup.id, user, f"p{user}")
+    await runner.start(dup.id)
+    tables = await storage.tournament_tables(dup.id, 1)
+    assert [x.seats for x in tables] == [4, 4, 4] and len({x.seed for x in tables}) == 1
+    assert sum(p is None for x in tables for p in x.players) == 2
+
+
+def _result(x: PairedTable) -> TableResult:
+    return TableResult(x.round, tuple(str(p) for p in x.players), x.scores or (), False)
