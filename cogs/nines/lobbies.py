@@ -16,7 +16,7 @@ from bot.storage import ChannelBusy
 from engine import Rules
 
 from . import render, replies, ui
-from .activity import open_table_button
+from .activity import open_table_button, served
 
 if TYPE_CHECKING:
     from .table import NinesBot
@@ -125,7 +125,7 @@ class Lobbies:
                 plang,
                 table_model.build_lobby(session),
                 level,
-                open_table=open_table_button(self.bot, plang, session.id),
+                open_table=open_table_button(served(self.bot), plang, session.id),
             ),
             **call,
         )
@@ -168,6 +168,6 @@ class Lobbies:
                     session.language,
                     table_model.build_lobby(session),
                     level,
-                    open_table=open_table_button(self.bot, session.language, session.id),
+                    open_table=open_table_button(served(self.bot), session.language, session.id),
                 ),
             )
