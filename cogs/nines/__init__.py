@@ -62,7 +62,7 @@ async def setup(bot: NinesBot) -> None:
         moves=bot.moves,
         presenter=bot.presenter,  # the chat's, or the Activity's fan-out around it
         chat=chat,
-        lobbies=Lobbies(bot),
+        lobbies=Lobbies(bot, sessions, bot.storage),
         web_table=bot.activity_server is not None,
     )
     bot.tournaments = TournamentRunner(sessions, TournamentMessages(bot))
