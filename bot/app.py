@@ -31,6 +31,7 @@ from .storage import Fence, Storage
 
 if TYPE_CHECKING:
     from .activity import ActivityServer
+    from .activity.fanout import ChatPresenter
     from .tournament.runner import TournamentRunner
 
 log = logging.getLogger(__name__)
@@ -124,11 +125,12 @@ class NinesBot(commands.Bot):
 
             self.activity_server = ActivityServer(self, settings)
 
-    def plug_in(self, presenter: Presenter) -> Sessions:
+    def plug_in(self, chat: ChatPresenter) -> Sessions:
         """The game extension's presenter, at its setup: the sessions are built around it.
-        With the Activity on, every change reaches its sockets too (bot/activity/fanout.py)."""
-        if self.activity_server is not None:
-            presenter = self.activity_server.fan_out(presenter)
+        With the Activity on, every change reaches its sockets too (bot/activity/fanout.py),
+        and the hub seats people at these sessions and plays their moves."""
+        server = self.activity_server
+        presenter: Presenter = chat if server is None else server.fan_out(chat)
         self.presenter = presenter
         self.moves = Moves(presenter, self.storage)
         self.sessions = Sessions(
@@ -140,9 +142,12 @@ class NinesBot(commands.Bot):
                 fenced_out=self.fenced_out,
             )
         )
-        if self.activity_server is not None:
+        if server is not None:
+            # Given now, not when the hub was made: the sessions tell it their changes
+            # through the fan-out presenter, which is made with the hub.
+            server.hub.plays(self.sessions, self.moves)
             # A page waiting in a channel with no game sits down when one opens there.
-            self.sessions.opened = self.activity_server.hub.waiting.game_opened
+            self.sessions.opened = server.hub.waiting.game_opened
         self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
         self.duplicates = DuplicateMatches(self.sessions)
         return self.sessions

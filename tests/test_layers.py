@@ -9,6 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from bot.app import NinesBot
 from bot.computer import Computers
 from bot.discord_internals import PRIVATE_ATTRIBUTES
@@ -200,5 +202,63 @@ async def test_the_bot_runs_games_through_any_presenter_plugged_in(tmp_path: Pat
         assert after.get(lobby.id) is restored[0]  # open again
         await after.close()
     finally:
+        await computers.close()
+        await storage.close()
+
+
+class RecordingChat(RecordingPresenter):
+    """A chat presenter as the extension's is: told when someone left the web table, and with
+    calls of its own that the sessions never make."""
+
+    async def web_table_left(self, session: GameSession) -> None:
+        self.calls.append(("web_table_left", session.id))
+
+    def remember_hand(self, session: GameSession) -> None:
+        self.calls.append(("remember_hand", session.id))
+
+
+async def test_with_the_activity_on_the_bot_shows_through_a_presenter_and_nothing_more(
+    tmp_path: Path,
+) -> None:
+    """Issue 45, item 4: the fan-out is the sessions' ``Presenter`` and forwards nothing else
+    (the extension asks its own presenter for the rest); the hub plays the bot's sessions and
+    its one move use case, given by ``plug_in``; and someone leaving the web table reaches
+    the chat presenter through its typed ``web_table_left``."""
+    from bot.activity import FanOut
+
+    storage = await Storage.open(tmp_path / "nines.sqlite3")
+    computers = Computers(0)
+    settings = Settings(token="a.b.c", activity_port=8081, client_secret="secret")
+    bot = NinesBot(settings, storage, computers)
+    server = bot.activity_server
+    assert server is not None
+    try:
+        with pytest.raises(RuntimeError, match="plug_in"):
+            server.hub.games  # noqa: B018  # nothing to play before the extension plugs in
+        chat = RecordingChat()
+        sessions = bot.plug_in(chat)
+        fan_out = bot.presenter
+        assert isinstance(fan_out, FanOut) and fan_out.chat is chat
+        assert server.hub.games.sessions is sessions is bot.sessions
+        assert server.hub.games.moves is bot.moves
+        with pytest.raises(AttributeError):
+            fan_out.remember_hand  # type: ignore[attr-defined]  # noqa: B018  # the chat's own
+        lobby = await sessions.open_lobby(
+            guild_id=1,
+            channel_id=2,
+            thread_id=None,
+            rules=Rules.from_settings("classic"),
+            host_id=3,
+            host_name="Alice",
+            language="en",
+            turn_seconds=60,
+        )
+        assert server.hub.seat_left is not None
+        server.hub.seat_left(lobby)
+        await server.hub.background.finish(5.0)
+        assert ("web_table_left", lobby.id) in chat.calls
+        await sessions.close()
+    finally:
+        await server.api.close()
         await computers.close()
         await storage.close()

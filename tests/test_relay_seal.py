@@ -130,8 +130,9 @@ def test_without_a_relay_key_nothing_is_relayed_and_it_is_said_once(
         "DISCORD_CLIENT_SECRET": "secret",
         "DATABASE_URL": "postgresql://nines@localhost/nines",
     }
-    # Making the server touches nothing of the bot but its storage's handle (the sign-in cache).
-    bot: Any = SimpleNamespace(storage=None)
+    # Making the server touches nothing of the bot but its storage's handle (the sign-in cache,
+    # the hub) and which guilds it serves (the hub).
+    bot: Any = SimpleNamespace(storage=None, serves=None)
     with caplog.at_level(logging.WARNING):
         server = ActivityServer(bot, Settings.from_mapping(env))
     assert server.hub.relay is None  # never a relay anyone on the database could read or forge

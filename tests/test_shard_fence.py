@@ -13,7 +13,7 @@ import pytest
 from bot import discord_internals
 from bot.shards import ShardedNinesBot, ShardLeases, shard_of
 from bot.storage import Fence
-from cogs.nines.controller import Controller
+from cogs.nines.opening import Opening
 
 
 class FakeShard:
@@ -110,9 +110,9 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
     leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
     leases.held = frozenset({shard_of(guild_id, 2)} if held else ())
     leases.sure_until = time.monotonic() + 15  # renewed just now
-    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None))
+    opening = Opening(None, Storage(None), leases.serves)  # type: ignore[arg-type]
     interaction = click(guild_id)
-    await Controller(bot).unknown_game(interaction, 7)  # type: ignore[arg-type]
+    await opening.unknown_game(interaction, 7)
     assert bool(interaction.response.sent) is answered
 
 
@@ -128,9 +128,9 @@ async def test_only_the_holder_answers_for_an_unknown_game(held: bool, answered:
     ],
 )
 async def test_over_is_said_only_of_a_game_that_is_over(row: object, sentence: str) -> None:
-    bot = SimpleNamespace(serves=None, storage=Storage(row))
+    opening = Opening(None, Storage(row), None)  # type: ignore[arg-type]
     interaction = click(1 << 22)
-    await Controller(bot).unknown_game(interaction, 7)  # type: ignore[arg-type]
+    await opening.unknown_game(interaction, 7)
     assert interaction.response.sent == [sentence]
 
 
@@ -182,10 +182,10 @@ class Deferrable(Response):
 @pytest.mark.parametrize(("quick", "deferred"), [(True, False), (False, True)])
 async def test_a_click_during_a_restore_waits_for_its_game(quick: bool, deferred: bool) -> None:
     sessions = Restoring(quick)
-    controller = Controller(SimpleNamespace(sessions=sessions, serves=None))  # type: ignore[arg-type]
+    opening = Opening(sessions, None, None)  # type: ignore[arg-type]
     interaction = SimpleNamespace(response=Deferrable(sessions.release), guild_id=None)
     restore = asyncio.ensure_future(sessions.restore())
-    assert await controller.session_for(7, interaction) == "the game"  # type: ignore[arg-type]
+    assert await opening.session_for(7, interaction) == "the game"  # type: ignore[arg-type]
     assert interaction.response.deferred is deferred
     await restore
 
@@ -240,8 +240,7 @@ async def test_a_click_on_a_shard_not_surely_held_finds_no_game() -> None:
     leases = ShardLeases(None, 2, ())  # type: ignore[arg-type]
     leases.held = frozenset({0})
     sessions = SimpleNamespace(get=lambda game_id: object(), restoring=False)
-    bot = SimpleNamespace(serves=leases.serves, storage=Storage(None), sessions=sessions)
-    controller = Controller(bot)  # type: ignore[arg-type]
-    assert await controller.session_for(7, click(3)) is None  # stalled
+    opening = Opening(sessions, Storage(None), leases.serves)  # type: ignore[arg-type]
+    assert await opening.session_for(7, click(3)) is None  # stalled
     leases.sure_until = time.monotonic() + 15
-    assert await controller.session_for(7, click(3)) is not None
+    assert await opening.session_for(7, click(3)) is not None

@@ -39,10 +39,9 @@ from typing import TYPE_CHECKING, Final
 from aiohttp import web
 
 from .. import discord_internals
-from ..session import Presenter
 from .budget import PerAddress
 from .discord_api import ActivityApi, CallBudget, CodeRefused, DiscordUnavailable, SecretRefused
-from .fanout import FanOut
+from .fanout import ChatPresenter, FanOut
 from .gate import Gate
 from .hub import Hub
 from .limits import TEXT_LONGEST, Limits, Unreadable, address_of, decode
@@ -163,7 +162,7 @@ class ActivityServer:
             self.api, self.application_id, settings.activity_recheck_seconds, bot.storage
         )
         self.host = settings.activity_host
-        self.hub = Hub(bot, self.gate, Limits.from_settings(settings))
+        self.hub = Hub(bot.storage, bot.serves, self.gate, Limits.from_settings(settings))
         self.per_address = PerAddress(
             settings.activity_address_burst, settings.activity_address_per_minute
         )
@@ -190,8 +189,8 @@ class ActivityServer:
         logged in); they are the same number for a bot made in the Developer Portal."""
         return self.client_id or self.bot.application_id
 
-    def fan_out(self, presenter: Presenter) -> FanOut:
-        return FanOut(presenter, self.hub)
+    def fan_out(self, chat: ChatPresenter) -> FanOut:
+        return FanOut(chat, self.hub)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)
@@ -358,4 +357,4 @@ def _error(status: int, words: str, *, retry_after: int | None = None) -> web.Re
     )
 
 
-__all__ = ["ActivityError", "ActivityServer", "FanOut", "Hub"]
+__all__ = ["ActivityError", "ActivityServer", "ChatPresenter", "FanOut", "Hub"]

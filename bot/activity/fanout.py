@@ -3,25 +3,35 @@ chat's presenter, and after each step the Activity's hub too.
 
 ``NinesBot.plug_in`` wraps the extension's presenter in it, so every change reaches both
 views whoever made it (a chat click, a socket's action, a timer, a restart), without the chat
-presenter knowing the Activity exists. Calls only the chat presenter has (its hands, its
-notebook) go straight through to it.
+presenter knowing the Activity exists. It is a ``Presenter`` and nothing more: what only the
+chat presenter does (its hands, its notebook) its own extension asks of it directly.
 
 The other way, the chat presenter asks the hub who has the table open (``Hub.at_table``: the
 web table tells them their turn, and a game all of whose people are there has its chat table
 coalesced, docs/activity.md), and is told here when one of them closes it
-(``web_table_left``), so what the web table no longer tells them, the chat does.
+(``ChatPresenter.web_table_left``), so what the web table no longer tells them, the chat does.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from ..session import Change, GameSession, Presenter
 from .hub import Hub
 
 
+class ChatPresenter(Presenter, Protocol):
+    """The game's extension's presenter, as ``NinesBot.plug_in`` takes it: the sessions'
+    ``Presenter``, and told when a seated person closed the game's web table."""
+
+    async def web_table_left(self, session: GameSession) -> None:
+        """A seated person closed the game's web table (their last socket): they follow the
+        game in chat now, which catches up for them."""
+        ...
+
+
 class FanOut:
-    def __init__(self, chat: Presenter, hub: Hub) -> None:
+    def __init__(self, chat: ChatPresenter, hub: Hub) -> None:
         self.chat = chat
         self.hub = hub
         hub.seat_left = self.seat_left
@@ -30,10 +40,7 @@ class FanOut:
         """A seated person closed the game's web table (their last socket): the chat
         presenter catches the chat up for them, in the background (the hub's caller is
         closing a socket and must not wait for Discord)."""
-        # Only a chat presenter that coalesces for the web table has it (cogs/nines/table.py).
-        catch_up = getattr(self.chat, "web_table_left", None)
-        if catch_up is not None:
-            self.hub.background.run(catch_up(session), f"activity-left-{session.id}")
+        self.hub.background.run(self.chat.web_table_left(session), f"activity-left-{session.id}")
 
     async def show(self, session: GameSession, change: Change) -> None:
         # The sockets' push first: it runs in its own task and waits for no Discord request.
@@ -51,8 +58,3 @@ class FanOut:
     def lobby_changed(self, session: GameSession) -> None:
         self.hub.changed(session)
         self.chat.lobby_changed(session)
-
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for what FanOut lacks: the chat presenter's own methods (remember_hand,
-        # hand_shown, announced...), which the chat's controller calls on ``bot.presenter``.
-        return getattr(self.chat, name)

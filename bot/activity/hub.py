@@ -37,9 +37,9 @@ from aiohttp import WSCloseCode, web
 from engine import parse_action
 
 from ..i18n import language_of, tr
-from ..moves import Answer, Move
-from ..session import GameLost, GameSession, SessionError
-from ..storage import FencedOut
+from ..moves import Answer, Move, Moves
+from ..session import GameLost, GameSession, SessionError, Sessions
+from ..storage import FencedOut, Storage
 from .discord_api import Person
 from .gate import Gate, Refused
 from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
@@ -51,7 +51,6 @@ from .waiting import Waiting
 from .words import refusal, session_refusal
 
 if TYPE_CHECKING:
-    from ..app import NinesBot
     from .relay import Relay
 
 log = logging.getLogger(__name__)
@@ -211,22 +210,31 @@ class TapReply:
         self.client.send(self.frame)
 
 
-def game_in(bot: NinesBot, channel_id: int | None, guild_id: int | None) -> GameSession | None:
-    """The game in play in a channel of that guild, if this process runs it."""
-    if channel_id is None:
-        return None
-    session: GameSession | None = bot.sessions.in_channel(channel_id)
-    if session is None or session.guild_id != guild_id:
-        return None
-    serves = bot.serves
-    if serves is not None and not serves(session.guild_id):
-        return None  # another process runs this guild's games
-    return session
+@dataclass(frozen=True, slots=True)
+class Games:
+    """What the hub seats people at and plays their moves in: the bot's sessions and its one
+    move use case (bot/moves.py)."""
+
+    sessions: Sessions
+    moves: Moves
 
 
 class Hub:
-    def __init__(self, bot: NinesBot, gate: Gate, limits: Limits | None = None) -> None:
-        self.bot = bot
+    def __init__(
+        self,
+        storage: Storage,
+        serves: Callable[[int], bool] | None,
+        gate: Gate,
+        limits: Limits | None = None,
+    ) -> None:
+        #: The guilds' settings (the four-colour deck) and the games in channels (relayed).
+        self.storage = storage
+        #: Whether this process runs a guild's games (``NinesBot.serves``); None: every guild.
+        self.serves = serves
+        #: The sessions and the move use case (``plays``): made after the hub, as the sessions
+        #: tell it their changes through the presenter they are made with
+        #: (bot/activity/fanout.py), which pushes to this hub.
+        self._games: Games | None = None
         #: Who may sit at a table (bot/activity/gate.py): hellos checked, sockets re-checked.
         self.gate = gate
         self.rooms: dict[int, Room] = {}
@@ -257,6 +265,28 @@ class Hub:
         #: Signed-in sockets in channels with no game (without the relay): seated when one
         #: opens there (``Sessions.opened`` is ``waiting.game_opened``).
         self.waiting = Waiting(self)
+
+    def plays(self, sessions: Sessions, moves: Moves) -> None:
+        """The sessions and the move use case, once ``NinesBot.plug_in`` has made them
+        around the fan-out presenter (the server is not started before)."""
+        self._games = Games(sessions, moves)
+
+    @property
+    def games(self) -> Games:
+        if self._games is None:
+            raise RuntimeError("the hub has no games before NinesBot.plug_in gives them")
+        return self._games
+
+    def game_in(self, channel_id: int | None, guild_id: int | None) -> GameSession | None:
+        """The game in play in a channel of that guild, if this process runs it."""
+        if channel_id is None:
+            return None
+        session = self.games.sessions.in_channel(channel_id)
+        if session is None or session.guild_id != guild_id:
+            return None
+        if self.serves is not None and not self.serves(session.guild_id):
+            return None  # another process runs this guild's games
+        return session
 
     # -- changes ------------------------------------------------------------------------------
 
@@ -296,7 +326,7 @@ class Hub:
             await ws.send_json(verdict.frame(lang))
             return None
         person, instance = verdict.person, verdict.instance
-        session = game_in(self.bot, instance.channel_id, instance.guild_id)
+        session = self.game_in(instance.channel_id, instance.guild_id)
         client: Client | None
         if session is None:
             client = await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
@@ -315,7 +345,7 @@ class Hub:
     async def four_colour(self, session: GameSession) -> bool:
         """The game's server's four-colour deck setting (from storage's cache of the guild's
         settings), which the chat's card faces follow too."""
-        settings = await self.bot.storage.get_guild_settings(session.guild_id)
+        settings = await self.storage.get_guild_settings(session.guild_id)
         return settings.get("four_colour", False) is True
 
     async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
@@ -353,7 +383,7 @@ class Hub:
             return client
         row = None
         if self.relay is not None and channel_id is not None:
-            row = await self.bot.storage.game_in_channel(channel_id)
+            row = await self.storage.game_in_channel(channel_id)
         if self.relay is None or row is None or not row.is_open or row.guild_id != guild_id:
             await self._refuse(ws, "no-game", refusal(lang, "no-game"))
             return None
@@ -381,7 +411,7 @@ class Hub:
         room = self.rooms.get(viewer.game_id)
         if room is not None:
             room.clients.discard(viewer)
-            session = self.bot.sessions.get(viewer.game_id)
+            session = self.games.sessions.get(viewer.game_id)
             if (
                 session is not None
                 and session.status == "live"
@@ -400,7 +430,7 @@ class Hub:
         clients reconnect, and the hello finds the game where it runs now (relayed if need
         be). Called now and then (bot/activity/relay.py's refresher)."""
         for game_id, room in list(self.rooms.items()):
-            if room.ended or self.bot.sessions.get(game_id) is not None:
+            if room.ended or self.games.sessions.get(game_id) is not None:
                 continue
             for client in list(room.clients):
                 if isinstance(client, Client) and not client.remote:
@@ -414,7 +444,7 @@ class Hub:
         ended = [
             game_id
             for game_id, room in self.rooms.items()
-            if self.bot.sessions.get(game_id) is None
+            if self.games.sessions.get(game_id) is None
             and not any(isinstance(c, Client) for c in room.clients)  # the others are relayed
         ]
         for game_id in ended:
@@ -480,7 +510,7 @@ class Hub:
         if act.what == "open" or client.waiting:
             await self._open(client, act)
             return
-        session = self.bot.sessions.get(client.game_id)
+        session = self.games.sessions.get(client.game_id)
         if session is None or self.lobby_seat is None:
             client.send(error_frame(act.key, "no-game", refusal(lang, "no-game")))
             return
@@ -526,12 +556,12 @@ class Hub:
             action = parse_action(act.action)
         except ValueError:
             return error_frame(act.key, "bad-request", refusal(lang, "bad-request")), True
-        session = self.bot.sessions.get(client.game_id)
+        session = self.games.sessions.get(client.game_id)
         if session is None:
             return error_frame(act.key, "no-game", refusal(lang, "no-game")), True
         reply = TapReply(client, act.key)
         try:
-            shown = await self.bot.moves.play(
+            shown = await self.games.moves.play(
                 session, Move(client.user_id, act.n, action, key=act.key), reply
             )
         except GameLost:

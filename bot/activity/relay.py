@@ -355,7 +355,7 @@ class Relay:
     async def _join(self, message: Json) -> None:
         """On every process: if this one runs the game, the person joins its room."""
         game_id, user_id, edge = int(message["game"]), int(message["user"]), str(message["from"])
-        session = self.hub.bot.sessions.get(game_id)
+        session = self.hub.games.sessions.get(game_id)
         if session is None:
             return  # not ours (or over): its holder answers
         key = (edge, game_id, user_id)

@@ -76,8 +76,6 @@ class Waiting:
     def game_opened(self, session: GameSession) -> None:
         """A game runs here now (``Sessions.opened``): the sockets waiting in its channels
         sit down at its table, in the background (the caller may hold no lock but its own)."""
-        from .hub import game_in
-
         for channel_id in {session.channel_id, session.lobby_channel_id}:
             waiters = self.by_channel.get(channel_id)
             if not waiters:
@@ -85,7 +83,7 @@ class Waiting:
             for waiter in list(waiters.values()):
                 # The same checks as a hello's: the game of this channel, of the instance's
                 # guild, run by this process.
-                if game_in(self.hub.bot, channel_id, waiter.guild_id) is session:
+                if self.hub.game_in(channel_id, waiter.guild_id) is session:
                     del waiters[waiter.client]
                     self.hub.background.run(self._seat(waiter, session), "activity-seat-waiter")
             if not waiters:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
+from bot.session import Sessions
 from bot.tournament.runner import TournamentRunner
 
 from . import activity, ids
@@ -49,13 +50,25 @@ def nines_cogs(bot: NinesBot, controller: Controller) -> list[commands.Cog]:
 
 
 async def setup(bot: NinesBot) -> None:
-    sessions = bot.plug_in(DiscordPresenter(bot))
+    """The extension wired: the controller and the web table's lobby moves are given here
+    what they use (the sessions, storage, the move use case, the presenters)."""
+    chat = DiscordPresenter(bot)
+    sessions = bot.plug_in(chat)
     restored = await sessions.restore(bot.serves)
-    controller = Controller(bot, Lobbies(bot))
+    controller = Controller(
+        sessions=sessions,
+        storage=bot.storage,
+        serves=bot.serves,
+        moves=bot.moves,
+        presenter=bot.presenter,  # the chat's, or the Activity's fan-out around it
+        chat=chat,
+        lobbies=Lobbies(bot, sessions, bot.storage),
+        web_table=bot.activity_server is not None,
+    )
     bot.tournaments = TournamentRunner(sessions, TournamentMessages(bot))
     if bot.activity_server is not None:
         # The web table's lobby moves, done as chat's (bot/ cannot import this extension).
-        web_lobby = WebLobby(bot)
+        web_lobby = WebLobby(bot, sessions, bot.storage, bot.presenter, chat)
         bot.activity_server.hub.lobby_seat = web_lobby.act
         bot.activity_server.hub.lobby_open = web_lobby.open
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton, TournamentButton)
@@ -66,7 +79,7 @@ async def setup(bot: NinesBot) -> None:
     bot.tree.interaction_check = _in_a_server  # type: ignore[method-assign]
 
     async def channel_deleted(channel: discord.abc.Snowflake) -> None:
-        await _end_games_in(bot, channel.id)
+        await _end_games_in(sessions, chat, channel.id)
 
     async def channel_updated(_before: Any, after: discord.abc.GuildChannel) -> None:
         me: discord.Member | None = after.guild.me  # None until the guild is cached
@@ -74,7 +87,7 @@ async def setup(bot: NinesBot) -> None:
             return
         perms = after.permissions_for(me)
         if not (perms.view_channel and perms.send_messages):
-            await _end_games_in(bot, after.id)
+            await _end_games_in(sessions, chat, after.id)
 
     bot.add_listener(channel_deleted, "on_guild_channel_delete")
     bot.add_listener(channel_deleted, "on_thread_delete")
@@ -108,9 +121,9 @@ async def _in_a_server(interaction: discord.Interaction[Any]) -> bool:
     return False
 
 
-async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
+async def _end_games_in(sessions: Sessions, chat: DiscordPresenter, channel_id: int) -> None:
     """The channel of these games was deleted or closed to the bot: end them, unrated."""
-    for session in bot.sessions.all():
+    for session in sessions.all():
         where = {session.channel_id, getattr(session, "lobby_channel_id", session.channel_id)}
         if channel_id not in where:
             continue
@@ -118,7 +131,7 @@ async def _end_games_in(bot: NinesBot, channel_id: int) -> None:
             if not session.closed:
                 log.info("game %s lost its channel; ending it unrated", session.id)
                 await session.abandon("channel_lost")
-                await bot.presenter.announced(session)  # nowhere left to say it
+                await chat.announced(session)  # nowhere left to say it
 
 
 async def _call_dynamic_item(

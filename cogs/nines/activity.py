@@ -74,10 +74,10 @@ class OpenTableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=T
             discord_internals.release_interaction(interaction)
 
 
-def open_table_button(client: discord.Client, lang: str, game_id: int) -> ui.Button | None:
+def open_table_button(web_table: bool, lang: str, game_id: int) -> ui.Button | None:
     """The button for a game's lobby or table message (as Discord's JSON, like the messages'
-    other buttons: ``ui.Buttons``), or None when no Activity is served."""
-    if not served(client):
+    other buttons: ``ui.Buttons``), or None when no Activity is served (``web_table``)."""
+    if not web_table:
         return None
     return ui.button(custom_id(game_id), tr(lang, "activity.open"), style=ui.B.primary)
 

@@ -196,7 +196,7 @@ class NinesCog(commands.Cog, name="Nines"):
                 tr(session.language, "end.stopped_by", who=in_text(interaction.user.display_name)),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self.bot.presenter.ended_early(
+            await self.controller.chat.ended_early(
                 session, "stopped", by=in_text(interaction.user.display_name)
             )
 
@@ -307,7 +307,7 @@ class NinesCog(commands.Cog, name="Nines"):
         await switch(interaction, on, storage.autoplay_users, storage.set_autoplay, AUTOPLAY_SAID)
         if on is not None:
             for session, change in await self.sessions.autoplay_changed(interaction.user.id, on):
-                await self.bot.presenter.show(session, change)
+                await self.controller.presenter.show(session, change)
 
     # -- /nines sort --------------------------------------------------------------------------
 
@@ -335,7 +335,7 @@ class NinesCog(commands.Cog, name="Nines"):
         if first is not None:
             user_id = interaction.user.id
             for session, seat in await self.sessions.trumps_first_changed(user_id, first):
-                await self.bot.presenter.hands.redraw(session, seat)
+                await self.controller.chat.hands.redraw(session, seat)
 
     # -- /nines cards --------------------------------------------------------------------------
 
@@ -364,7 +364,7 @@ class NinesCog(commands.Cog, name="Nines"):
         if text is not None:
             user_id = interaction.user.id
             for session, seat in await self.sessions.text_cards_changed(user_id, text):
-                await self.bot.presenter.hands.redraw(session, seat)
+                await self.controller.chat.hands.redraw(session, seat)
 
     # -- /nines forget-me ----------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ only names a game; who acts always comes from the interaction's user. The button
 controller through the extension's router (``cogs.nines.setup``), which hands it each click.
 A move's click is played by the bot's one move use case (``bot.moves``, as a web table's tap
 is); the controller only turns it into a ``Move`` and the answer into the clicker's hand
-(``ClickReply``).
+(``ClickReply``). It is given what it uses when the extension is set up (``cogs.nines.setup``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, assert_never
 
@@ -22,9 +22,10 @@ import discord
 
 from bot import table_model, table_models
 from bot.i18n import tr
-from bot.moves import Answer, Move
+from bot.moves import Answer, Move, Moves
 from bot.names import distinct
-from bot.session import GameSession, SeatInfo, SessionError, stored_rules
+from bot.session import GameSession, Presenter, SeatInfo, SessionError, Sessions, stored_rules
+from bot.storage import Storage
 from engine import JOKER, Action, Play
 
 from . import ids, render, replies, ui
@@ -35,7 +36,7 @@ from .private_hands import with_embed
 from .render.cards import CardStyle
 
 if TYPE_CHECKING:
-    from .table import NinesBot
+    from .table import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
@@ -105,9 +106,29 @@ class Controller(Opening):
     """Each click, opened on its game (``Opening``), checked and applied by the session, and
     answered. ``lobbies`` opens a Rematch's lobby, as ``/nines start`` does."""
 
-    def __init__(self, bot: NinesBot, lobbies: Lobbies | None = None) -> None:
-        super().__init__(bot)
-        self.lobbies = lobbies or Lobbies(bot)
+    def __init__(
+        self,
+        *,
+        sessions: Sessions,
+        storage: Storage,
+        serves: Callable[[int], bool] | None,
+        moves: Moves,
+        presenter: Presenter,
+        chat: DiscordPresenter,
+        lobbies: Lobbies,
+        web_table: bool,
+    ) -> None:
+        super().__init__(sessions, storage, serves)
+        self.moves = moves
+        #: What the sessions are shown through (``NinesBot.presenter``): with the Activity on,
+        #: the fan-out that tells the web tables too. A change the controller makes is shown
+        #: through it.
+        self.presenter = presenter
+        #: The chat's own presenter, for what only it does: the clicker's hand, its token.
+        self.chat = chat
+        self.lobbies = lobbies
+        #: Whether the Activity is served: the lobby offers its "Open the table" button.
+        self.web_table = web_table
 
     def hand_answer(
         self,
@@ -125,7 +146,7 @@ class Controller(Opening):
         model = table_models.table(session, seat)
         content = render.hand_content(words, model, notice, joker_prompt=joker_prompt, style=style)
         # The bot need not bring this person's hand up to date until the game moves on.
-        self.bot.presenter.hand_shown(session, interaction.user.id)
+        self.chat.hand_shown(session, interaction.user.id)
         return content, ui.hand_view(words, model, joker_prompt=joker_prompt, style=style)
 
     async def send_hand(
@@ -143,7 +164,7 @@ class Controller(Opening):
         )
         sent: int | None = None  # the message's id if not the interaction's own
         # A daily's hand carries its table (it is shown nowhere else); a public game's none.
-        table = await self.bot.presenter.daily.hand_table(session)
+        table = await self.chat.daily.hand_table(session)
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
             await interaction.response.edit_message(content=content, embed=table, view=components)
         elif message is not None and message.flags.ephemeral and deferred:
@@ -157,7 +178,7 @@ class Controller(Opening):
             await interaction.response.send_message(
                 content, view=components, ephemeral=True, **with_embed(table)
             )
-        self.bot.presenter.remember_hand(session, interaction, sent)
+        self.chat.remember_hand(session, interaction, sent)
 
     async def show_hand(
         self,
@@ -169,7 +190,7 @@ class Controller(Opening):
         joker_prompt: bool = False,
     ) -> None:
         """The clicker's hand: updated in place when clicked from it, else a new private one."""
-        style = await self.bot.presenter.card_style(session)
+        style = await self.chat.card_style(session)
         content, components = self.hand_answer(
             interaction, session, seat, notice=notice, joker_prompt=joker_prompt, style=style
         )
@@ -212,7 +233,7 @@ class Controller(Opening):
                 if verb == "join":
                     await session.lobby.join(user.id, member_name(user))
                     # This click's token can send them their first hand at the start.
-                    self.bot.presenter.remember_click(session, interaction)
+                    self.chat.remember_click(session, interaction)
                 elif verb == "leave":
                     await session.lobby.leave(user.id)
                 elif click.level is not None:
@@ -228,7 +249,7 @@ class Controller(Opening):
                     if session.status != "lobby":
                         raise SessionError("error.not_lobby")
                     await session.abandon("cancelled")
-                    self.bot.presenter.lobby_changed(session)  # the web tables hear it too
+                    self.presenter.lobby_changed(session)  # the web tables hear it too
                     await replies.update(
                         interaction,
                         embed=render.lobby_embed(
@@ -236,13 +257,13 @@ class Controller(Opening):
                         ),
                         view=None,
                     )
-                    await self.bot.presenter.announced(session)
+                    await self.chat.announced(session)
                     return
                 elif verb == "start":
                     change = await session.lobby.start(user.id)
-                    self.bot.presenter.remember_click(session, interaction)
+                    self.chat.remember_click(session, interaction)
                     # The draw's cards as faces, as every card of the game (issue 46, item 11).
-                    style = await self.bot.presenter.card_style(session)
+                    style = await self.chat.card_style(session)
                     await replies.update(
                         interaction,
                         content=render.draw_line(lang, table_model.build(session, None), style),
@@ -254,12 +275,12 @@ class Controller(Opening):
                     change.extend(await session.run_computers())
                     # Shown after the lock is released (as a move's, bot/moves.py): a table
                     # slowed by Discord's rate limits must not hold up the game's next click.
-                    shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
+                    shown = asyncio.ensure_future(self.presenter.show(session, change))
             except SessionError as error:
                 await replies.refuse(interaction, error)
                 return
             if shown is None:
-                settings = await self.bot.storage.get_guild_settings(session.guild_id)
+                settings = await self.storage.get_guild_settings(session.guild_id)
                 level = str(settings.get("difficulty") or "normal")
                 lobby = table_model.build_lobby(session)
                 await replies.update(
@@ -269,7 +290,7 @@ class Controller(Opening):
                         lang,
                         lobby,
                         level,
-                        open_table=open_table_button(self.bot, lang, lobby.game_id),
+                        open_table=open_table_button(self.web_table, lang, lobby.game_id),
                     ),
                 )
         if shown is not None:
@@ -319,10 +340,10 @@ class Controller(Opening):
         if seated is None:
             return
         session, seat = seated
-        style = await self.bot.presenter.card_style(session)
+        style = await self.chat.card_style(session)
         reply = ClickReply(self, interaction, click.game, session, seat, style)
         move = Move(interaction.user.id, click.n, action)
-        shown = await self.bot.moves.play(session, move, reply)
+        shown = await self.moves.play(session, move, reply)
         if shown is not None:
             await shown
 
@@ -350,17 +371,17 @@ class Controller(Opening):
                 return
             await replies.private(interaction, tr(replies.lang(interaction), "back.welcome"))
             change = await session.run_computers()
-            await self.bot.presenter.show(session, change)
+            await self.presenter.show(session, change)
 
     async def rematch_click(self, interaction: Interaction, click: ids.RematchClick) -> None:
         """A new lobby with the same players; whoever clicks hosts it."""
         words = replies.lang(interaction)
-        finished = await self.bot.storage.game_result(click.game)
-        row = await self.bot.storage.game(click.game)
+        finished = await self.storage.game_result(click.game)
+        row = await self.storage.game(click.game)
         if row is None or finished is None:
             await replies.private(interaction, tr(words, "error.unknown_game"))
             return
-        seats = await self.bot.storage.seats(row.id)
+        seats = await self.storage.seats(row.id)
         if not any(s.user_id == interaction.user.id for s in seats):
             await replies.private(interaction, tr(words, "error.rematch_players_only"))
             return
@@ -397,7 +418,7 @@ class Controller(Opening):
         if self.sessions.seated(interaction.guild_id, interaction.user.id) is not None:
             await interaction.response.edit_message(content=tr(words, "forget.seated"), view=None)
             return
-        changed = await self.bot.storage.forget_player(interaction.guild_id, interaction.user.id)
+        changed = await self.storage.forget_player(interaction.guild_id, interaction.user.id)
         await interaction.response.edit_message(
             content=tr(words, "forget.done", rows=changed), view=None
         )

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 
 from bot import names, table_model
 from bot.failpoints import failpoint
 from bot.i18n import and_list, language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
-from bot.storage import ChannelBusy
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, Sessions
+from bot.storage import ChannelBusy, Storage
 from engine import Rules
 
 from . import render, replies, ui
-from .activity import open_table_button
-
-if TYPE_CHECKING:
-    from .table import NinesBot
+from .activity import open_table_button, served
 
 log = logging.getLogger(__name__)
 
@@ -55,10 +52,13 @@ def busy_text(lang: str, interaction: Interaction, game_id: int, message_id: int
 
 
 class Lobbies:
-    """Posts new lobbies (the host seated; a rematch's players too)."""
+    """Posts new lobbies (the host seated; a rematch's players too). ``client``: the bot, which
+    opens a lobby's thread."""
 
-    def __init__(self, bot: NinesBot) -> None:
-        self.bot = bot
+    def __init__(self, client: discord.Client, sessions: Sessions, storage: Storage) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.storage = storage
 
     async def open_lobby(
         self,
@@ -75,14 +75,14 @@ class Lobbies:
         if not can_post(interaction):
             await replies.private(interaction, tr(lang, "error.cannot_post"))
             return
-        sessions = self.bot.sessions
+        sessions = self.sessions
         existing = sessions.in_channel(interaction.channel_id)
         if existing is not None:
             await replies.private(
                 interaction, busy_text(lang, interaction, existing.id, existing.lobby_message_id)
             )
             return
-        settings = await self.bot.storage.get_guild_settings(interaction.guild_id)
+        settings = await self.storage.get_guild_settings(interaction.guild_id)
         user = interaction.user
         try:
             session = await sessions.open_lobby(
@@ -125,7 +125,7 @@ class Lobbies:
                 plang,
                 table_model.build_lobby(session),
                 level,
-                open_table=open_table_button(self.bot, plang, session.id),
+                open_table=open_table_button(served(self.client), plang, session.id),
             ),
             **call,
         )
@@ -145,7 +145,7 @@ class Lobbies:
         if not interaction.app_permissions.create_public_threads:
             log.info("game %s: no permission to create threads; playing in the channel", session.id)
             return
-        lobby = self.bot.get_partial_messageable(
+        lobby = self.client.get_partial_messageable(
             session.lobby_channel_id, guild_id=session.guild_id
         ).get_partial_message(session.lobby_message_id)
         name = tr(
@@ -168,6 +168,6 @@ class Lobbies:
                     session.language,
                     table_model.build_lobby(session),
                     level,
-                    open_table=open_table_button(self.bot, session.language, session.id),
+                    open_table=open_table_button(served(self.client), session.language, session.id),
                 ),
             )

@@ -11,19 +11,17 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Final
 
 import discord
 
 from bot import game_lock
 from bot.i18n import tr
 from bot.session import GameSession, Sessions
+from bot.storage import Storage
 
 from . import replies
-
-if TYPE_CHECKING:
-    from .table import NinesBot
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +37,13 @@ class Opening:
     """How the controller opens a click on a game (``opened``, ``seated``) and holds the game
     for it (``hold``)."""
 
-    def __init__(self, bot: NinesBot) -> None:
-        self.bot = bot
-
-    @property
-    def sessions(self) -> Sessions:
-        return self.bot.sessions
+    def __init__(
+        self, sessions: Sessions, storage: Storage, serves: Callable[[int], bool] | None
+    ) -> None:
+        self.sessions = sessions
+        self.storage = storage
+        #: Whether this process runs a guild's games (``NinesBot.serves``); None: every guild.
+        self.serves = serves
 
     # -- waiting for the game ------------------------------------------------------------------
 
@@ -63,7 +62,7 @@ class Opening:
     async def session_for(self, game_id: int, interaction: Interaction) -> GameSession | None:
         """The clicked game's session; while games are being restored (a start, a shard's
         takeover), the click waits for them instead of being told the game is gone."""
-        serves, guild_id = self.bot.serves, interaction.guild_id
+        serves, guild_id = self.serves, interaction.guild_id
         if serves is not None and guild_id is not None and not serves(guild_id):
             return None  # not surely this process's shard: unknown_game says nothing
         session = self.sessions.get(game_id)
@@ -79,14 +78,14 @@ class Opening:
 
     async def unknown_game(self, interaction: Interaction, game_id: int) -> None:
         """No session runs the clicked game here: say what is true of it."""
-        serves = self.bot.serves
+        serves = self.serves
         guild_id = interaction.guild_id
         if serves is not None and guild_id is not None and not serves(guild_id):
             # Discord sends a shard's events to every session identified on it; a session
             # left on a shard this process no longer holds must not answer for its holder.
             log.warning("click for a game of guild %d, whose shard is not held", guild_id)
             return
-        row = await self.bot.storage.game(game_id)
+        row = await self.storage.game(game_id)
         if row is None:
             key = "error.game_not_known"
         elif not row.is_open:

@@ -27,7 +27,7 @@ from bot.session import Change, GameSession
 from engine import HandEnded
 
 from . import render, ui
-from .activity import open_table_button
+from .activity import open_table_button, served
 from .daily_table import DailyTable, percent
 from .delivery import Delivery, FollowUpBudget
 from .messages import ChannelLost, GameMessages, nonce
@@ -37,12 +37,10 @@ from .table_message import TableMessage
 from .turn_pings import TurnPings
 
 if TYPE_CHECKING:
-    from bot.app import NinesBot as Bot
-
-    class NinesBot(Bot):
-        """The bot as this extension sees it: the presenter it plugged in is this module's."""
-
-        presenter: DiscordPresenter
+    # The bot as the extension's modules import it (``from .table import NinesBot``). Its
+    # ``presenter`` is what the sessions show through: this module's presenter, or the
+    # Activity's fan-out around it; what only this presenter does is asked of it directly.
+    from bot.app import NinesBot as NinesBot
 
 
 log = logging.getLogger(__name__)
@@ -283,7 +281,7 @@ class DiscordPresenter:
         lobby = table_model.build_lobby(session)
         embed = render.lobby_embed(lang, lobby, note=tr(lang, "note.restored"))
         view = ui.lobby_view(
-            lang, lobby, level, open_table=open_table_button(self.bot, lang, session.id)
+            lang, lobby, level, open_table=open_table_button(served(self.bot), lang, session.id)
         )
         before = session.lobby_message_id
         if before is None:  # died before the lobby's id was stored: post it again

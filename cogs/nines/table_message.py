@@ -13,7 +13,7 @@ from bot.table_model import TableModel
 from engine import HandStarted, TrumpSet
 
 from . import render, ui
-from .activity import open_table_button
+from .activity import open_table_button, served
 from .delivery import Delivery
 from .messages import NO_MENTIONS, GameMessages, nonce
 from .render.cards import TEXT, CardStyle
@@ -59,7 +59,9 @@ class TableMessage:
             "content": None,
             "embed": render.table_embed(lang, model, notes=notes, shown_tricks=shown, style=style),
             "view": ui.table_view(
-                lang, model, open_table=open_table_button(self.messages.bot, lang, session.id)
+                lang,
+                model,
+                open_table=open_table_button(served(self.messages.bot), lang, session.id),
             ),
             "allowed_mentions": NO_MENTIONS,
         }

@@ -19,19 +19,19 @@ import discord
 
 from bot import names, table_model
 from bot.i18n import language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, SessionError
-from bot.storage import ChannelBusy
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, Presenter, SessionError, Sessions
+from bot.storage import ChannelBusy, Storage
 from engine import Rules
 
 from . import render, ui
-from .activity import open_table_button
+from .activity import open_table_button, served
 from .commands import rule_defaults
 from .controller import computer_name
 from .messages import nonce
 from .ui import Buttons
 
 if TYPE_CHECKING:
-    from .table import NinesBot
+    from .table import DiscordPresenter
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +40,23 @@ WHATS: Final = frozenset({"join", "leave", "cpu", "uncpu", "start"})
 
 
 class WebLobby:
-    def __init__(self, bot: NinesBot) -> None:
-        self.bot = bot
+    """``client``: where the lobby is posted; ``presenter``: what the sessions are shown
+    through (the fan-out, which tells the web tables too); ``chat``: the chat's own
+    presenter, whose lobby message is edited to match."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        sessions: Sessions,
+        storage: Storage,
+        presenter: Presenter,
+        chat: DiscordPresenter,
+    ) -> None:
+        self.client = client
+        self.sessions = sessions
+        self.storage = storage
+        self.presenter = presenter
+        self.chat = chat
 
     async def act(self, session: GameSession, user_id: int, name: str, what: str) -> None:
         """Do ``what`` for ``user_id`` (``name``: the name their seat takes) in the game's
@@ -57,7 +72,7 @@ class WebLobby:
             elif what == "leave":
                 await lobby.leave(user_id)
             elif what == "cpu":
-                settings = await self.bot.storage.get_guild_settings(session.guild_id)
+                settings = await self.storage.get_guild_settings(session.guild_id)
                 level = str(settings.get("difficulty") or "normal")
                 await lobby.add_computer(user_id, level, computer_name(lang, level, session.seats))
             elif what == "uncpu":
@@ -67,7 +82,7 @@ class WebLobby:
                 await self._edit_lobby(session, started=True)
                 change.extend(await session.run_computers())
                 # Shown once the lock is released, as a click's start (controller.lobby_click).
-                shown = asyncio.ensure_future(self.bot.presenter.show(session, change))
+                shown = asyncio.ensure_future(self.presenter.show(session, change))
             if shown is None:
                 await self._edit_lobby(session, started=False)
         if shown is not None:
@@ -78,15 +93,15 @@ class WebLobby:
         start`` opens one with no options: the server's rules, the host seated, the lobby
         message posted in the channel. The waiting sockets there sit down at it
         (``Sessions.opened``). SessionError if the channel has a game or the bot cannot post."""
-        settings = await self.bot.storage.get_guild_settings(guild_id)
+        settings = await self.storage.get_guild_settings(guild_id)
         ruleset = str(settings.get("ruleset") or "classic")
         rules = Rules.from_settings(ruleset, rule_defaults(settings))
         chosen = str(settings.get("language") or "")
-        guild = self.bot.get_guild(guild_id)
+        guild = self.client.get_guild(guild_id)
         locale = None if guild is None else str(guild.preferred_locale)
         language = chosen if chosen in ("en", "fr") else language_of(locale)
         try:
-            session = await self.bot.sessions.open_lobby(
+            session = await self.sessions.open_lobby(
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=None,
@@ -100,7 +115,7 @@ class WebLobby:
             raise SessionError("error.channel_busy") from None
         level = str(settings.get("difficulty") or "normal")
         lobby = table_model.build_lobby(session)
-        channel = self.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
             # With its nonce, as every message a game owes: sent twice, it is made once.
             posted = await channel.send(
@@ -109,7 +124,7 @@ class WebLobby:
                     language,
                     lobby,
                     level,
-                    open_table=open_table_button(self.bot, language, session.id),
+                    open_table=open_table_button(served(self.client), language, session.id),
                 ),
                 nonce=nonce(session, "l"),
             )
@@ -117,7 +132,7 @@ class WebLobby:
             # No lobby nobody in chat can see: closed again, and the person told why.
             log.info("game %s: could not post the lobby opened from the web table", session.id)
             await session.abandon("cancelled")
-            self.bot.presenter.lobby_changed(session)
+            self.presenter.lobby_changed(session)
             raise SessionError("error.cannot_post") from None
         await session.lobby_posted(posted.id)
 
@@ -129,20 +144,23 @@ class WebLobby:
         lang = session.language
         lobby = table_model.build_lobby(session)
         if started:
-            style = await self.bot.presenter.card_style(session)
+            style = await self.chat.card_style(session)
             content: str | None = render.draw_line(lang, table_model.build(session, None), style)
             embed = render.lobby_embed(lang, lobby, note=tr(lang, "lobby.started"))
             view: Buttons | None = None
         else:
-            settings = await self.bot.storage.get_guild_settings(session.guild_id)
+            settings = await self.storage.get_guild_settings(session.guild_id)
             level = str(settings.get("difficulty") or "normal")
             content = None
             embed = render.lobby_embed(lang, lobby)
             view = ui.lobby_view(
-                lang, lobby, level, open_table=open_table_button(self.bot, lang, session.id)
+                lang,
+                lobby,
+                level,
+                open_table=open_table_button(served(self.client), lang, session.id),
             )
         try:
-            await self.bot.presenter.messages.patch(
+            await self.chat.messages.patch(
                 session.lobby_channel_id, message_id, content=content, embed=embed, view=view
             )
         except discord.HTTPException:

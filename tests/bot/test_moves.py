@@ -76,7 +76,14 @@ async def test_a_click_and_a_tap_are_played_by_the_one_move_use_case(
     fake, bot = activity.fake, activity.bot
     assert bot is not None
     recording = Recording(bot.moves)
-    bot.moves = recording
+    # The one use case, given to both adapters when the bot was set up (cogs.nines.setup,
+    # NinesBot.plug_in): the chat's controller and the web table's hub. Both now record.
+    controller = bot.get_cog("Nines").controller  # type: ignore[union-attr]
+    server = bot.activity_server
+    assert server is not None
+    assert controller.moves is bot.moves and server.hub.games.moves is bot.moves
+    controller.moves = recording
+    server.hub.plays(bot.sessions, recording)
     game, alice, bob = await two_people_and_a_computer(activity)
     people = (alice, bob)
     sockets = {0: await activity.open(alice), 1: await activity.open(bob)}
