@@ -32,7 +32,7 @@ from .storage import Fence, Storage
 if TYPE_CHECKING:
     from .activity import ActivityServer
     from .activity.fanout import ChatPresenter
-    from .tournament.runner import TournamentRunner
+    from .tournament import TournamentRunner
 
 log = logging.getLogger(__name__)
 

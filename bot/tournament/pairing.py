@@ -5,7 +5,7 @@ The pairing rule (the tournament's help says the same, ``tournament.help.pairing
 1. Who is paired: everyone registered and checked in who has not dropped. Nobody sits out: a
    field that does not divide into tables of the tournament's size first becomes three-seat
    tables where the tournament allows both sizes (``allow_three``: a four-player tournament,
-   not in duplicate, whose three-seat tables play classic Nines, ``runner.py``'s
+   not in duplicate, whose three-seat tables play classic Nines, ``seating.py``'s
    ``THREE_SEAT_COMPANIONS``; 10 people make 4 + 3 + 3); whatever is still missing is filled
    by computers, at most one a table where there are tables enough (never a bye while a
    computer can play). A duplicate round keeps one table size, as every table plays the same

@@ -1,4 +1,6 @@
-"""Running tournaments: registration, rounds paired and opened, tables ended, standings, the end.
+"""Running tournaments: the ``TournamentRunner``, the one object the cogs hold, built over the
+parts that do each step (registration.py, host.py, rounds.py, tables.py, clock.py,
+restart.py) and the state they share in this process (context.py).
 
 Every step reads and writes the tournament's stored state (storage/tournaments.py) and keeps
 only timers in memory, so a restart (``resume``) picks up where the last process stopped, each
@@ -16,104 +18,33 @@ step done once whichever step the process died after (``failpoint`` names each s
   nonce), the champion crowned before the tournament is marked finished.
 
 What is shown in Discord (threads, pings, the registration message, the standings) is the
-``TournamentPresenter``'s; this module has no Discord in it.
+``TournamentPresenter``'s; this package has no Discord in it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
-import logging
-import random
-from collections.abc import Callable, Sequence
-from typing import Protocol
-
-from engine import Game, Rules, find_ruleset, parse_action
-from engine.duplicate import board_points
+from collections.abc import Callable
 
 from ..failpoints import failpoint
-from ..i18n import tr
-from ..session import GameSession, Sessions
-from ..session_values import Change, SeatInfo
-from ..storage import ChannelBusy, Seat
-from ..storage.tournament_values import Entrant, PairedTable, TournamentRow, TournamentSpec
-from .pairing import History, pair_round
-from .standings import Standing, TableResult, standings
-
-log = logging.getLogger(__name__)
-
-#: The computers' level at a tournament's tables.
-COMPUTER_LEVEL = "normal"
-
-#: A four-seat ruleset whose tournament seats a remainder at three-seat tables, and the ruleset
-#: those tables play: the same game each for themselves, at three (``four-player``: quota 3;
-#: ``classic``: a spare hand, quota 4). Partnership (teams) and Nein Nine (three only) have
-#: none. Not in duplicate: every table of a duplicate round plays the same deals, so computers
-#: fill its seats instead.
-THREE_SEAT_COMPANIONS = {"four-player": "classic"}
+from ..session import Sessions
+from ..storage import Storage
+from ..storage.tournament_values import TournamentRow, TournamentSpec
+from .clock import Deadlines
+from .context import RunnerContext
+from .host import HostCommands
+from .presenter import TournamentPresenter
+from .registration import Registration
+from .restart import resume_open
+from .rounds import Rounds
+from .standings import Standing
+from .tables import Tables
+from .timers import Timers
 
 
-class TournamentError(Exception):
-    """A refusal for the person who asked: a catalogue key and its values."""
-
-    def __init__(self, key: str, **values: object) -> None:
-        super().__init__(key)
-        self.key = key
-        self.values = values
-
-
-class TournamentPresenter(Protocol):
-    """What a tournament shows (the cog's, in Discord)."""
-
-    async def open_thread(self, tournament: TournamentRow, table: PairedTable) -> int:
-        """A thread for the table's game in the tournament's channel; its id."""
-        ...
-
-    async def table_opened(
-        self, tournament: TournamentRow, table: PairedTable, session: GameSession, change: Change
-    ) -> None:
-        """The table's game started: its people pinged in its thread, the table shown."""
-        ...
-
-    async def show_game(self, session: GameSession, change: Change) -> None:
-        """A change of a table's game (computers finishing it after the deadline)."""
-        ...
-
-    async def registration_changed(self, tournament: TournamentRow) -> None: ...
-
-    async def standings(
-        self, tournament: TournamentRow, rows: Sequence[Standing], final: bool
-    ) -> None: ...
-
-
-def table_seed(tournament: TournamentRow, round_number: int, table_no: int) -> int:
-    """The deal of a table: its own, or in duplicate the round's, the same at every table."""
-    which = 0 if tournament.duplicate else table_no
-    return random.Random(f"{tournament.seed}:{round_number}:{which}").getrandbits(62)
-
-
-def rules_of(tournament: TournamentRow, seats: int | None = None) -> Rules:
-    """The rules of the tournament's tables of ``seats`` (its own size if None): a three-seat
-    table of a four-seat tournament plays the companion ruleset (``THREE_SEAT_COMPANIONS``)."""
-    ruleset = tournament.ruleset
-    if seats is not None and seats != tournament.seats:
-        ruleset = THREE_SEAT_COMPANIONS[ruleset]
-    return Rules.from_settings(ruleset, tournament.settings)
-
-
-def allows_three(tournament: TournamentRow) -> bool:
-    """Whether a remainder of the field may sit at three-seat tables (``pairing.py``)."""
-    return (
-        tournament.seats == 4
-        and not tournament.duplicate
-        and tournament.ruleset in THREE_SEAT_COMPANIONS
-    )
-
-
-def scale_of(ruleset_name: str) -> int:
-    """The opponents at a full table of the ruleset: what a place is worth (standings.py)."""
-    ruleset = find_ruleset(ruleset_name)
-    return ruleset.players - (len(ruleset.teams[0]) if ruleset.teams else 1)
+def _seam(name: str) -> None:
+    """The parts' failpoint: this module's ``failpoint`` looked up at each call, so replacing
+    it here (the crash tests do) reaches every seam."""
+    failpoint(name)
 
 
 class TournamentRunner:
@@ -125,496 +56,110 @@ class TournamentRunner:
         presenter: TournamentPresenter,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.storage = sessions.deps.storage
-        self.presenter = presenter
-        self.clock = clock or sessions.deps.clock
-        self._tables: dict[int, tuple[int, int, int]] = {}  # game id -> (tournament, round, no)
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        sessions.closed_listeners.append(self._closed)
+        self._ctx = RunnerContext(sessions, presenter, clock or sessions.deps.clock, _seam)
+        self._timers = Timers(self._ctx, self.due)
+        self._rounds = Rounds(self._ctx, Tables(self._ctx), self._timers)
+        self._registration = Registration(self._ctx, self._timers)
+        self._host = HostCommands(self._ctx, self._timers, self._rounds)
+        self._deadlines = Deadlines(self._ctx, self._timers, self._rounds, self._host.start)
+        sessions.closed_listeners.append(self._rounds.closed)
 
-    def _lock(self, tournament_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(tournament_id, asyncio.Lock())
+    @property
+    def sessions(self) -> Sessions:
+        return self._ctx.sessions
 
-    async def _get(self, tournament_id: int) -> TournamentRow:
-        found = await self.storage.tournament(tournament_id)
-        if found is None:
-            raise TournamentError("tournament.error.unknown")
-        return found
+    @property
+    def storage(self) -> Storage:
+        return self._ctx.storage
 
-    # -- registration --------------------------------------------------------------------------
+    @property
+    def presenter(self) -> TournamentPresenter:
+        return self._ctx.presenter
+
+    @presenter.setter
+    def presenter(self, presenter: TournamentPresenter) -> None:
+        self._ctx.presenter = presenter
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The tournaments' clock (a test may set its own: the games' timers keep theirs)."""
+        return self._ctx.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self._ctx.clock = clock
+
+    # -- registration (registration.py) -------------------------------------------------------
 
     async def create(self, spec: TournamentSpec) -> TournamentRow:
         """A new tournament open for registration; refused in words if its settings clash."""
-        ruleset = find_ruleset(spec.ruleset)
-        if ruleset.players != spec.seats:
-            raise TournamentError(
-                "tournament.error.seats", ruleset=ruleset.name, seats=ruleset.players
-            )
-        Rules.from_settings(spec.ruleset, spec.settings)  # a SettingError says what is wrong
-        companion = THREE_SEAT_COMPANIONS.get(spec.ruleset)
-        if companion is not None and not spec.duplicate:
-            Rules.from_settings(companion, spec.settings)
-        created = await self.storage.create_tournament(spec)
-        if created.start_at is not None:
-            self._arm(created.id, created.start_at)  # it starts by itself then
-        return created
+        return await self._registration.create(spec)
 
     async def join(self, tournament_id: int, user_id: int, name: str) -> int:
         """Register; the round they enter (a late joiner: the next one)."""
-        async with self._lock(tournament_id):
-            t = await self._get(tournament_id)
-            if not t.open:
-                raise TournamentError("tournament.error.over")
-            first = t.current_round + 1
-            if not await self.storage.join_tournament(t.id, user_id, name, first):
-                raise TournamentError("tournament.error.joined")
-        await self.presenter.registration_changed(t)
-        return first
+        return await self._registration.join(tournament_id, user_id, name)
 
     async def leave(self, tournament_id: int, user_id: int) -> None:
         """Stop being paired from the next round; played games stand."""
-        async with self._lock(tournament_id):
-            t = await self._get(tournament_id)
-            if not t.open:
-                raise TournamentError("tournament.error.over")
-            if not await self.storage.leave_tournament(t.id, user_id, t.current_round + 1):
-                raise TournamentError("tournament.error.not_joined")
-        await self.presenter.registration_changed(t)
+        await self._registration.leave(tournament_id, user_id)
 
     async def check_in(self, tournament_id: int, user_id: int) -> None:
-        """Say one is here for the start; refused in words once it has started (an old
-        registration message's button)."""
-        t = await self._get(tournament_id)
-        if not t.open:
-            raise TournamentError("tournament.error.over")
-        if t.status != "registration":
-            raise TournamentError("tournament.error.check_in_closed")
-        if not await self.storage.check_in(tournament_id, user_id):
-            raise TournamentError("tournament.error.not_joined")
-
-    # -- the host's commands -------------------------------------------------------------------
-
-    async def start(self, tournament_id: int) -> None:
-        """Close registration and play round one. Those who checked in play; if nobody did,
-        everyone registered does."""
-        async with self._lock(tournament_id):
-            t = await self._get(tournament_id)
-            entrants = await self.storage.entrants(t.id)
-            if not entrants:
-                raise TournamentError("tournament.error.nobody")
-            if any(e.checked_in for e in entrants):
-                for e in entrants:
-                    if not e.checked_in:
-                        await self.storage.leave_tournament(t.id, e.user_id, 1)
-            if not await self.storage.set_tournament_status(t.id, "running", was=["registration"]):
-                raise TournamentError("tournament.error.started")
-            failpoint("tournament_started")
-            self._cancel_timer(t.id)
-            await self._carry_on(await self._get(t.id))  # round one
-        await self.presenter.registration_changed(t)
-
-    async def pause(self, tournament_id: int) -> None:
-        """No new round starts and the round's deadline does not act until ``resume_play``
-        (a deadline that passed meanwhile acts then)."""
-        if not await self.storage.set_tournament_status(tournament_id, "paused", was=["running"]):
-            raise TournamentError("tournament.error.not_running")
-        self._cancel_timer(tournament_id)
-
-    async def resume_play(self, tournament_id: int) -> None:
-        if not await self.storage.set_tournament_status(tournament_id, "running", was=["paused"]):
-            raise TournamentError("tournament.error.not_paused")
-        await self._carry_on(await self._get(tournament_id))
+        """Say one is here for the start; refused once it has started."""
+        await self._registration.check_in(tournament_id, user_id)
 
     async def remove(self, tournament_id: int, user_id: int) -> None:
         """The host takes someone out: as a drop."""
-        await self.leave(tournament_id, user_id)
+        await self._registration.remove(tournament_id, user_id)
+
+    # -- the host's commands (host.py) --------------------------------------------------------
+
+    async def start(self, tournament_id: int) -> None:
+        """Close registration and play round one."""
+        await self._host.start(tournament_id)
+
+    async def pause(self, tournament_id: int) -> None:
+        """No new round starts and the round's deadline does not act until ``resume_play``."""
+        await self._host.pause(tournament_id)
+
+    async def resume_play(self, tournament_id: int) -> None:
+        await self._host.resume_play(tournament_id)
 
     async def cancel(self, tournament_id: int) -> None:
         """Stop for good: the tables still playing are ended unrated."""
-        if not await self.storage.set_tournament_status(
-            tournament_id, "cancelled", was=["registration", "running", "paused"]
-        ):
-            raise TournamentError("tournament.error.over")
-        self._cancel_timer(tournament_id)
-        for table in await self.storage.tournament_tables(tournament_id):
-            session = None if table.game_id is None else self.sessions.get(table.game_id)
-            if session is not None:
-                async with session.lock:
-                    if not session.closed:
-                        await session.abandon("stopped")
+        await self._host.cancel(tournament_id)
 
-    # -- rounds --------------------------------------------------------------------------------
-
-    async def _next_round(self, t: TournamentRow) -> None:
-        """Pair the round after ``t``'s current one and open its tables (under the lock)."""
-        number = t.current_round + 1
-        entrants = await self.storage.entrants(t.id)
-        tables = await self.storage.tournament_tables(t.id)
-        people = [str(e.user_id) for e in entrants if e.plays(number)]
-        history = History.of(tuple(_keys(table.players)) for table in tables)
-        order = [s.person for s in _standings(t, entrants, tables)]
-        # In a thread: pairing 1,000 people takes seconds (bench/tournament_pairing.py), an
-        # exhaustive search of 12 up to ~0.8 s, and the games on the loop must not wait.
-        paired = await asyncio.to_thread(
-            functools.partial(
-                pair_round,
-                people,
-                order,
-                history,
-                size=t.seats,
-                allow_three=allows_three(t),
-                seed=str(t.seed),
-                round_number=number,
-            )
-        )
-        rows = [
-            PairedTable(
-                number,
-                i,
-                table_seed(t, number, i),
-                tuple(None if p is None else int(p) for p in seats),
-            )
-            for i, seats in enumerate(paired, start=1)
-        ]
-        deadline = self.clock() + t.round_minutes * 60
-        if not await self.storage.pair_round(t.id, number, rows, deadline):
-            log.info("tournament %s: round %s was paired already", t.id, number)
-        await self._carry_on(await self._get(t.id))
-
-    async def _carry_on(self, t: TournamentRow) -> None:
-        """Whatever the stored state says is due now: pair round one, open (or finish opening)
-        the round's tables, score tables that ended unseen, arm the deadline, or end the
-        round (under the lock)."""
-        if t.status != "running":
-            return
-        if t.current_round == 0:
-            await self._next_round(t)  # started, then stopped before round one was paired
-            return
-        entrants = {e.user_id: e for e in await self.storage.entrants(t.id)}
-        for table in await self.storage.tournament_tables(t.id, t.current_round):
-            if table.finished:
-                continue
-            if table.game_id is None or not table.called:
-                await self._open_table(t, table, entrants)
-                continue
-            self._tables[table.game_id] = (t.id, table.round, table.table_no)
-            session = self.sessions.get(table.game_id)
-            if session is None or session.closed:
-                await self._score_stored(t, table)
-            else:  # restored with the server's turn timer: the tournament's instead
-                session.turn_seconds = t.move_timer
-        if t.round_deadline is not None and t.shown_round < t.current_round:
-            self._arm(t.id, t.round_deadline)
-        await self._round_over(await self._get(t.id))
-
-    async def _open_table(
-        self, t: TournamentRow, table: PairedTable, entrants: dict[int, Entrant]
-    ) -> None:
-        """Open the table's game in its thread and call its people, each part once: a thread
-        or game made before a restart is found again (the module's rule)."""
-        rules = rules_of(t, table.seats)
-        infos, host = seat_infos(t, table, entrants)
-        thread_id = table.thread_id
-        if thread_id is None:
-            made = await self.presenter.open_thread(t, table)
-            thread_id = await self.storage.set_table_thread(t.id, table.round, table.table_no, made)
-            failpoint("tournament_thread_opened")
-        found = self.sessions.get(table.game_id) if table.game_id else None
-        session = found or self.sessions.in_channel(thread_id)
-        if session is None and table.game_id is not None:
-            await self._score_stored(t, table)  # ended while the bot was down, or not ours
-            return
-        if session is None:
-            try:
-                row = await self.storage.create_game(
-                    guild_id=t.guild_id,
-                    channel_id=thread_id,
-                    kind=rules.game,
-                    rules=rules.to_dict(),
-                    seed=table.seed,
-                    host_id=host,
-                    language=t.language,
-                    seats=[
-                        Seat(i, s.name, s.user_id, s.is_computer, s.difficulty)
-                        for i, s in enumerate(infos)
-                    ],
-                )
-            except ChannelBusy as busy:  # made before a restart and run by another process
-                log.warning("tournament %s: game %s is not ours", t.id, busy.game_id)
-                return
-            failpoint("tournament_game_made")
-            session = GameSession(
-                row, infos, self.sessions.deps, players=table.seats, turn_seconds=t.move_timer
-            )
-            session.fence = self.sessions.deps.fence(t.guild_id)
-            self.sessions.add(session)
-        session.turn_seconds = t.move_timer
-        await self.storage.attach_table_game(
-            t.id, table.round, table.table_no, session.id, thread_id
-        )
-        self._tables[session.id] = (t.id, table.round, table.table_no)
-        change = Change()
-        async with session.lock:
-            if session.status == "lobby" and not session.closed:
-                change = await session.lobby.start(host)
-                change.extend(await session.run_computers())
-                failpoint("tournament_game_started")
-        if not table.called:
-            opened = PairedTable(
-                table.round, table.table_no, table.seed, table.players, session.id, thread_id
-            )
-            await self.presenter.table_opened(t, opened, session, change)
-            failpoint("tournament_table_called")
-            await self.storage.mark_table_called(t.id, table.round, table.table_no)
-
-    def _closed(self, session: GameSession) -> None:
-        where = self._tables.get(session.id)
-        if where is None:
-            return
-        task = asyncio.get_running_loop().create_task(self._table_closed(session, *where))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _table_closed(
-        self, session: GameSession, tournament_id: int, round_number: int, table_no: int
-    ) -> None:
-        try:
-            async with self._lock(tournament_id):
-                t = await self._get(tournament_id)
-                game = session.game
-                table = (await self.storage.tournament_tables(t.id, round_number))[table_no - 1]
-                if game is not None and game.over:
-                    await self._record(t, table, game)
-                else:  # stopped or abandoned: everyone level, it counts as played
-                    await self.storage.finish_table(t.id, round_number, table_no, [0] * table.seats)
-                await self._round_over(await self._get(t.id))
-        except Exception:
-            log.exception("tournament %s: could not end table %s", tournament_id, table_no)
-
-    async def _record(self, t: TournamentRow, table: PairedTable, game: Game) -> None:
-        """A table's end: each seat position's final score and points by hand."""
-        seats = [(game.first_dealer + p) % table.seats for p in range(table.seats)]
-        scores = [game.scores[game.rules.unit_of(seat)] for seat in seats]
-        boards = [board_points(game, seat) for seat in seats]
-        await self.storage.finish_table(t.id, table.round, table.table_no, scores, boards)
-
-    async def _score_stored(self, t: TournamentRow, table: PairedTable) -> None:
-        """A table whose game is not running here: ended while the bot was down (scored from
-        its stored moves), or still live elsewhere (left to its holder)."""
-        assert table.game_id is not None
-        row = await self.storage.game(table.game_id)
-        if row is None or row.status in ("lobby", "live"):
-            return
-        actions = [(a.seat, parse_action(a.action)) for a in await self.storage.actions(row.id)]
-        game = Game.replay(rules_of(t, table.seats), row.seed, actions)
-        if game.over:
-            await self._record(t, table, game)
-        else:
-            await self.storage.finish_table(t.id, table.round, table.table_no, [0] * table.seats)
-
-    async def _round_over(self, t: TournamentRow) -> None:
-        """If every table of the round has ended: the standings (once), then the next round
-        (at once, or after the host's break) or the end (under the lock)."""
-        if t.status != "running" or t.current_round == 0:
-            return
-        tables = await self.storage.tournament_tables(t.id)
-        if any(not x.finished for x in tables if x.round == t.current_round):
-            return
-        final = t.current_round >= t.rounds
-        if t.shown_round < t.current_round:
-            self._cancel_timer(t.id)
-            entrants = await self.storage.entrants(t.id)
-            await self.presenter.standings(t, _standings(t, entrants, tables), final)
-            failpoint("tournament_standings_posted")
-            at = None if final or not t.break_minutes else self.clock() + t.break_minutes * 60
-            await self.storage.mark_round_shown(t.id, t.current_round, at)
-            failpoint("tournament_round_shown")
-            t = await self._get(t.id)
-        if final:
-            if await self.storage.set_tournament_status(t.id, "finished", was=["running"]):
-                await self.presenter.registration_changed(t)
-            return
-        if t.next_round_at is not None and t.next_round_at > self.clock():
-            self._arm(t.id, t.next_round_at)  # the break runs until then
-            return
-        await self._next_round(t)
+    # -- rounds (rounds.py) and times (clock.py) -----------------------------------------------
 
     async def standings_now(self, tournament_id: int) -> tuple[TournamentRow, list[Standing]]:
-        t = await self._get(tournament_id)
-        entrants = await self.storage.entrants(t.id)
-        return t, _standings(t, entrants, await self.storage.tournament_tables(t.id))
-
-    # -- deadlines -----------------------------------------------------------------------------
-
-    def _arm(self, tournament_id: int, deadline: float) -> None:
-        self._cancel_timer(tournament_id)
-        delay = max(0.0, deadline - self.clock())
-        self._timers[tournament_id] = asyncio.get_running_loop().call_later(
-            delay, self._fire, tournament_id
-        )
+        return await self._rounds.standings_now(tournament_id)
 
     async def recheck(self) -> None:
-        """Look at every running tournament's deadline again (the clock moved: a test's fake
-        clock, or a suspended host), acting at once on any that passed."""
-        for t in await self.storage.open_tournaments():
-            at = _due_at(t)
-            if at is None:
-                continue
-            if at <= self.clock():
-                self._cancel_timer(t.id)
-                await self.due(t.id)
-            else:
-                self._arm(t.id, at)
+        """Look at every running tournament's deadline again, acting on any that passed."""
+        await self._deadlines.recheck()
 
     def armed(self) -> frozenset[int]:
         """The tournaments with a timer set in this process (a start, a deadline, a break)."""
-        return frozenset(self._timers)
-
-    def _cancel_timer(self, tournament_id: int) -> None:
-        handle = self._timers.pop(tournament_id, None)
-        if handle is not None:
-            handle.cancel()
-
-    def _fire(self, tournament_id: int) -> None:
-        self._timers.pop(tournament_id, None)
-        task = asyncio.get_running_loop().create_task(self.due(tournament_id))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        return self._timers.armed()
 
     async def due(self, tournament_id: int) -> None:
-        """A timer fired: the start time of a tournament in registration (it starts; with
-        nobody registered it stays open), the end of a break between rounds, else the round's
-        deadline."""
-        t = await self._get(tournament_id)
-        if t.status == "registration" and t.start_at is not None:
-            if t.start_at > self.clock():
-                self._arm(t.id, t.start_at)
-                return
-            try:
-                await self.start(t.id)
-            except TournamentError as refusal:
-                log.info("tournament %s did not start at its time: %s", t.id, refusal.key)
-            return
-        if t.status == "running" and t.next_round_at is not None:
-            async with self._lock(t.id):
-                await self._round_over(await self._get(t.id))  # the break is over
-            return
-        await self.deadline_passed(tournament_id)
+        """A timer fired: the start, the end of a break, or the round's deadline."""
+        await self._deadlines.due(tournament_id)
 
     async def deadline_passed(self, tournament_id: int) -> None:
-        """If the round's deadline has passed: computers finish the tables still playing, as a
-        timed-out turn does (each person's seat played by the computer)."""
-        t = await self._get(tournament_id)
-        if t.status != "running" or t.round_deadline is None:
-            return
-        if t.round_deadline > self.clock():
-            self._arm(t.id, t.round_deadline)  # fired early (a clock moved): wait again
-            return
-        for table in await self.storage.tournament_tables(t.id, t.current_round):
-            session = None if table.game_id is None else self.sessions.get(table.game_id)
-            if session is None or table.finished:
-                continue
-            async with session.lock:
-                if session.closed:
-                    continue
-                for i, info in enumerate(session.seats):
-                    if not info.played_by_computer:
-                        info.away = True
-                        await session.write(
-                            self.storage.set_seat_away(
-                                session.id, i, True, info.timeouts, fence=session.fence
-                            )
-                        )
-                change = Change(timed_out=[i for i, s in enumerate(session.seats) if s.user_id])
-                change.extend(await session.run_computers())
-            await self.presenter.show_game(session, change)
+        """If the round's deadline has passed: computers finish the tables still playing."""
+        await self._deadlines.deadline_passed(tournament_id)
 
     # -- start-up and shut-down ----------------------------------------------------------------
 
     async def resume(self) -> None:
         """After a restart (the games restored first): every open tournament carries on."""
-        for t in await self.storage.open_tournaments():
-            if t.status == "registration" and t.start_at is not None:
-                self._arm(t.id, t.start_at)
-            async with self._lock(t.id):
-                for table in await self.storage.tournament_tables(t.id):
-                    if table.game_id is not None:
-                        self._tables[table.game_id] = (t.id, table.round, table.table_no)
-                await self._carry_on(t)
+        await resume_open(self._ctx, self._timers, self._rounds)
 
     async def idle(self) -> None:
         """Wait for the tasks the runner started (tables ending, deadlines) to be done."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._ctx.idle()
 
     def close(self) -> None:
-        for tournament_id in list(self._timers):
-            self._cancel_timer(tournament_id)
-        if self._closed in self.sessions.closed_listeners:
-            self.sessions.closed_listeners.remove(self._closed)
-
-
-def seat_infos(
-    t: TournamentRow, table: PairedTable, entrants: dict[int, Entrant]
-) -> tuple[list[SeatInfo], int]:
-    """A table's seats in game order (its seat positions turned so position 0 is the game's
-    first dealer) and the person who hosts its game (the first person seated)."""
-    first = Game(rules_of(t, table.seats), table.seed).first_dealer
-    by_seat: list[int | None] = [None] * table.seats
-    for position, user in enumerate(table.players):
-        by_seat[(first + position) % table.seats] = user
-    infos: list[SeatInfo] = []
-    for i, user in enumerate(by_seat):
-        if user is None:
-            names = tr(t.language, f"computer.names.{COMPUTER_LEVEL}").split(", ")
-            infos.append(SeatInfo(f"🤖 {names[i % len(names)]}", None, COMPUTER_LEVEL))
-        else:
-            infos.append(SeatInfo(entrants[user].name if user in entrants else "?", user))
-    return infos, next(u for u in by_seat if u is not None)
-
-
-def _standings(
-    t: TournamentRow, entrants: Sequence[Entrant], tables: Sequence[PairedTable]
-) -> list[Standing]:
-    """The standings of the tables ended so far (standings.py's rule)."""
-    ruleset = find_ruleset(t.ruleset)
-    results = [
-        TableResult(
-            x.round,
-            tuple(_keys(x.players)),
-            x.scores,
-            ruleset.kind.higher_wins,
-            _teams_by_position(t, x, ruleset.teams),
-            x.boards,
-        )
-        for x in tables
-        if x.scores is not None
-    ]
-    people = [str(e.user_id) for e in entrants]
-    return standings(people, results, t.duplicate, scale_of(t.ruleset))
-
-
-def _due_at(t: TournamentRow) -> float | None:
-    """When a timer of the tournament is due: its start, or its round's deadline."""
-    if t.status == "registration":
-        return t.start_at
-    if t.status != "running":
-        return None
-    return t.round_deadline if t.next_round_at is None else t.next_round_at
-
-
-def _keys(players: Sequence[int | None]) -> list[str | None]:
-    return [None if p is None else str(p) for p in players]
-
-
-def _teams_by_position(
-    t: TournamentRow, table: PairedTable, teams: tuple[tuple[int, ...], ...] | None
-) -> tuple[tuple[int, ...], ...] | None:
-    """The ruleset's teams (by seat) as seat positions at this table."""
-    if teams is None or table.seats != t.seats:
-        return None
-    first = Game(rules_of(t), table.seed).first_dealer
-    return tuple(tuple(sorted((s - first) % t.seats for s in team)) for team in teams)
+        self._timers.cancel_all()
+        if self._rounds.closed in self.sessions.closed_listeners:
+            self.sessions.closed_listeners.remove(self._rounds.closed)

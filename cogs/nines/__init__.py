@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import discord_internals
 from bot.i18n import language_of, tr
 from bot.session import Sessions
-from bot.tournament.runner import TournamentRunner
+from bot.tournament import TournamentRunner
 
 from . import activity, ids
 from .commands import NinesCog

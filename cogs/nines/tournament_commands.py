@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from bot import names
 from bot.i18n import language_of, tr
 from bot.storage.tournament_values import TournamentRow, TournamentSpec
-from bot.tournament.runner import TournamentError, TournamentRunner
+from bot.tournament import TournamentError, TournamentRunner
 from engine import SettingError
 
 from . import replies

@@ -16,7 +16,7 @@ from bot.i18n import and_list, language_of, tr
 from bot.session import GameSession
 from bot.session_values import Change
 from bot.storage.tournament_values import Entrant, PairedTable, TournamentRow
-from bot.tournament.runner import TournamentError
+from bot.tournament import TournamentError
 from bot.tournament.standings import Standing, ranking
 
 if TYPE_CHECKING:

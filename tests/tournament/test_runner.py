@@ -17,7 +17,7 @@ from bot.session_values import Change
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentRow, TournamentSpec
-from bot.tournament.runner import TournamentError, TournamentRunner
+from bot.tournament import TournamentError, TournamentRunner
 from bot.tournament.standings import Standing, TableResult, standings
 from fakecord.clock import FakeClock
 from tests.test_layers import RecordingPresenter

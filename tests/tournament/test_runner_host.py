@@ -13,7 +13,7 @@ import pytest
 from bot.computer import Computers
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentSpec
-from bot.tournament.runner import TournamentError
+from bot.tournament import TournamentError
 from bot.tournament.standings import TableResult, round_points, standings
 from engine.duplicate import Field, total_share
 from fakecord.clock import FakeClock
