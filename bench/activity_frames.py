@@ -264,7 +264,8 @@ class TableServer:
             if frame.get("op") == "hello":
                 you = {"user_id": str(PERSON), "name": "Alex", "seat": 0}
                 await ws.send_json(
-                    {"op": "ready", "seq": self.seq, "you": you, "lang": "en", "table": self.table}
+                    {"op": "ready", "seq": self.seq, "you": you, "lang": "en", "table": self.table,
+                     "daily": None, "daily_offered": False}  # fmt: skip
                 )
             elif frame.get("op") == "ping":
                 await ws.send_json({"op": "pong"})

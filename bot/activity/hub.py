@@ -40,6 +40,7 @@ from ..i18n import language_of, tr
 from ..moves import Answer, Move
 from ..session import GameLost, GameSession, SessionError
 from ..storage import FencedOut
+from .daily import DailyDesk
 from .discord_api import Person
 from .gate import Gate, Refused
 from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
@@ -257,6 +258,8 @@ class Hub:
         #: Signed-in sockets in channels with no game (without the relay): seated when one
         #: opens there (``Sessions.opened`` is ``waiting.game_opened``).
         self.waiting = Waiting(self)
+        #: Today's daily deal at the web table, each person's own (bot/activity/daily.py).
+        self.desk = DailyDesk(self)
 
     # -- changes ------------------------------------------------------------------------------
 
@@ -274,7 +277,10 @@ class Hub:
         async with session.lock:
             push_tables(session, room)
         if session.closed:
+            first_end = not room.ended
             room.ended = session.status in ("finished", "abandoned")
+            if session.private and first_end:
+                await self.desk.ended(session, room)  # the person's result, to them only
             self._forget_ended()  # its last table is sent: what only it needed can go
 
     # -- one socket ---------------------------------------------------------------------------
@@ -298,7 +304,9 @@ class Hub:
         person, instance = verdict.person, verdict.instance
         session = game_in(self.bot, instance.channel_id, instance.guild_id)
         client: Client | None
-        if session is None:
+        if hello.daily is not None:
+            client = await self.desk.welcome(ws, hello, person, instance, lang)
+        elif session is None:
             client = await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
         else:
             client = Client(ws, person.user_id, person.name, lang, session.id)
@@ -320,6 +328,11 @@ class Hub:
 
     async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
         """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""
+        if not self.desk.may_sit(viewer, session):
+            log.warning("activity: %s refused a seat at daily game %s", viewer.user_id, session.id)
+            viewer.stop()
+            return
+        daily = await self.desk.ready_fields(session)
         room = self.rooms.setdefault(session.id, Room(session.id))
         if avatar is not None:
             room.avatars[viewer.user_id] = avatar
@@ -331,7 +344,7 @@ class Hub:
             name = session.seats[seat].name if seat is not None else viewer.name
             table = table_texts(session, [seat], room.avatars, four_colour=room.four_colour)[seat]
             you = {"user_id": str(viewer.user_id), "name": name, "seat": seat}
-            head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang}
+            head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang, **daily}
             viewer.send(f'{orjson.dumps(head).decode()[:-1]},"table":{table}}}')
             room.clients.add(viewer)
 
