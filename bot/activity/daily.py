@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING
 import orjson
 from aiohttp import web
 
+from engine import game_type
+
 from ..daily import Daily, DailyResult
 from ..i18n import tr
 from ..refusals import session_refusal
@@ -123,7 +125,8 @@ class DailyDesk:
     ) -> Client:
         lang = client.lang
         daily, bot = self.daily, self.hub.bot
-        kind: GameKind = "nein-nine" if hello.daily == "nein-nine" else "nines"
+        assert hello.daily is not None  # (a game's name: parse_frame checked it)
+        kind: GameKind = game_type(hello.daily).name
         if not daily.offered:
             raise NoDaily(tr(lang, "daily.not_offered", setting="DAILY_SECRET"))
         guild_id, channel_id = instance.guild_id, instance.channel_id
