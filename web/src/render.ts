@@ -148,12 +148,13 @@ function dailyResultHtml(r: DailyResult, w: Words, atTable: boolean): string {
         `<li>${esc(w.daily_choice(c.hand, c.decision, actionWords(c.mine, w), pct(c.chose / c.field), actionWords(c.common, w)))}</li>`,
     )
     .join("");
-  const title = w.daily_title(w.game[r.game], r.day);
+  // The date whole on its line: no-break hyphens (2026‑12‑03).
+  const title = w.daily_title(w.game[r.game], r.day.replace(/-/g, "\u2011"));
   return (
     `<div class="sheet dailyresult" role="dialog" aria-modal="true" aria-label="${esc(title)}"><div class="sheetbox">` +
     `<h2>${esc(title)}</h2><div class="scroll">` +
     `<p class="share">${esc(r.share === null ? w.daily_first : w.daily_share(pct(r.share), r.field))}</p>` +
-    `<ol class="dhands">${hands}</ol>` +
+    `<ul class="dhands">${hands}</ul>` +
     (choices ? `<p>${esc(w.daily_choices)}</p><ul class="dchoices">${choices}</ul>` : "") +
     `<p class="dhint">${esc(w.daily_footer)}</p></div>` +
     `<div class="choices"><button type="button" class="choice" data-ui="daily-leave">${esc(w.daily_back)}</button>` +
