@@ -162,7 +162,9 @@ export class Link {
     this.socket = socket;
     socket.onopen = () => {
       this.heardAt = Date.now();
-      this.send({ ...this.hello(), op: "hello", last_seq: this.lastSeq, daily: this.daily });
+      // `daily` only at a daily: the channel's hello is as it always was.
+      const daily = this.daily === null ? {} : { daily: this.daily };
+      this.send({ ...this.hello(), op: "hello", last_seq: this.lastSeq, ...daily });
       this.timer = setInterval(() => this.beat(), PING_MS);
     };
     socket.onmessage = (event) => {

@@ -131,9 +131,10 @@ function dailyChoices(s: State, w: Words): string {
 function actionWords(text: ActionText, w: Words): string {
   if (text === "keep") return w.keep;
   if (text === "swap") return w.swap;
-  const [card, call] = text.split(":");
-  const name = cardName(card ?? "", w);
-  return call === "win" ? `${name} (${w.joker_win})` : call === "lose" ? `${name} (${w.joker_lose})` : name;
+  // A Joker with its call is the call's own words ("Joker wins"), as its button says it.
+  if (text === "JK:win") return w.joker_win;
+  if (text === "JK:lose") return w.joker_lose;
+  return cardName(text, w);
 }
 
 /** The person's result at their daily: the chat's, line for line (cogs/nines/daily_table.py). */
@@ -687,7 +688,10 @@ export function render(root: HTMLElement, s: State): void {
   const result = s.dailyResult !== null && s.dailyResultOpen ? s.dailyResult : null;
   patch(root, "daily", result === null ? "" : dailyResultHtml(result, w, t !== null));
   if (t === null) {
+    // No table (yet, or any more: the page moved between the channel's table and a daily).
+    for (const region of ["bar", "seats", "me", "prompt", "hand", "sheet"]) patch(root, region, "");
     patch(root, "center", noGameHtml(s, w));
+    drawn = false;
     return;
   }
   setFourColour(t.four_colour === true);
