@@ -263,8 +263,9 @@ class TableServer:
             frame = json.loads(message.data)
             if frame.get("op") == "hello":
                 you = {"user_id": str(PERSON), "name": "Alex", "seat": 0}
+                ready = {"op": "ready", "seq": self.seq, "you": you, "lang": "en"}
                 await ws.send_json(
-                    {"op": "ready", "seq": self.seq, "you": you, "lang": "en", "table": self.table}
+                    {**ready, "table": self.table, "daily": None, "daily_offered": False}
                 )
             elif frame.get("op") == "ping":
                 await ws.send_json({"op": "pong"})

@@ -142,13 +142,13 @@ class NinesBot(commands.Bot):
                 fenced_out=self.fenced_out,
             )
         )
+        self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
         if server is not None:
             # Given now, not when the hub was made: the sessions tell it their changes
             # through the fan-out presenter, which is made with the hub.
-            server.hub.plays(self.sessions, self.moves)
+            server.hub.plays(self.sessions, self.moves, self.daily)
             # A page waiting in a channel with no game sits down when one opens there.
             self.sessions.opened = server.hub.waiting.game_opened
-        self.daily = Daily(self.settings.daily_secret, self.storage, self.sessions)
         self.duplicates = DuplicateMatches(self.sessions)
         return self.sessions
 

@@ -72,7 +72,7 @@ def test_every_table_of_a_whole_game_is_the_contracts(ruleset: str) -> None:
         frame = json.loads(json.dumps({"op": "table", "seq": 3, "table": table}))
         check_server_frame(frame)
     ready = {"op": "ready", "seq": 0, "you": {"user_id": str(BOB), "name": "Bob", "seat": 1},
-             "lang": "fr", "table": tables[-2]}  # fmt: skip
+             "lang": "fr", "table": tables[-2], "daily": None, "daily_offered": False}  # fmt: skip
     check_server_frame(ready)
     # Each optional thing was seen both ways: a table is no proof of a field it never had.
     for field in ("trick", "turn", "last_result", "hand", "ranking", "winners"):
@@ -118,9 +118,35 @@ def test_the_error_codes_are_one_list() -> None:
     for code in sorted(ERROR_CODES):
         check_server_frame(error_frame(None, code, "words"))
         check_server_frame(error_frame("k", code, "words", retry_after=2.5))
-    check_server_frame(waiting_frame("No game here yet."))
+    check_server_frame(waiting_frame("No game here yet.", daily_offered=True))
     check_server_frame({"op": "ack", "key": "k"})
     check_server_frame({"op": "pong"})
+
+
+def test_a_daily_result_is_the_contracts() -> None:
+    """Issue 47: the result a person's web table is sent, the first to finish and against a
+    field; the decisions only they played are left out, as the chat's result leaves them."""
+    from bot.activity.daily import result_frame
+    from bot.daily import DailyResult, FieldChoice
+    from engine.duplicate import BoardScore
+
+    alone = DailyResult("2026-12-03", "nines", (BoardScore(1, 2, 0.0, 0),))
+    frame = result_frame(alone)
+    check_server_frame(frame)
+    assert frame["share"] is None and frame["field"] == 0 and frame["choices"] == []
+    field = DailyResult(
+        "2026-12-03",
+        "nein-nine",
+        (BoardScore(1, -3, 1.5, 2), BoardScore(2, 4, 2.0, 2)),
+        (FieldChoice(1, 0, "JK:win", "9H", 2, 3), FieldChoice(2, 4, "keep", "keep", 1, 1)),
+    )
+    frame = json.loads(json.dumps(result_frame(field)))
+    check_server_frame(frame)
+    assert frame["share"] == 0.875 and frame["field"] == 2
+    assert frame["hands"][0] == {"number": 1, "points": -3, "share": 0.75}
+    assert frame["choices"] == [
+        {"hand": 1, "decision": 1, "mine": "JK:win", "common": "9H", "chose": 2, "field": 3}
+    ]
 
 
 def test_the_pages_shared_words_are_the_catalogues() -> None:
@@ -129,7 +155,7 @@ def test_the_pages_shared_words_are_the_catalogues() -> None:
     shared = (WEB / "src" / "catalogue.ts").read_text()
     words = (WEB / "src" / "i18n.ts").read_text()
     keys = re.findall(r'^    "([\w.-]+)": ', shared, re.MULTILINE)
-    assert len(keys) == 2 * 23 and len(set(keys)) == 23  # both languages, the same 23
+    assert len(keys) == 2 * 31 and len(set(keys)) == 31  # both languages, the same 31
     for language in ("en", "fr"):
         for key in set(keys):
             said = json.dumps(catalogue(language)[key], ensure_ascii=False)
@@ -145,13 +171,20 @@ def test_the_pages_shared_words_are_the_catalogues() -> None:
 def test_the_client_frames_are_what_the_bot_parses() -> None:
     """The schema's client frames have the parsed frames' fields, and the bot and the schema
     accept and refuse the same frames."""
-    assert set(DEFS["Hello"]["required"]) - {"op"} == {f.name for f in dataclasses.fields(Hello)}
+    # Every field but ``daily`` (optional: a page before issue 47 sends none) is required.
+    hello = {f.name for f in dataclasses.fields(Hello)}
+    assert set(DEFS["Hello"]["required"]) - {"op"} == hello - {"daily"}
+    assert set(DEFS["Hello"]["properties"]) - {"op"} == hello
     assert set(DEFS["Act"]["required"]) - {"op"} == {f.name for f in dataclasses.fields(Act)}
     good = [
         {"op": "hello", "access_token": "t", "instance_id": "i-1", "channel_id": "3",
          "guild_id": None, "last_seq": None, "locale": "fr"},
         {"op": "hello", "access_token": "t", "instance_id": "i-1", "channel_id": "3",
          "guild_id": "12345678901234567", "last_seq": 40, "locale": "en-US"},
+        {"op": "hello", "access_token": "t", "instance_id": "i-1", "channel_id": "3",
+         "guild_id": "12", "last_seq": None, "locale": "fr", "daily": "nein-nine"},
+        {"op": "hello", "access_token": "t", "instance_id": "i-1", "channel_id": "3",
+         "guild_id": "12", "last_seq": None, "locale": "fr", "daily": None},
         {"op": "act", "key": "0f8fad5b-d9cb-469f-a165-70867728950e", "action": "JK:lose", "n": 0},
         {"op": "act", "key": "k", "action": "swap", "n": 2**31 - 1},
         {"op": "ping"},
@@ -178,6 +211,10 @@ def test_the_client_frames_are_what_the_bot_parses() -> None:
          "guild_id": None, "last_seq": "1", "locale": "en"},
         {"op": "hello", "access_token": "", "instance_id": "i", "channel_id": "3",
          "guild_id": None, "last_seq": None, "locale": "en"},
+        {"op": "hello", "access_token": "t", "instance_id": "i", "channel_id": "3",
+         "guild_id": None, "last_seq": None, "locale": "en", "daily": "poker"},
+        {"op": "hello", "access_token": "t", "instance_id": "i", "channel_id": "3",
+         "guild_id": None, "last_seq": None, "locale": "en", "daily": 1},
     ]  # fmt: skip
     for frame in bad:
         assert problem(frame, "ClientFrame") is not None, frame

@@ -36,10 +36,12 @@ from aiohttp import WSCloseCode, web
 
 from engine import parse_action
 
+from ..daily import Daily
 from ..i18n import language_of, tr
 from ..moves import Answer, Move, Moves
 from ..session import GameLost, GameSession, SessionError, Sessions
 from ..storage import FencedOut, Storage
+from .daily import DailyDesk
 from .discord_api import Person
 from .gate import Gate, Refused
 from .limits import HELLO_SECONDS, SILENT_SECONDS, Limits, Openings
@@ -212,11 +214,12 @@ class TapReply:
 
 @dataclass(frozen=True, slots=True)
 class Games:
-    """What the hub seats people at and plays their moves in: the bot's sessions and its one
-    move use case (bot/moves.py)."""
+    """What the hub seats people at and plays their moves in: the bot's sessions, its one
+    move use case (bot/moves.py) and the daily deals (bot/daily.py)."""
 
     sessions: Sessions
     moves: Moves
+    daily: Daily
 
 
 class Hub:
@@ -265,11 +268,13 @@ class Hub:
         #: Signed-in sockets in channels with no game (without the relay): seated when one
         #: opens there (``Sessions.opened`` is ``waiting.game_opened``).
         self.waiting = Waiting(self)
+        #: Today's daily deal at the web table, each person's own (bot/activity/daily.py).
+        self.desk = DailyDesk(self)
 
-    def plays(self, sessions: Sessions, moves: Moves) -> None:
+    def plays(self, sessions: Sessions, moves: Moves, daily: Daily) -> None:
         """The sessions and the move use case, once ``NinesBot.plug_in`` has made them
         around the fan-out presenter (the server is not started before)."""
-        self._games = Games(sessions, moves)
+        self._games = Games(sessions, moves, daily)
 
     @property
     def games(self) -> Games:
@@ -304,7 +309,10 @@ class Hub:
         async with session.lock:
             push_tables(session, room)
         if session.closed:
+            first_end = not room.ended
             room.ended = session.status in ("finished", "abandoned")
+            if session.private and first_end:
+                await self.desk.ended(session, room)  # the person's result, to them only
             self._forget_ended()  # its last table is sent: what only it needed can go
 
     # -- one socket ---------------------------------------------------------------------------
@@ -328,7 +336,9 @@ class Hub:
         person, instance = verdict.person, verdict.instance
         session = self.game_in(instance.channel_id, instance.guild_id)
         client: Client | None
-        if session is None:
+        if hello.daily is not None:
+            client = await self.desk.welcome(ws, hello, person, instance, lang)
+        elif session is None:
             client = await self._elsewhere(ws, person, lang, instance.channel_id, instance.guild_id)
         else:
             client = Client(ws, person.user_id, person.name, lang, session.id)
@@ -350,6 +360,11 @@ class Hub:
 
     async def join(self, viewer: Viewer, session: GameSession, avatar: str | None) -> None:
         """``viewer`` sits down at the game's table: its ``ready`` frame, then every change."""
+        if not self.desk.may_sit(viewer, session):
+            log.warning("activity: %s refused a seat at daily game %s", viewer.user_id, session.id)
+            viewer.stop()
+            return
+        daily = await self.desk.ready_fields(session)
         room = self.rooms.setdefault(session.id, Room(session.id))
         if avatar is not None:
             room.avatars[viewer.user_id] = avatar
@@ -361,7 +376,7 @@ class Hub:
             name = session.seats[seat].name if seat is not None else viewer.name
             table = table_texts(session, [seat], room.avatars, four_colour=room.four_colour)[seat]
             you = {"user_id": str(viewer.user_id), "name": name, "seat": seat}
-            head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang}
+            head = {"op": "ready", "seq": room.seq, "you": you, "lang": viewer.lang, **daily}
             viewer.send(f'{orjson.dumps(head).decode()[:-1]},"table":{table}}}')
             room.clients.add(viewer)
 

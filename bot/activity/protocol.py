@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine import Card, HandEnded, SheetRow, Trump
+from engine import GAMES, Card, HandEnded, SheetRow, Trump
 
 from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnModel
 
@@ -36,6 +36,10 @@ ERROR_CODES: Final = frozenset(
         "not-in-instance",
         "wrong-channel",
         "no-game",
+        # A hello for today's daily (``Hello.daily``) that cannot sit at it from here now
+        # (not offered, no server, played on another process): final for the daily; the page
+        # goes back to the channel's table.
+        "no-daily",
         "not-seated",
         "not-your-turn",
         "illegal",
@@ -202,6 +206,9 @@ class Hello:
     guild_id: int | None
     last_seq: int | None
     locale: str
+    #: Today's daily deal of this game instead of the channel's table (issue 47); None: the
+    #: channel's table.
+    daily: str | None = None
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -278,6 +285,9 @@ def parse_frame(data: Any) -> Frame:
             raise BadFrame("last_seq must be a whole number or null")
         guild = data.get("guild_id")
         locale = data.get("locale")
+        daily = data.get("daily")
+        if daily is not None and daily not in GAMES:
+            raise BadFrame(f"daily must be null or one of {', '.join(sorted(GAMES))}")
         return Hello(
             access_token=_text(data, "access_token", 200),
             instance_id=_text(data, "instance_id", 200),
@@ -285,6 +295,7 @@ def parse_frame(data: Any) -> Frame:
             guild_id=None if guild is None else _snowflake(guild, "guild_id"),
             last_seq=last_seq,
             locale=locale if isinstance(locale, str) else "en-US",
+            daily=daily,
         )
     raise BadFrame(f"unknown op {op!r}")
 
@@ -301,7 +312,7 @@ def error_frame(
     return frame
 
 
-def waiting_frame(message: str) -> Json:
+def waiting_frame(message: str, *, daily_offered: bool) -> Json:
     """The socket of a channel with no game, kept open: it gets ``ready`` when a game opens
-    there (bot/activity/waiting.py)."""
-    return {"op": "waiting", "code": "no-game", "message": message}
+    there (bot/activity/waiting.py). ``daily_offered``: the page may offer today's daily."""
+    return {"op": "waiting", "code": "no-game", "message": message, "daily_offered": daily_offered}

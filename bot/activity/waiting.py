@@ -57,7 +57,8 @@ class Waiting:
         self.by_channel.setdefault(channel_id, {})[client] = Waiter(
             client, channel_id, guild_id, avatar
         )
-        client.send(waiting_frame(refusal(client.lang, "no-game")))
+        offered = self.hub.games.daily.offered  # the page may offer today's daily meanwhile
+        client.send(waiting_frame(refusal(client.lang, "no-game"), daily_offered=offered))
 
     def where(self, client: Client) -> tuple[int, int | None] | None:
         """The channel and guild ``client`` waits in; None if it does not wait."""

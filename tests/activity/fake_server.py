@@ -72,6 +72,13 @@ class FakeActivityServer:
     token_answers: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     #: Token exchanges asked for.
     token_asks: int = 0
+    #: Whether the daily deal is offered (``ready``'s ``daily_offered``).
+    daily_offered: bool = False
+    #: What a hello with ``daily`` is answered with instead of the daily's ``ready``: its
+    #: ``daily-result`` (played already) or an error frame (the socket then closed).
+    daily_answer: Json | None = None
+    #: The day a daily's ``ready`` says.
+    daily_day: str = "2026-12-03"
     seq: int = 40
     answers: dict[str, Json] = field(default_factory=dict)
     port: int = 0
@@ -123,6 +130,8 @@ class FakeActivityServer:
         self.hello_answers.clear()
         self.token_answers.clear()
         self.token_asks = 0
+        self.daily_offered = False
+        self.daily_answer = None
         self._waiting.clear()
 
     def close_sockets(self) -> None:
@@ -155,12 +164,14 @@ class FakeActivityServer:
     def _table(self, user: int) -> Json:
         return {**table_json(self.views[user]()), **self.table_extra}
 
-    async def _ready(self, ws: web.WebSocketResponse, user: int, lang: str) -> None:
+    async def _ready(
+        self, ws: web.WebSocketResponse, user: int, lang: str, daily: str | None = None
+    ) -> None:
         table = self._table(user)
         you = {"user_id": str(user), "name": "", "seat": table["viewer"]}
-        await self._send(
-            ws, {"op": "ready", "seq": self.seq, "you": you, "lang": lang, "table": table}
-        )
+        at = None if daily is None else {"game": daily, "day": self.daily_day}
+        frame = {"op": "ready", "seq": self.seq, "you": you, "lang": lang, "table": table}
+        await self._send(ws, {**frame, "daily": at, "daily_offered": self.daily_offered})
 
     def sent(self, op: str) -> list[Received]:
         return [r for r in list(self.frames) if r.frame.get("op") == op]
@@ -239,6 +250,16 @@ class FakeActivityServer:
             if op == "hello":
                 user = int(str(frame["access_token"]).removeprefix("tok-"))
                 lang = "fr" if str(frame.get("locale", "")).startswith("fr") else "en"
+                daily = frame.get("daily")
+                if daily is not None and self.daily_answer is not None:
+                    await self._send(ws, self.daily_answer)
+                    if self.daily_answer["op"] == "error":
+                        await ws.close()
+                        break
+                    continue
+                if daily is not None:
+                    await self._ready(ws, user, lang, str(daily))
+                    continue
                 if self.hello_answers:
                     answer = self.hello_answers.pop(0)
                     await self._send(ws, answer)

@@ -172,7 +172,8 @@ def test_the_token_exchange_is_tried_again_on_429_and_5xx_and_final_on_400(
 def test_no_game_is_said_and_the_game_comes_on_the_same_socket(
     fast: Driver, fake: FakeActivityServer
 ) -> None:
-    waiting = {"op": "waiting", "code": "no-game", "message": "There is no game in this channel."}
+    waiting = {"op": "waiting", "code": "no-game", "message": "There is no game in this channel.",
+               "daily_offered": False}  # fmt: skip
     fake.hello_answers = [waiting]
     open_page(fast, fake)
     wait_js(fast, NO_GAME + ".includes('No game in this channel yet')")
@@ -257,7 +258,9 @@ def test_a_phone_with_discords_insets_has_nothing_needed_under_them(
                 "return document.querySelector('.prompt .say').textContent"
             )
     # The no-game notice too.
-    fake.hello_answers = [{"op": "waiting", "code": "no-game", "message": "none"}]
+    fake.hello_answers = [
+        {"op": "waiting", "code": "no-game", "message": "none", "daily_offered": False}
+    ]
     set_viewport(browser, 360, 640)
     browser.get(fake.url("mock=101&guild=444&channel=555&instance=i&locale=en"))
     wait_js(browser, NO_GAME + ".includes('No game')")

@@ -83,7 +83,7 @@ async def test_a_click_and_a_tap_are_played_by_the_one_move_use_case(
     assert server is not None
     assert controller.moves is bot.moves and server.hub.games.moves is bot.moves
     controller.moves = recording
-    server.hub.plays(bot.sessions, recording)
+    server.hub.plays(bot.sessions, recording, bot.daily)
     game, alice, bob = await two_people_and_a_computer(activity)
     people = (alice, bob)
     sockets = {0: await activity.open(alice), 1: await activity.open(bob)}

@@ -16,12 +16,17 @@
  *   channel's game comes as `ready` when someone opens one there.
  * - A `ping` every 10 s; a socket that hears nothing for 30 s is taken as dead and replaced
  *   (mobile webviews, iOS's above all, drop sockets without a close event).
+ * - Where the socket sits: the channel's table, or the person's daily deal (`place`, the
+ *   hello's `daily`, issue 47), kept across reconnects. Changing place opens a new socket at
+ *   once and forgets the actions pending at the old place (they were made on another game's
+ *   table: resent, they could land in the new one). A hello refused `no-daily` goes back to
+ *   the channel's table.
  * - Each action carries a fresh random key and the move count of the table it was made on, and
  *   stays pending until the server acks or refuses it; after a reconnect every pending action
  *   is sent again unchanged (same key, same count), which the server answers with its first
  *   answer and never applies twice, or refuses as out of date if the game moved on meanwhile.
  */
-import type { Act, ActionText, ClientFrame, Hello, LobbyWhat, ServerFrame } from "./protocol";
+import type { Act, ActionText, ClientFrame, GameName, Hello, LobbyWhat, ServerFrame } from "./protocol";
 
 export type LinkStatus = "connecting" | "open" | "waiting" | "retrying" | "stopped";
 
@@ -85,6 +90,8 @@ export class Link {
   private notInInstance = 0;
   /** No try before this (ms since the epoch): what the server asked for. */
   private notBefore = 0;
+  /** Today's daily deal of this game, where the socket sits; null: the channel's table. */
+  daily: GameName | null = null;
 
   constructor(
     private readonly url: string,
@@ -107,6 +114,24 @@ export class Link {
     if (this.retry === null || this.stopped) return;
     clearTimeout(this.retry);
     this.retry = null;
+    this.open();
+  }
+
+  /** Sits at another place now (the daily of `daily`, or the channel's table): a new socket. */
+  place(daily: GameName | null): void {
+    this.daily = daily;
+    this.pending.clear();
+    this.lastSeq = null;
+    this.attempt = 0;
+    this.refused = null;
+    if (this.retry !== null) clearTimeout(this.retry);
+    this.retry = null;
+    const socket = this.socket;
+    if (socket !== null) {
+      socket.onclose = socket.onmessage = socket.onerror = null;
+      socket.close();
+      this.dropped(socket, true);
+    }
     this.open();
   }
 
@@ -137,7 +162,9 @@ export class Link {
     this.socket = socket;
     socket.onopen = () => {
       this.heardAt = Date.now();
-      this.send({ ...this.hello(), op: "hello", last_seq: this.lastSeq });
+      // `daily` only at a daily: the channel's hello is as it always was.
+      const daily = this.daily === null ? {} : { daily: this.daily };
+      this.send({ ...this.hello(), op: "hello", last_seq: this.lastSeq, ...daily });
       this.timer = setInterval(() => this.beat(), PING_MS);
     };
     socket.onmessage = (event) => {
@@ -183,6 +210,11 @@ export class Link {
         if (frame.key !== null) this.pending.delete(frame.key);
         else this.helloRefused(frame.code, frame.retry_after, socket);
         break;
+      case "daily-result":
+        // The person's daily, played: its result (at no table, or at its end).
+        this.attempt = 0;
+        this.events.status("open");
+        break;
       case "pong":
         break;
     }
@@ -194,6 +226,10 @@ export class Link {
     const floorMs = typeof retryAfter === "number" && retryAfter > 0 ? retryAfter * 1000 : 0;
     if (FINAL_CODES.has(code)) {
       this.stop();
+      return;
+    }
+    if (code === "no-daily") {
+      this.place(null); // the daily cannot be played from here: the channel's table again
       return;
     }
     if (code === "not-in-instance") {
@@ -229,12 +265,12 @@ export class Link {
     }
   }
 
-  private dropped(socket: WebSocket): void {
+  private dropped(socket: WebSocket, moving = false): void {
     if (socket !== this.socket) return;
     this.socket = null;
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
-    if (this.stopped) return;
+    if (this.stopped || moving) return;
     const refused = this.refused;
     const why: RetryWhy = refused?.why ?? "drop";
     const floorMs = refused?.floorMs ?? 0;

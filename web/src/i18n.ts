@@ -130,6 +130,23 @@ const en = {
   joker: c["card.joker"],
   and: " and ",
   colon: ": ",
+  // Today's daily deal (issue 47): the chat's result, in the chat's words.
+  daily: "Today's daily deal",
+  daily_hint: "The same cards for everyone, scored against all who held them; one try a day.",
+  daily_of: (game: string) => `Daily ${game}`,
+  daily_private: "Only you see this table",
+  daily_back: "Back to the channel's table",
+  daily_footer: "Only you see this result. The deal opens to everyone at 00:00 UTC.",
+  daily_percent: (n: number) => fill(c["daily.percent"], { n: String(n) }),
+  daily_title: (game: string, day: string) => fill(c["daily.result.title"], { game, day }),
+  daily_first: c["daily.result.first"],
+  daily_share: (share: string, count: number) =>
+    fill(count === 1 ? c["daily.result.share.one"] : c["daily.result.share.other"], { share, count: String(count) }),
+  daily_hand: (number: number, points: string, share: string) =>
+    fill(c["daily.result.hand"], { number: String(number), points, share }),
+  daily_choices: c["daily.result.choices"],
+  daily_choice: (number: number, decision: number, mine: string, share: string, common: string) =>
+    fill(c["daily.result.choice"], { number: String(number), decision: String(decision), mine, share, common }),
 };
 
 export type Words = typeof en;
@@ -227,6 +244,21 @@ const fr: Words = {
   joker: f["card.joker"],
   and: " et ",
   colon: `${NBSP}: `,
+  daily: "Partie du jour",
+  daily_hint: `Les mêmes cartes pour tout le monde, comparées à tous ceux qui les ont tenues${NBSP}; un essai par jour.`,
+  daily_of: (game) => `Partie du jour (${game})`,
+  daily_private: "Personne d'autre ne voit cette table",
+  daily_back: "Retour à la table du salon",
+  daily_footer: "Personne d'autre ne voit ce résultat. La partie s'ouvre à tous à minuit, temps universel.",
+  daily_percent: (n) => fill(f["daily.percent"], { n: String(n) }),
+  daily_title: (game, day) => fill(f["daily.result.title"], { game, day }),
+  daily_first: f["daily.result.first"],
+  daily_share: (share, count) =>
+    fill(count <= 1 ? f["daily.result.share.one"] : f["daily.result.share.other"], { share, count: String(count) }),
+  daily_hand: (number, points, share) => fill(f["daily.result.hand"], { number: String(number), points, share }),
+  daily_choices: f["daily.result.choices"],
+  daily_choice: (number, decision, mine, share, common) =>
+    fill(f["daily.result.choice"], { number: String(number), decision: String(decision), mine, share, common }),
 };
 
 export const WORDS: Record<Lang, Words> = { en, fr };

@@ -17,7 +17,7 @@ import { SUIT_SPRITE, parseCard } from "./cards";
 import { Link, type LinkStatus, type Retry, backoff } from "./connection";
 import { mockSdk } from "./mock";
 import { WORDS, langOf } from "./i18n";
-import type { ActionText, CardText, LobbyWhat, ServerFrame } from "./protocol";
+import type { ActionText, CardText, GameName, LobbyWhat, ServerFrame } from "./protocol";
 import { render, tick } from "./render";
 import { type State, initialState, saveConfirm } from "./state";
 
@@ -155,6 +155,18 @@ function start(): void {
     if (frame.op === "ready") {
       state.you = frame.you;
       state.lang = frame.lang;
+      state.dailyAt = frame.daily;
+      state.dailyOffered = frame.daily_offered;
+    }
+    if (frame.op === "waiting") state.dailyOffered = frame.daily_offered;
+    if (frame.op === "daily-result") {
+      state.dailyResult = frame;
+      state.dailyResultOpen = true;
+    }
+    if (frame.op === "error" && frame.key === null && frame.code === "no-daily") {
+      // The link is back at the channel's table (connection.ts); the message says why.
+      state.daily = null;
+      state.dailyAt = null;
     }
     if (frame.op === "error" && frame.key !== null) played.delete(frame.key);
     if (frame.op === "ready" || frame.op === "table") {
@@ -195,6 +207,24 @@ function start(): void {
     state.sending = sending();
     state.armed = null;
     state.jokerAsk = false;
+    draw();
+  };
+
+  /** Sits at today's daily of `game`, or back at the channel's table (null): a new socket. */
+  const goTo = (game: GameName | null) => {
+    if (link === null || link.daily === game) return;
+    state.daily = game;
+    state.table = null; // nothing of the old place is tapped meanwhile
+    state.dailyAt = null;
+    state.dailyResult = null;
+    state.dailyResultOpen = false;
+    state.armed = null;
+    state.jokerAsk = false;
+    state.sheetOpen = false;
+    played.clear();
+    (root.querySelector("details.menu") as HTMLDetailsElement | null)?.removeAttribute("open");
+    link.place(game);
+    state.sending = sending();
     draw();
   };
 
@@ -242,6 +272,19 @@ function start(): void {
           state.jokerAsk = false;
           draw();
           break;
+        case "daily-nines":
+          goTo("nines");
+          break;
+        case "daily-nein-nine":
+          goTo("nein-nine");
+          break;
+        case "daily-leave":
+          goTo(null);
+          break;
+        case "daily-close":
+          state.dailyResultOpen = false;
+          draw();
+          break;
         case "look-now":
           link?.now();
           break;
@@ -270,6 +313,7 @@ function start(): void {
     state.sheetOpen = false;
     state.jokerAsk = false;
     state.armed = null;
+    if (state.table !== null) state.dailyResultOpen = false; // at no table the result is all
     draw();
   });
   setInterval(() => {

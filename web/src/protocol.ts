@@ -11,7 +11,7 @@ export type Frame = ServerFrame | ClientFrame;
 /**
  * A frame the server sends.
  */
-export type ServerFrame = Ready | TableFrame | Ack | ErrorFrame | Waiting | Pong;
+export type ServerFrame = Ready | TableFrame | Ack | ErrorFrame | Waiting | Pong | DailyResult;
 /**
  * A Discord id as a string of digits (a JavaScript number cannot hold one).
  */
@@ -37,7 +37,7 @@ export type CardText = string;
  */
 export type ActionText = string;
 /**
- * A refusal's code (bot/activity/protocol.py ERROR_CODES, which a test ties to this list). For a refused hello: `auth` and `wrong-channel` are final; `retry` (Discord, or the server's budget of calls to it, did not answer) and `busy` (the server is at a cap) are worth the same hello again after `retry_after` seconds; `not-in-instance` a few times (the instance's people lag a launch); `no-game` minutes later. For an action (`key` set): `not-seated`, `not-your-turn`, `illegal`, `stale` (made on an older table), `bad-request` (not the protocol's, or a key sent again with another move).
+ * A refusal's code (bot/activity/protocol.py ERROR_CODES, which a test ties to this list). For a refused hello: `auth` and `wrong-channel` are final; `retry` (Discord, or the server's budget of calls to it, did not answer) and `busy` (the server is at a cap) are worth the same hello again after `retry_after` seconds; `not-in-instance` a few times (the instance's people lag a launch); `no-game` minutes later; `no-daily` (a hello with `daily`: today's daily cannot be played from here now) is final for the daily, and the page goes back to the channel's table. For an action (`key` set): `not-seated`, `not-your-turn`, `illegal`, `stale` (made on an older table), `bad-request` (not the protocol's, or a key sent again with another move).
  */
 export type ErrorCode =
   | "auth"
@@ -46,6 +46,7 @@ export type ErrorCode =
   | "not-in-instance"
   | "wrong-channel"
   | "no-game"
+  | "no-daily"
   | "not-seated"
   | "not-your-turn"
   | "illegal"
@@ -75,6 +76,14 @@ export interface Ready {
    */
   lang: Lang;
   table: Table;
+  /**
+   * The daily deal this table is (a hello with `daily`): the person's own, which nobody else is sent; null: the channel's table.
+   */
+  daily: DailyAt | null;
+  /**
+   * Whether this bot offers the daily deal (its operator set `DAILY_SECRET`): the page offers it then.
+   */
+  daily_offered: boolean;
 }
 /**
  * Who the socket signed in as.
@@ -418,6 +427,16 @@ export interface Hand {
   put_down: CardText[] | null;
 }
 /**
+ * The daily deal a table is (issue 47): today's deal of a game, played alone against the computers.
+ */
+export interface DailyAt {
+  game: GameName;
+  /**
+   * The deal's UTC date (the deals change at 00:00 UTC).
+   */
+  day: string;
+}
+/**
  * Server: the table changed (a move by anyone, a seat in the lobby, a timer).
  */
 export interface TableFrame {
@@ -455,12 +474,77 @@ export interface Waiting {
   op: "waiting";
   code: "no-game";
   message: string;
+  /**
+   * As `Ready.daily_offered`: the page offers today's daily while it waits.
+   */
+  daily_offered: boolean;
 }
 /**
  * Server: the answer to a ping.
  */
 export interface Pong {
   op: "pong";
+}
+/**
+ * Server: the person's result at today's daily, theirs only (issue 47), the chat's private result: the share of the field beaten, hand by hand, and how the others played. The answer to a hello with `daily` once it is played (the socket stays open, at no table), and at its end to the sockets at its table. Nothing of a deal is sent before the person has finished it.
+ */
+export interface DailyResult {
+  op: "daily-result";
+  game: GameName;
+  /**
+   * The deal's UTC date.
+   */
+  day: string;
+  /**
+   * The share of the field beaten over every hand, 0 to 1; null: the first to finish this deal.
+   */
+  share: number | null;
+  /**
+   * How many others finished the deal.
+   */
+  field: number;
+  hands: DailyHand[];
+  choices: DailyChoice[];
+}
+/**
+ * One hand of a daily, against everyone who held it.
+ */
+export interface DailyHand {
+  number: number;
+  /**
+   * What the person scored on it.
+   */
+  points: number;
+  /**
+   * The share of the others on it the person beat (ties half), 0 to 1; null: nobody else has played it yet.
+   */
+  share: number | null;
+}
+/**
+ * How the others played one of the person's decisions (one the field played too).
+ */
+export interface DailyChoice {
+  hand: number;
+  /**
+   * The decision's number among the person's in that hand, from 1.
+   */
+  decision: number;
+  /**
+   * What the person did.
+   */
+  mine: ActionText;
+  /**
+   * What the most of those who held the hand did.
+   */
+  common: ActionText;
+  /**
+   * How many of them did it.
+   */
+  chose: number;
+  /**
+   * How many played this decision, the person too.
+   */
+  field: number;
 }
 /**
  * Client: the first frame on a socket: who signs in, where.
@@ -485,6 +569,10 @@ export interface Hello {
    * The person's Discord locale ("fr", "en-US"): the language of the server's messages.
    */
   locale: string;
+  /**
+   * Issue 47: sit at today's daily deal of this game instead of the channel's table, alone against the computers, privately (only this person's sockets get its frames): started, or continued if begun in chat or on the web (one try a day); played already, its result (`daily-result`). Null or absent: the channel's table.
+   */
+  daily?: GameName | null;
 }
 /**
  * Client: an action, with the move count (`Table.n`) of the table it was made on: made on an older table, it is refused `stale`. Resent with the same key after a reconnect, it is applied once.

@@ -10,7 +10,7 @@
 import { cardName, cardSvg, chipSvg, parseCard, setFourColour, suitSvg } from "./cards";
 import { WORDS, type Words } from "./i18n";
 import { after, before, motionOn } from "./motion";
-import type { CardText, HandResult, Seat, Table, Trick } from "./protocol";
+import type { ActionText, CardText, DailyResult, GameName, HandResult, Seat, Table, Trick } from "./protocol";
 import type { State } from "./state";
 
 type Pos = "left" | "top" | "right" | "bottom";
@@ -67,12 +67,16 @@ function trumpHtml(table: Table, w: Words): string {
 }
 
 function barHtml(s: State, t: Table, w: Words): string {
-  const game = w.game[t.kind.name];
+  // A daily (issue 47) says so, and whose it is: the person's alone.
+  const daily = s.dailyAt !== null && s.dailyAt.game === t.kind.name;
+  const game = daily ? w.daily_of(w.game[t.kind.name]) : w.game[t.kind.name];
+  const mine = daily ? `<span class="private">${esc(w.daily_private)}</span>` : "";
   const unit = t.kind.unit === "hand" ? w.unit_hand(t.hand_number) : w.unit_round(t.hand_number);
   const dealer = t.status === "playing" ? ` · ${esc(w.dealer)} ${esc(seatName(t, t.dealer))}` : "";
   return (
     `<div class="title"><span class="game">${esc(game)}</span>` +
     (t.hand_number > 0 ? `<span class="unit">${esc(unit)}${dealer}</span>` : "") +
+    mine +
     `</div>${trumpHtml(t, w)}` +
     `<button type="button" class="tool" data-ui="sheet" aria-expanded="${s.sheetOpen}">${esc(w.sheet)}</button>`
   );
@@ -101,7 +105,63 @@ function noGameHtml(s: State, w: Words): string {
     s.link === "waiting"
       ? `<div class="choices"><button type="button" class="choice" data-ui="lobby-open">${esc(w.open_lobby)}</button></div>`
       : "";
-  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}${open}</div>`;
+  return `<div class="nogame"><p class="say">${esc(w.no_game)}</p>${later}${open}${dailyChoices(s, w)}</div>`;
+}
+
+const GAMES: GameName[] = ["nines", "nein-nine"];
+
+/** Today's daily deal, one button a game (issue 47), while the bot offers it; at a daily, the
+ * way back to the channel's table. */
+function dailyChoices(s: State, w: Words): string {
+  if (!s.dailyOffered) return "";
+  const back =
+    s.daily !== null
+      ? `<button type="button" class="choice quiet" data-ui="daily-leave">${esc(w.daily_back)}</button>`
+      : "";
+  const games = GAMES.filter((game) => game !== s.daily)
+    .map((game) => `<button type="button" class="choice" data-ui="daily-${game}">${esc(w.game[game])}</button>`)
+    .join("");
+  return (
+    `<div class="daily"><p class="dtitle">${esc(w.daily)}</p><p class="dhint">${esc(w.daily_hint)}</p>` +
+    `<div class="choices">${games}${back}</div></div>`
+  );
+}
+
+/** An action of the person's or the field's, in words: a card by its name, keep or swap. */
+function actionWords(text: ActionText, w: Words): string {
+  if (text === "keep") return w.keep;
+  if (text === "swap") return w.swap;
+  // A Joker with its call is the call's own words ("Joker wins"), as its button says it.
+  if (text === "JK:win") return w.joker_win;
+  if (text === "JK:lose") return w.joker_lose;
+  return cardName(text, w);
+}
+
+/** The person's result at their daily: the chat's, line for line (cogs/nines/daily_table.py). */
+function dailyResultHtml(r: DailyResult, w: Words, atTable: boolean): string {
+  const pct = (share: number) => w.daily_percent(Math.round(100 * share));
+  const hands = r.hands
+    .map((h) => `<li>${esc(w.daily_hand(h.number, signed(h.points), h.share === null ? "—" : pct(h.share)))}</li>`)
+    .join("");
+  const choices = r.choices
+    .map(
+      (c) =>
+        `<li>${esc(w.daily_choice(c.hand, c.decision, actionWords(c.mine, w), pct(c.chose / c.field), actionWords(c.common, w)))}</li>`,
+    )
+    .join("");
+  // The date whole on its line: no-break hyphens (2026‑12‑03).
+  const title = w.daily_title(w.game[r.game], r.day.replace(/-/g, "\u2011"));
+  return (
+    `<div class="sheet dailyresult" role="dialog" aria-modal="true" aria-label="${esc(title)}"><div class="sheetbox">` +
+    `<h2>${esc(title)}</h2><div class="scroll">` +
+    `<p class="share">${esc(r.share === null ? w.daily_first : w.daily_share(pct(r.share), r.field))}</p>` +
+    `<ul class="dhands">${hands}</ul>` +
+    (choices ? `<p>${esc(w.daily_choices)}</p><ul class="dchoices">${choices}</ul>` : "") +
+    `<p class="dhint">${esc(w.daily_footer)}</p></div>` +
+    `<div class="choices"><button type="button" class="choice" data-ui="daily-leave">${esc(w.daily_back)}</button>` +
+    (atTable ? `<button type="button" class="choice quiet" data-ui="daily-close">${esc(w.close)}</button>` : "") +
+    `</div></div></div>`
+  );
 }
 
 /** What the link is doing, in words: why it waits and for how long (whole seconds). */
@@ -540,7 +600,10 @@ function sheetHtml(t: Table, w: Words): string {
 }
 
 function optionsHtml(s: State, w: Words): string {
-  return `<label class="opt"><input type="checkbox" data-ui="confirm"${s.confirm ? " checked" : ""}> ${esc(w.confirm)}</label>`;
+  return (
+    `<label class="opt"><input type="checkbox" data-ui="confirm"${s.confirm ? " checked" : ""}> ${esc(w.confirm)}</label>` +
+    dailyChoices(s, w)
+  );
 }
 
 const previous = new Map<string, string>();
@@ -622,8 +685,13 @@ export function render(root: HTMLElement, s: State): void {
   const t = s.table;
   patch(root, "notice", noticeHtml(s, t, w));
   patch(root, "options", optionsHtml(s, w));
+  const result = s.dailyResult !== null && s.dailyResultOpen ? s.dailyResult : null;
+  patch(root, "daily", result === null ? "" : dailyResultHtml(result, w, t !== null));
   if (t === null) {
+    // No table (yet, or any more: the page moved between the channel's table and a daily).
+    for (const region of ["bar", "seats", "me", "prompt", "hand", "sheet"]) patch(root, region, "");
     patch(root, "center", noGameHtml(s, w));
+    drawn = false;
     return;
   }
   setFourColour(t.four_colour === true);

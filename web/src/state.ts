@@ -3,7 +3,7 @@
  * table is whole state; the rest is what this person did on this screen.
  */
 import type { LinkStatus, Retry } from "./connection";
-import type { ActionText, CardText, Lang, Table, You } from "./protocol";
+import type { ActionText, CardText, DailyAt, DailyResult, GameName, Lang, Table, You } from "./protocol";
 
 export interface State {
   table: Table | null;
@@ -28,6 +28,15 @@ export interface State {
   /** When the current turn was first seen (ms), for the timer bar's full length. */
   turnSeenAt: number;
   turnKey: string;
+  /** Whether the bot offers today's daily deal (the server's `daily_offered`). */
+  dailyOffered: boolean;
+  /** The daily the person asked to sit at (the link's place); null: the channel's table. */
+  daily: GameName | null;
+  /** The daily the table now shown is (the server's `ready`). */
+  dailyAt: DailyAt | null;
+  /** The person's result at their daily, once played; shown until they close it. */
+  dailyResult: DailyResult | null;
+  dailyResultOpen: boolean;
 }
 
 const CONFIRM_KEY = "nines.confirm";
@@ -64,5 +73,10 @@ export function initialState(lang: Lang): State {
     closedResult: null,
     turnSeenAt: Date.now(),
     turnKey: "",
+    dailyOffered: false,
+    daily: null,
+    dailyAt: null,
+    dailyResult: null,
+    dailyResultOpen: false,
   };
 }
