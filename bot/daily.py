@@ -178,6 +178,26 @@ class Daily:
             raise SessionError("daily.not_offered")
         return deal_seed(self.secret, day, kind)
 
+    async def claim(
+        self, kind: GameKind, user_id: int, *, guild_id: int, channel_id: int, name: str
+    ) -> DailyTry:
+        """The person's try at today's deal of ``kind``, claimed now or before (one a day, on
+        every process). A try whose game ended but was never scored (the process stopped
+        between the game's last write and ``record``) is scored now from its stored game, so
+        it reads as finished and its result is there."""
+        day = self.today()
+        found, _claimed = await self.storage.claim_daily(
+            day, kind, user_id, guild_id=guild_id, channel_id=channel_id, name=name
+        )
+        if found.finished or found.game_id is None or self.sessions.get(found.game_id):
+            return found
+        game = await self.stored_game(found.game_id)
+        if game is None or not game.over:
+            return found
+        points, mine = board_points(game, PERSON_SEAT), decisions(game)
+        await self.storage.finish_daily(day, kind, user_id, points, mine)
+        return await self.storage.daily_try(day, kind, user_id) or found
+
     async def open_game(self, found: DailyTry, *, language: str) -> GameSession:
         """The game of a claimed try, created, started and stored (its first computer turns
         played): found open if it was created already."""

@@ -174,6 +174,32 @@ async def test_a_restart_mid_daily_loses_nothing(tmp_path: Path) -> None:
         await bot.close()
 
 
+async def test_a_daily_that_ended_unscored_is_scored_when_asked_again(tmp_path: Path) -> None:
+    """The process stopped between the game's end and its scoring: the next ask (chat's
+    command or the web table's hello, both through ``Daily.claim``) scores it from the stored
+    game, once, and shows its result."""
+    bot = await open_bot(tmp_path / "one.sqlite3")
+    session = await start(bot, 1, guild_id=100)
+    await play_to_the_end(session)  # ended and stored; ``record`` never ran
+    await bot.close()
+    bot = await open_bot(tmp_path / "one.sqlite3")
+    bot.daily.today = lambda: DAY  # type: ignore[method-assign]
+    try:
+        (ended,) = await bot.sessions.restore()  # back closed, its end owed to nobody here
+        assert ended.closed and bot.sessions.get(session.id) is None
+        assert not (await _try(bot, 1)).finished
+        found = await bot.daily.claim("nines", 1, guild_id=200, channel_id=2000, name="p1")
+        assert found.finished and found.game_id == session.id
+        result = await bot.daily.result_of(found)
+        assert result is not None and result.boards
+        again = await bot.daily.claim("nines", 1, guild_id=100, channel_id=1000, name="p1")
+        assert again.finished_at == found.finished_at
+        field = await bot.storage.daily_field(DAY, "nines")
+        assert sum(field[1].values()) == 1  # scored once
+    finally:
+        await bot.close()
+
+
 async def test_a_daily_left_alone_is_finished_by_the_computers(bots: tuple[Bot, Bot]) -> None:
     one, _ = bots
     session = await start(one, 1, guild_id=100)

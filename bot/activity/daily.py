@@ -132,8 +132,7 @@ class DailyDesk:
         guild_id, channel_id = instance.guild_id, instance.channel_id
         if guild_id is None or channel_id is None:
             raise NoDaily(tr(lang, "activity.error.daily_guild_only"))
-        found, _claimed = await hub.storage.claim_daily(
-            daily.today(),
+        found = await daily.claim(
             kind,
             person.user_id,
             guild_id=guild_id,

@@ -93,8 +93,7 @@ class DailyCog(commands.Cog, name="Nines daily"):
             await replies.private(interaction, tr(lang, "error.guild_only"))
             return
         kind = await self.game_here(guild_id, game)
-        found, _claimed = await self.bot.storage.claim_daily(
-            daily.today(),
+        found = await daily.claim(
             kind,
             interaction.user.id,
             guild_id=guild_id,
