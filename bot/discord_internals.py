@@ -21,6 +21,7 @@ import yarl
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 from discord.http import Route, handle_message_parameters
 from discord.shard import Shard
+from discord.webhook.async_ import async_context
 
 
 class PrivateAttribute(NamedTuple):
@@ -62,6 +63,13 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.http.HTTPClient", "edit_message", "edit_message"),
     PrivateAttribute("discord.http.HTTPClient", "delete_message", "delete_message"),
     PrivateAttribute("discord.webhook.async_.Webhook", "from_state", "interaction_webhook"),
+    PrivateAttribute("discord.webhook.async_", "async_context", "edit_webhook_message"),
+    PrivateAttribute(
+        "discord.webhook.async_.AsyncWebhookAdapter", "edit_webhook_message", "edit_webhook_message"
+    ),
+    PrivateAttribute(
+        "discord.webhook.async_.AsyncWebhookAdapter", "execute_webhook", "send_webhook_message"
+    ),
     PrivateAttribute("discord.state.ConnectionState", "_view_store", "route_dynamic_items"),
     PrivateAttribute(
         "discord.ui.view.ViewStore", "schedule_dynamic_item_call", "route_dynamic_items"
@@ -248,6 +256,67 @@ def interaction_webhook(client: discord.Client, token: str) -> discord.Webhook:
     )
 
 
+async def edit_webhook_message(
+    client: discord.Client, token: str, message_id: int | str, **fields: Any
+) -> None:
+    """``Webhook.edit_message`` through an interaction's token (``interaction_webhook``; the
+    same request, ``"@original"`` for the interaction's own message) without parsing Discord's
+    answer into a ``WebhookMessage``: its embed and components were a good part of a card's
+    time on the loop (a table or a hand edited each card), and nothing reads it. The public
+    call always parses."""
+    webhook = interaction_webhook(client, token)
+    mentions = client.allowed_mentions  # as the public call: its state's
+    with handle_message_parameters(previous_allowed_mentions=mentions, **fields) as params:
+        await async_context.get().edit_webhook_message(
+            webhook.id,
+            token,
+            message_id,  # type: ignore[arg-type]  # "@original" is a string: the route takes it
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=bool(fields.get("view")),
+        )
+
+
+async def send_webhook_message(
+    client: discord.Client,
+    token: str,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    **fields: Any,
+) -> int:
+    """``Webhook.send(..., wait=True)`` through an interaction's token (a follow-up), the same
+    request, returning only the new message's id: the public call parses Discord's answer into
+    a ``WebhookMessage`` (its embed and components) that nothing reads."""
+    webhook = interaction_webhook(client, token)
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
+    view = fields.get("view", discord.utils.MISSING)
+    with handle_message_parameters(
+        discord.utils.MISSING if content is None else content,
+        flags=flags,
+        previous_allowed_mentions=client.allowed_mentions,
+        **fields,
+    ) as params:
+        data = await async_context.get().execute_webhook(
+            webhook.id,
+            token,
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,
+            with_components=view is not discord.utils.MISSING,
+        )
+    assert data is not None  # wait=True: Discord answers with the message
+    return int(data["id"])
+
+
 # -- interactions -----------------------------------------------------------------------------
 
 #: How a button's click is handed over: (component type, item class, interaction, custom_id,
@@ -414,6 +483,7 @@ __all__ = [
     "close_gateway",
     "delete_message",
     "edit_message",
+    "edit_webhook_message",
     "entry_point_body",
     "gateway_open",
     "handler_tasks",
@@ -424,6 +494,7 @@ __all__ = [
     "release_interaction",
     "renew_http_session",
     "route_dynamic_items",
+    "send_webhook_message",
     "set_shards",
     "sync_commands",
     "tune_http_session",
