@@ -21,7 +21,7 @@ import yarl
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 from discord.http import Route, handle_message_parameters
 from discord.shard import Shard
-from discord.webhook.async_ import async_context
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 
 class PrivateAttribute(NamedTuple):
@@ -69,6 +69,15 @@ PRIVATE_ATTRIBUTES: Final = (
     ),
     PrivateAttribute(
         "discord.webhook.async_.AsyncWebhookAdapter", "execute_webhook", "send_webhook_message"
+    ),
+    PrivateAttribute("discord.webhook.async_.AsyncWebhookAdapter", "request", "update_clicked"),
+    PrivateAttribute(
+        "discord.webhook.async_", "interaction_message_response_params", "update_clicked"
+    ),
+    PrivateAttribute("discord.interactions.Interaction", "_state", "update_clicked"),
+    PrivateAttribute("discord.http.HTTPClient", "_HTTPClient__session", "update_clicked"),
+    PrivateAttribute(
+        "discord.interactions.InteractionResponse", "_response_type", "update_clicked"
     ),
     PrivateAttribute("discord.state.ConnectionState", "_view_store", "route_dynamic_items"),
     PrivateAttribute(
@@ -350,6 +359,41 @@ def release_interaction(interaction: discord.Interaction[Any]) -> None:
     interaction._original_response = None
 
 
+async def update_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """``interaction.response.edit_message(**fields)`` (callback type 7, the clicked message
+    updated: a card's answer, the clicker's hand) without asking Discord for the message back
+    (``with_response``) and parsing it into an ``InteractionMessage`` that nothing reads; the
+    response is marked done as the public call marks it. The public call always asks and
+    parses (a click's answer was one of three messages parsed a card)."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    kind = discord.InteractionResponseType.message_update
+    params = interaction_message_response_params(
+        type=kind.value, previous_allowed_mentions=state.allowed_mentions, **fields
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    # As discord.py's own callback: a multipart form with files, else the JSON alone.
+    body: dict[str, Any] = (
+        {"files": params.files, "multipart": params.multipart}
+        if params.files
+        else {"payload": params.payload}
+    )
+    # The session an interaction's own calls use (``Interaction._session`` is this one).
+    session = http._HTTPClient__session  # type: ignore[attr-defined]
+    await async_context.get().request(
+        route, session, proxy=http.proxy, proxy_auth=http.proxy_auth, **body
+    )
+    response._response_type = kind
+
+
 def handler_tasks() -> list[asyncio.Task[Any]]:
     """The unfinished tasks in which discord.py runs handlers of what it received (button
     clicks, slash commands, events). discord.py keeps no public list of them; it names them."""
@@ -498,4 +542,5 @@ __all__ = [
     "set_shards",
     "sync_commands",
     "tune_http_session",
+    "update_clicked",
 ]
