@@ -1221,12 +1221,17 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     )
     print(
         f"   bot CPU per person move: {1000 * data['cpu'] / max(person_moves, 1):.2f} ms "
-        "(its computers' moves, hands, lobbies and tables included)"
+        "(its computers' moves, hands, lobbies and tables included, and its start-up)"
         + (
             f"; PostgreSQL's: {1000 * server_cpu / max(person_moves, 1):.2f} ms"
             if database_url
             else ""
         )
+    )
+    print(
+        f"   bot CPU in the play: {window.cpu:.1f} s, "
+        f"{1000 * window.cpu / max(person_moves, 1):.2f} ms a person move (the lobbies, starts, "
+        "computers' moves and tables of the play included; its start-up not)"
     )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
