@@ -632,8 +632,7 @@ async def chat_people(
 ) -> tuple[Window, ChatPlayed]:
     """People in chat (``--clients chat``): each table's games one after another, their people
     clicking in the double; the bots weighed idle before, under load, and at rest."""
-    from bot.card_faces import face_key
-    from bot.emojis import PREFIX
+    from bot.emojis import card_words
     from engine.cards import Card
     from fakecord.models import Channel, Message, User
 
@@ -694,10 +693,10 @@ async def chat_people(
     def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
         # The bot names a seat by the person's display name (the double's is the user
         # name) between Unicode's isolate marks (U+2068, U+2069); a card by its face's emoji
-        # (``<:nines_9h_1a2b3c4d:123>``, bot/emojis.py), or by its label where faces would
-        # pass a length limit, in the guild's notation and deck (English, two colours here).
+        # (``<:9_of_hearts_1a2b3c:123>``, bot/emojis.py; the Joker's sign has none), or by
+        # its label where faces would pass a length limit, in the guild's notation (English).
         card = Card.parse(custom_id.rsplit(":", 1)[1])
-        face = rf"<:{PREFIX}{face_key(card, 'en', False)}_[0-9a-f]{{8}}:\d+>"
+        face = "(?!)" if card.suit is None else rf"<:{card_words(card, 'en')}_[0-9a-f]{{6}}:\d+>"
         shown = rf"(?:{re.escape(card.pretty)}|{face})"
         return re.compile(rf"(?<!\w){re.escape(user.name[:32])}\u2069?[ *]{{1,3}}{shown}")
 
@@ -1222,12 +1221,17 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
     )
     print(
         f"   bot CPU per person move: {1000 * data['cpu'] / max(person_moves, 1):.2f} ms "
-        "(its computers' moves, hands, lobbies and tables included)"
+        "(its computers' moves, hands, lobbies and tables included, and its start-up)"
         + (
             f"; PostgreSQL's: {1000 * server_cpu / max(person_moves, 1):.2f} ms"
             if database_url
             else ""
         )
+    )
+    print(
+        f"   bot CPU in the play: {window.cpu:.1f} s, "
+        f"{1000 * window.cpu / max(person_moves, 1):.2f} ms a person move (the lobbies, starts, "
+        "computers' moves and tables of the play included; its start-up not)"
     )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:

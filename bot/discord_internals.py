@@ -21,6 +21,7 @@ import yarl
 from discord.gateway import DiscordWebSocket, ReconnectWebSocket
 from discord.http import Route, handle_message_parameters
 from discord.shard import Shard
+from discord.webhook.async_ import async_context, interaction_message_response_params
 
 
 class PrivateAttribute(NamedTuple):
@@ -62,6 +63,22 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.http.HTTPClient", "edit_message", "edit_message"),
     PrivateAttribute("discord.http.HTTPClient", "delete_message", "delete_message"),
     PrivateAttribute("discord.webhook.async_.Webhook", "from_state", "interaction_webhook"),
+    PrivateAttribute("discord.webhook.async_", "async_context", "edit_webhook_message"),
+    PrivateAttribute(
+        "discord.webhook.async_.AsyncWebhookAdapter", "edit_webhook_message", "edit_webhook_message"
+    ),
+    PrivateAttribute(
+        "discord.webhook.async_.AsyncWebhookAdapter", "execute_webhook", "send_webhook_message"
+    ),
+    PrivateAttribute("discord.webhook.async_.AsyncWebhookAdapter", "request", "update_clicked"),
+    PrivateAttribute(
+        "discord.webhook.async_", "interaction_message_response_params", "update_clicked"
+    ),
+    PrivateAttribute("discord.interactions.Interaction", "_state", "update_clicked"),
+    PrivateAttribute("discord.http.HTTPClient", "_HTTPClient__session", "update_clicked"),
+    PrivateAttribute(
+        "discord.interactions.InteractionResponse", "_response_type", "update_clicked"
+    ),
     PrivateAttribute("discord.state.ConnectionState", "_view_store", "route_dynamic_items"),
     PrivateAttribute(
         "discord.ui.view.ViewStore", "schedule_dynamic_item_call", "route_dynamic_items"
@@ -248,6 +265,67 @@ def interaction_webhook(client: discord.Client, token: str) -> discord.Webhook:
     )
 
 
+async def edit_webhook_message(
+    client: discord.Client, token: str, message_id: int | str, **fields: Any
+) -> None:
+    """``Webhook.edit_message`` through an interaction's token (``interaction_webhook``; the
+    same request, ``"@original"`` for the interaction's own message) without parsing Discord's
+    answer into a ``WebhookMessage``: its embed and components were a good part of a card's
+    time on the loop (a table or a hand edited each card), and nothing reads it. The public
+    call always parses."""
+    webhook = interaction_webhook(client, token)
+    mentions = client.allowed_mentions  # as the public call: its state's
+    with handle_message_parameters(previous_allowed_mentions=mentions, **fields) as params:
+        await async_context.get().edit_webhook_message(
+            webhook.id,
+            token,
+            message_id,  # type: ignore[arg-type]  # "@original" is a string: the route takes it
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=bool(fields.get("view")),
+        )
+
+
+async def send_webhook_message(
+    client: discord.Client,
+    token: str,
+    content: str | None = None,
+    *,
+    ephemeral: bool = False,
+    **fields: Any,
+) -> int:
+    """``Webhook.send(..., wait=True)`` through an interaction's token (a follow-up), the same
+    request, returning only the new message's id: the public call parses Discord's answer into
+    a ``WebhookMessage`` (its embed and components) that nothing reads."""
+    webhook = interaction_webhook(client, token)
+    flags = discord.MessageFlags(ephemeral=True) if ephemeral else discord.utils.MISSING
+    view = fields.get("view", discord.utils.MISSING)
+    with handle_message_parameters(
+        discord.utils.MISSING if content is None else content,
+        flags=flags,
+        previous_allowed_mentions=client.allowed_mentions,
+        **fields,
+    ) as params:
+        data = await async_context.get().execute_webhook(
+            webhook.id,
+            token,
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            wait=True,
+            with_components=view is not discord.utils.MISSING,
+        )
+    assert data is not None  # wait=True: Discord answers with the message
+    return int(data["id"])
+
+
 # -- interactions -----------------------------------------------------------------------------
 
 #: How a button's click is handed over: (component type, item class, interaction, custom_id,
@@ -279,6 +357,41 @@ def release_interaction(interaction: discord.Interaction[Any]) -> None:
     with contextlib.suppress(AttributeError):  # no follow-up was made
         delattr(interaction, "_cs_followup")
     interaction._original_response = None
+
+
+async def update_clicked(interaction: discord.Interaction[Any], **fields: Any) -> None:
+    """``interaction.response.edit_message(**fields)`` (callback type 7, the clicked message
+    updated: a card's answer, the clicker's hand) without asking Discord for the message back
+    (``with_response``) and parsing it into an ``InteractionMessage`` that nothing reads; the
+    response is marked done as the public call marks it. The public call always asks and
+    parses (a click's answer was one of three messages parsed a card)."""
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    state = interaction._state
+    kind = discord.InteractionResponseType.message_update
+    params = interaction_message_response_params(
+        type=kind.value, previous_allowed_mentions=state.allowed_mentions, **fields
+    )
+    route = Route(
+        "POST",
+        "/interactions/{webhook_id}/{webhook_token}/callback",
+        webhook_id=interaction.id,
+        webhook_token=interaction.token,
+    )
+    http = state.http
+    # As discord.py's own callback: a multipart form with files, else the JSON alone.
+    body: dict[str, Any] = (
+        {"files": params.files, "multipart": params.multipart}
+        if params.files
+        else {"payload": params.payload}
+    )
+    # The session an interaction's own calls use (``Interaction._session`` is this one).
+    session = http._HTTPClient__session  # type: ignore[attr-defined]
+    await async_context.get().request(
+        route, session, proxy=http.proxy, proxy_auth=http.proxy_auth, **body
+    )
+    response._response_type = kind
 
 
 def handler_tasks() -> list[asyncio.Task[Any]]:
@@ -414,6 +527,7 @@ __all__ = [
     "close_gateway",
     "delete_message",
     "edit_message",
+    "edit_webhook_message",
     "entry_point_body",
     "gateway_open",
     "handler_tasks",
@@ -424,7 +538,9 @@ __all__ = [
     "release_interaction",
     "renew_http_session",
     "route_dynamic_items",
+    "send_webhook_message",
     "set_shards",
     "sync_commands",
     "tune_http_session",
+    "update_clicked",
 ]

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import table_model, table_models
+from bot import discord_internals, table_model, table_models
 from bot.i18n import tr
 from bot.moves import Answer, Move, Moves
 from bot.names import distinct
@@ -166,7 +166,9 @@ class Controller(Opening):
         # A daily's hand carries its table (it is shown nowhere else); a public game's none.
         table = await self.chat.daily.hand_table(session)
         if message is not None and message.flags.ephemeral and not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, embed=table, view=components)
+            await discord_internals.update_clicked(
+                interaction, content=content, embed=table, view=components
+            )
         elif message is not None and message.flags.ephemeral and deferred:
             await interaction.edit_original_response(content=content, embed=table, view=components)
         elif interaction.response.is_done():

@@ -132,9 +132,10 @@ class GameMessages:
         Interactions > Receiving and Responding; discord/discord-api-docs#6253: only ephemeral
         ones need the interaction endpoints)."""
         if message_id is not None and by is not None and by.alive:
-            webhook = discord_internals.interaction_webhook(self.bot, by.value)
             try:
-                await webhook.edit_message(message_id, **kwargs)
+                await discord_internals.edit_webhook_message(
+                    self.bot, by.value, message_id, **kwargs
+                )
                 return message_id
             except discord.HTTPException as error:
                 if error.code not in TOKEN_REFUSED:
@@ -174,9 +175,8 @@ class GameMessages:
         Limit") and .../interactions/receiving-and-responding#followup-messages."""
         if not self.followups.take(session.channel_id, spare=spare):
             return None
-        webhook = discord_internals.interaction_webhook(self.bot, click.value)
         try:
-            sent = await webhook.send(wait=True, **kwargs)
+            sent = await discord_internals.send_webhook_message(self.bot, click.value, **kwargs)
         except discord.HTTPException as error:
             if error.code in LOST_CHANNEL:
                 raise ChannelLost from error
@@ -184,7 +184,7 @@ class GameMessages:
             return None
         except aiohttp.ClientError:
             return None
-        return sent.id
+        return sent
 
     async def delete(self, session: GameSession, message_id: int, *, by: Token | None) -> None:
         """Delete a message of the game: through the token that created it while it lives

@@ -114,18 +114,22 @@ class PrivateHands:
         content = render.hand_content(hand.language, model, style=style)
         components = ui.hand_view(hand.language, model, style=style)
         delivery.hand_shows[user_id] = session.n
-        webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
+        bot = self.messages.bot
         try:
             if hand.message is None:
-                sent = await webhook.send(
-                    content, view=components, ephemeral=True, wait=True, **with_embed(embed)
+                sent = await discord_internals.send_webhook_message(
+                    bot, hand.token, content, view=components, ephemeral=True, **with_embed(embed)
                 )
-                hand.message = str(sent.id)
+                hand.message = str(sent)
             else:
                 # "@original" is the route's own word for the interaction's message.
-                message_id: Any = hand.message
-                await webhook.edit_message(
-                    message_id, content=content, view=components, **with_embed(embed)
+                await discord_internals.edit_webhook_message(
+                    bot,
+                    hand.token,
+                    hand.message,
+                    content=content,
+                    view=components,
+                    **with_embed(embed),
                 )
         except discord.HTTPException:
             # Expired, or the message was dismissed: the turn message's button still works.
@@ -169,10 +173,10 @@ class PrivateHands:
             content = render.closed_hand_content(lang, session.rules, model, how(lang), style)
             # The interaction's webhook (https://discord.com/developers/docs/interactions/
             # receiving-and-responding#followup-messages): edits need no bot token.
-            webhook = discord_internals.interaction_webhook(self.messages.bot, hand.token)
-            message_id: Any = hand.message  # "@original", or a follow-up's id
             try:
-                await webhook.edit_message(message_id, content=content, view=None)
+                await discord_internals.edit_webhook_message(
+                    self.messages.bot, hand.token, hand.message, content=content, view=None
+                )
             except (discord.HTTPException, aiohttp.ClientError):  # the end stands already
                 log.info("could not close a private hand in game %s", session.id, exc_info=True)
             delivery.hand_shows.pop(user_id, None)
