@@ -334,7 +334,7 @@ async def test_a_second_hello_costs_discord_nothing(open_activity: OpenActivity)
 async def closed_with(table: Table) -> Json:
     """The error frame the server closes the socket with."""
     frame = await table.next("error")
-    assert await table.closed(within=10)
+    assert await table.closed(within=HANG_GUARD)
     return frame
 
 
