@@ -13,7 +13,9 @@ from discord.http import Route
 
 from .server import FakeDiscord
 
-READY_TIMEOUT = 10.0
+#: Guards for a hung client, not figures of speed: a loaded machine makes one slow, not stuck.
+READY_TIMEOUT = 120.0
+CLOSE_TIMEOUT = 60.0
 GUILD_READY_TIMEOUT = 0.05
 _active: str | None = None  # the double discord.py points at now (one per process)
 
@@ -59,4 +61,4 @@ async def run_client(client: discord.Client, fake: FakeDiscord) -> asyncio.Task[
 async def stop_client(client: discord.Client, task: asyncio.Task[None]) -> None:
     await client.close()
     with contextlib.suppress(asyncio.CancelledError):
-        await asyncio.wait_for(task, timeout=5)
+        await asyncio.wait_for(task, timeout=CLOSE_TIMEOUT)

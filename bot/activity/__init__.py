@@ -108,6 +108,8 @@ CODE_LONGEST: Final = 200
 #: and stay idle between two.
 KEEPALIVE_SECONDS: Final = 15.0
 SHUTDOWN_SECONDS: Final = 5.0
+#: Event-loop turns asyncio takes to hand an accepted socket to its protocol, and one more.
+ACCEPT_TURNS: Final = 3
 #: Sent with every answer. The page is framed by Discord only: its clients' origins are the ones
 #: the Embedded App SDK takes messages from (getAllowedOrigins in @discord/embedded-app-sdk
 #: 2.5.0: discord.com, discordapp.com, their ptb., canary. and pax. hosts, staging.discord.co),
@@ -244,6 +246,14 @@ class ActivityServer:
             self._rechecks = None
         if self.hub.relay is not None:
             await self.hub.relay.stop()
+        if self._runner is not None:
+            # Listen no more before the sockets close (a page connects again at once), and let
+            # every connection accepted before reach aiohttp (asyncio hands one over in two
+            # loop turns, its cleanup waits one), so that the cleanup closes it too.
+            for site in list(self._runner.sites):
+                await site.stop()
+            for _ in range(ACCEPT_TURNS):
+                await asyncio.sleep(0)
         await self.hub.close()
         if self._runner is not None:
             await self._runner.cleanup()

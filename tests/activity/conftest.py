@@ -29,7 +29,10 @@ def server(mock_static: Path) -> Iterator[FakeActivityServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser(server: FakeActivityServer) -> Iterator[object]:
+    # After the server (so quit before it stops): a page left open while the server closed its
+    # sockets connected again during the server's cleanup, and the server's ends of those
+    # connections outlived its loop, open, until a later test's garbage collection.
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         pytest.skip(
             "the browser tests need Debian's chromium and chromium-driver "

@@ -25,8 +25,10 @@ from aiohttp import WSMsgType, web
 
 from bot.activity.protocol import table_json
 from bot.table_model import TableModel
+from fakecord.server import ACCEPT_TURNS
 from testbed.browser import PAGE_GUARD
 from testbed.contract import check_client_frame, check_server_frame
+from testbed.games import HANG_GUARD
 
 Json = dict[str, Any]
 
@@ -103,14 +105,22 @@ class FakeActivityServer:
 
     def stop(self) -> None:
         if self._loop is not None and self._runner is not None:
-            asyncio.run_coroutine_threadsafe(self._close(), self._loop).result(10)
+            # HANG_GUARD: closing waits on each socket's close handshake, slow on a busy machine.
+            asyncio.run_coroutine_threadsafe(self._close(), self._loop).result(HANG_GUARD)
             self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(10)
+            self._thread.join(HANG_GUARD)
 
     async def _close(self) -> None:
+        assert self._runner is not None
+        # Listen no more, then let every connection accepted before reach aiohttp (asyncio
+        # hands one over in ACCEPT_TURNS loop turns), so that its cleanup closes them all: one
+        # left open outlives the loop and warns in whichever later test collects it.
+        for site in list(self._runner.sites):
+            await site.stop()
+        for _ in range(ACCEPT_TURNS):
+            await asyncio.sleep(0)
         for ws in list(self._open):
             await ws.close()
-        assert self._runner is not None
         await self._runner.cleanup()
 
     def url(self, query: str, prefix: str = "/") -> str:

@@ -28,7 +28,7 @@ from bot.i18n import card_label
 from engine import Card
 from fakecord import FakeDiscord, User
 from fakecord.wiring import discord_pointed_at
-from testbed.games import open_game, text_of, wait_for
+from testbed.games import HANG_GUARD, open_game, text_of, wait_for
 from testbed.people import table_message
 from tests.storage_backends import Backend
 from tests.test_relay_seal import readable
@@ -88,7 +88,7 @@ class Game:
             chat = table_message(self.fake, self.carol, self.where["channel"])
             return chat is not None and f"{name} **{label}**" in text_of(chat)
 
-        await wait_for(self.fake, shown, within=15, what=f"{name}'s {label} on the chat table")
+        await wait_for(self.fake, shown, what=f"{name}'s {label} on the chat table")
 
 
 @asynccontextmanager
@@ -261,11 +261,11 @@ async def test_a_relay_whose_connection_is_terminated_reopens_and_its_socket_pla
                     def retried(n: Node = node) -> bool:
                         return n.process.log.read_text().count("cannot reach PostgreSQL") >= 2
 
-                    await wait_for(game.fake, retried, within=20, what="two tries refused")
+                    await wait_for(game.fake, retried, what="two tries refused")
                     await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
                 carols, _ = sockets[0]
-                assert await carols.closed(within=60), "the relayed socket was not resynced"
-                await wait_for(game.fake, lambda n=node: len(n.relay_ids()) == 2, within=5)
+                assert await carols.closed(within=HANG_GUARD), "the relayed socket was not resynced"
+                await wait_for(game.fake, lambda n=node: len(n.relay_ids()) == 2)
                 assert "re-opening it" in node.process.log.read_text()
                 await sockets[1][0].ws.close()
                 sockets = await game.open()

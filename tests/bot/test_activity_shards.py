@@ -81,7 +81,7 @@ async def test_a_socket_on_another_process_plays_through_the_relay(
                 empty = fake.add_channel(guild, "empty")
                 lone, refused = await edge.open(carol, channel=empty, guild_id=str(guild.id))
                 assert (refused["op"], refused["code"]) == ("error", "no-game")
-                assert await lone.closed(within=10)
+                assert await lone.closed(within=HANG_GUARD)
     finally:
         for process in processes:
             process.stop()
