@@ -41,6 +41,8 @@ class Received:
 
     socket: int
     frame: Json
+    #: When it arrived (``time.monotonic``).
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
