@@ -189,7 +189,7 @@ async def child(out: Path) -> None:
     import gc
 
     from bot import metrics
-    from bot.app import build_bot
+    from bot.run import build_bot
     from bot.settings import Settings
 
     settings = Settings.from_mapping(os.environ)

@@ -1,7 +1,7 @@
 """The Activity: the web table Discord opens in a channel, served by the bot itself.
 
 Off unless ``ACTIVITY_PORT`` and ``DISCORD_CLIENT_SECRET`` are set (bot/settings.py): then
-``NinesBot`` makes one ``ActivityServer``, starts it with the bot and stops it with it. It
+``bot/run.py`` makes one ``ActivityServer`` beside the bot, which starts and stops it. It
 serves, on that port (every interface; Discord's proxy reaches it through the public HTTPS
 address the Developer Portal's URL mapping names, and strips its ``/.proxy`` prefix:
 https://discord.com/developers/docs/activities/development-guides/networking):
@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Final
 from aiohttp import web
 
 from .. import discord_internals
-from ..session import Presenter
+from ..session import GameSession, Presenter
 from .budget import PerAddress
 from .discord_api import ActivityApi, CallBudget, CodeRefused, DiscordUnavailable, SecretRefused
 from .fanout import FanOut
@@ -192,6 +192,14 @@ class ActivityServer:
 
     def fan_out(self, presenter: Presenter) -> FanOut:
         return FanOut(presenter, self.hub)
+
+    def game_opened(self, session: GameSession) -> None:
+        """A game opened in a channel: a page waiting there sits down (bot/activity/waiting.py)."""
+        self.hub.waiting.game_opened(session)
+
+    def at_table(self, game_id: int) -> frozenset[int]:
+        """The people (user ids) with the game's web table open now, signed in."""
+        return self.hub.at_table(game_id)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)

@@ -37,12 +37,16 @@ from .table_message import TableMessage
 from .turn_pings import TurnPings
 
 if TYPE_CHECKING:
+    from bot.activity import ActivityServer
     from bot.app import NinesBot as Bot
 
     class NinesBot(Bot):
-        """The bot as this extension sees it: the presenter it plugged in is this module's."""
+        """The bot as this extension sees it: the presenter it plugged in is this module's,
+        and the web table's server, when there is one, is the Activity's own (the extension
+        seats its lobby there)."""
 
         presenter: DiscordPresenter
+        activity_server: ActivityServer | None
 
 
 log = logging.getLogger(__name__)
