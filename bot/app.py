@@ -22,7 +22,8 @@ from .daily import Daily
 from .duplicate_match import DuplicateMatches
 from .emojis import CardFaces, sync_card_faces
 from .moves import Moves
-from .session import Deps, GameSession, Presenter, Sessions
+from .session import Deps, GameSession, Presenter
+from .sessions import Sessions
 from .settings import Settings
 from .storage import Fence, Storage
 

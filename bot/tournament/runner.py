@@ -20,8 +20,9 @@ from typing import Protocol
 from engine import Game, Rules, find_ruleset, parse_action
 
 from ..i18n import tr
-from ..session import GameSession, Sessions
+from ..session import GameSession
 from ..session_values import Change, SeatInfo
+from ..sessions import Sessions
 from ..storage import Seat
 from ..storage.tournament_values import Entrant, PairedTable, TournamentRow, TournamentSpec
 from .pairing import History, pair_round
