@@ -27,7 +27,7 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     import discord  # noqa: F401
 
-from bot.app import build_bot
+from bot.run import build_bot
 from bot.settings import Settings
 from cogs.nines import ids
 from engine import Action, Exchange

@@ -29,8 +29,7 @@ from bot.activity.relay import PAYLOAD_LONGEST
 from bot.activity.seal import Seal
 from bot.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
-from engine import Game, Rules
-from engine.rules import RULESETS
+from engine import RULESETS, Game, Rules
 
 CHANNEL = "nines_activity_0123456789abcdef"
 NAME = "\N{PLAYING CARD ACE OF SPADES}" * 32

@@ -11,9 +11,9 @@ from typing import NoReturn
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from .app import run
 from .health import EndpointError
 from .logs import setup_logging
+from .run import run
 from .settings import Settings, SettingsError
 
 

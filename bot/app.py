@@ -1,4 +1,5 @@
-"""The bot: built once with its settings, storage and computer players, then run."""
+"""The bot: built once with its settings, storage and computer players (by ``bot/run.py``,
+which runs it), and what both of its fronts, the chat's extension and the web table, are given."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ import gc
 import hashlib
 import json
 import logging
-import signal
 import sys
-import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import discord
 from discord.ext import commands
@@ -22,16 +21,13 @@ from .computer import Computers
 from .daily import Daily
 from .duplicate_match import DuplicateMatches
 from .emojis import CardFaces, sync_card_faces
-from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
-from .health import Endpoints
 from .moves import Moves
-from .session import Deps, GameSession, Presenter, Sessions
+from .session import ChatPresenter, Deps, GameSession, Presenter
+from .sessions import Sessions
 from .settings import Settings
 from .storage import Fence, Storage
 
 if TYPE_CHECKING:
-    from .activity import ActivityServer
-    from .activity.fanout import ChatPresenter
     from .tournament import TournamentRunner
 
 log = logging.getLogger(__name__)
@@ -63,12 +59,31 @@ INTENTS = discord.Intents(guilds=True)
 DRAIN_SECONDS: Final = 5.0
 
 
-def apply_endpoints(settings: Settings) -> None:
-    """Point discord.py at the configured REST and gateway URLs (a proxy, or a test double).
+#: A lobby move made at the web table, done as chat's (the extension's): the game, who, the
+#: name their seat takes, what (``join``, ``leave``, ``cpu``, ``uncpu``, ``start``).
+LobbyMove = Callable[[GameSession, int, str, str], Awaitable[None]]
+#: A lobby opened from a waiting web table: the channel, the guild, who, their name.
+LobbyOpening = Callable[[int, int, int, str], Awaitable[None]]
 
-    discord.py reads both from class attributes, so this is process-wide.
-    """
-    discord_internals.point_at(settings.api_base, settings.gateway_url)
+
+class WebTable(Protocol):
+    """The web table's server (``bot/activity``'s ``ActivityServer``) as the bot sees it:
+    built beside the bot when configured (``bot/run.py``), started and stopped with it, shown
+    every change, and told when a game opens in a channel where a page waits."""
+
+    def fan_out(self, chat: ChatPresenter) -> Presenter: ...
+
+    def plays(self, sessions: Sessions, moves: Moves, daily: Daily) -> None: ...
+
+    def lobby_moves(self, seat: LobbyMove, open_lobby: LobbyOpening) -> None: ...
+
+    def game_opened(self, session: GameSession) -> None: ...
+
+    def at_table(self, game_id: int) -> frozenset[int]: ...
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 class NinesBot(commands.Bot):
@@ -115,15 +130,10 @@ class NinesBot(commands.Bot):
         #: until ``card_faces_synced`` has uploaded them, and for good if that failed.
         self.card_faces = CardFaces.empty()
         self.card_faces_synced: asyncio.Task[CardFaces] | None = None
-        #: The Activity's server (the web table), only when configured: its module is not
-        #: even imported otherwise.
-        self.activity_server: ActivityServer | None = None
+        #: The Activity's server (the web table), only when configured (``bot/run.py``).
+        self.activity_server: WebTable | None = None
         #: The tournaments' runner (bot/tournament/runner.py), set by the game extension.
         self.tournaments: TournamentRunner | None = None
-        if settings.activity_on:
-            from .activity import ActivityServer
-
-            self.activity_server = ActivityServer(self, settings)
 
     def plug_in(self, chat: ChatPresenter) -> Sessions:
         """The game extension's presenter, at its setup: the sessions are built around it.
@@ -146,9 +156,9 @@ class NinesBot(commands.Bot):
         if server is not None:
             # Given now, not when the hub was made: the sessions tell it their changes
             # through the fan-out presenter, which is made with the hub.
-            server.hub.plays(self.sessions, self.moves, self.daily)
+            server.plays(self.sessions, self.moves, self.daily)
             # A page waiting in a channel with no game sits down when one opens there.
-            self.sessions.opened = server.hub.waiting.game_opened
+            self.sessions.opened = server.game_opened
         self.duplicates = DuplicateMatches(self.sessions)
         return self.sessions
 
@@ -281,44 +291,6 @@ async def drain_handlers(within: float) -> None:
             log.warning("stopping with %d interaction(s) still being handled", len(late))
 
 
-async def build_bot(settings: Settings) -> NinesBot:
-    """The whole bot from its settings: endpoints applied, database open, players ready."""
-    apply_endpoints(settings)
-    storage = await Storage.open(
-        settings.database_url or settings.database, pool_size=settings.database_pool_size
-    )
-    if settings.metrics_port is not None:
-        metrics.enable().time_writes(storage)
-    if settings.shard_count is not None:
-        from .shards import ShardedNinesBot  # only a sharded bot loads it
-
-        return ShardedNinesBot(settings, storage, Computers(settings.computer_workers))
-    return NinesBot(settings, storage, Computers(settings.computer_workers))
-
-
-async def log_in(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> bool:
-    """Log in (and set up: games restored, commands synced), retrying network faults and
-    Discord's server errors with backoff and jitter, one line each. A refused token raises
-    ``discord.LoginFailure``. False if ``stop`` was set first."""
-    backoff = Backoff()
-    while not stop.is_set():
-        try:
-            await asyncio.wait_for(bot.login(settings.token), settings.connect_timeout)
-            return True
-        except RETRYABLE as exc:
-            delay = backoff.next()
-            log.warning(
-                "Cannot log in to Discord: %s; retrying in %.1f s",
-                describe(exc, timeout=settings.connect_timeout),
-                delay,
-            )
-        # A fresh HTTP session (and its connector) for the next attempt.
-        await discord_internals.renew_http_session(bot)
-        if await sleep_or_stop(delay, stop):
-            break
-    return False
-
-
 def tune_http(bot: NinesBot, timeout: float) -> None:
     """The HTTP session discord.py made at login: a request that hangs is given up after
     ``timeout`` seconds without a byte (aiohttp's default waits 5 minutes; the websocket keeps
@@ -326,48 +298,3 @@ def tune_http(bot: NinesBot, timeout: float) -> None:
     as it arrives."""
     measured = metrics.active.response_class() if metrics.active is not None else None
     discord_internals.tune_http_session(bot, timeout, measured)
-
-
-async def serve(bot: NinesBot, settings: Settings, stop: asyncio.Event) -> None:
-    """Log in, then stay connected to the gateway (discord.py reconnects by itself)."""
-    if await log_in(bot, settings, stop):
-        await bot.connect(reconnect=True)
-
-
-@contextlib.contextmanager
-def stop_signals(stop: asyncio.Event) -> Iterator[None]:
-    """SIGTERM (docker stop) and SIGINT (Ctrl+C) set ``stop`` instead of killing the bot."""
-    loop = asyncio.get_running_loop()
-    signals = (signal.SIGTERM, signal.SIGINT)
-    for sig in signals:
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        yield
-    finally:
-        for sig in signals:
-            loop.remove_signal_handler(sig)
-
-
-async def run(settings: Settings) -> None:
-    """Run until stopped by SIGTERM or SIGINT (a graceful stop) or a fault retrying cannot
-    mend (a refused token: ``discord.LoginFailure``)."""
-    bot = await build_bot(settings)
-    endpoints = Endpoints(bot, settings.health_port, settings.metrics_port)
-    stop = asyncio.Event()
-    with stop_signals(stop):
-        async with bot:
-            await endpoints.start()
-            try:
-                connection = asyncio.create_task(serve(bot, settings, stop), name="connection")
-                stopped = asyncio.create_task(stop.wait(), name="stop-signal")
-                await asyncio.wait({connection, stopped}, return_when=asyncio.FIRST_COMPLETED)
-                stopped.cancel()
-                if not stop.is_set():
-                    connection.result()  # what ended it, if anything did
-                else:
-                    started = time.monotonic()
-                    log.info("stopping: finishing the clicks in progress")
-                    await bot.shutdown(connection)
-                    log.info("stopped cleanly in %.2f s", time.monotonic() - started)
-            finally:
-                await endpoints.stop()

@@ -38,8 +38,9 @@ from typing import Final
 from engine import GAMES, Game, Rules, parse_action
 from engine.duplicate import BoardScore, board_points, score_board, total_share
 
-from .session import GameSession, Sessions
+from .session import GameSession
 from .session_values import SeatInfo, SessionError
+from .sessions import Sessions
 from .storage import DailyBoard, DailyTry, FieldCounts, GameKind, Seat, Storage
 
 #: The person's seat in every daily.

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from engine import Game, Rules, parse_action
 from engine.duplicate import BoardScore, Field, board_points, total_share
 
-from .session import GameSession, Sessions
+from .session import GameSession
 from .session_values import Change, SeatInfo
+from .sessions import Sessions
 from .storage import IntegrityViolation, Seat
 
 

@@ -3,29 +3,34 @@
 Every change is checked here, then stored (all the seats in one write), then kept; a refusal
 is a ``SessionError`` for the person who asked. The caller holds the session's lock and shows
 the lobby afterwards (the chat's click answer); the presenter hears of each stored seat change
-(``Presenter.lobby_changed``) for the views no click answers.
+(``Presenter.lobby_changed``, through ``changed``) for the views no click answers. It sees
+its session's state (``SessionState``), not the whole session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 from engine import Game
 
 from .failpoints import failpoint
+from .session_state import SessionState
 from .session_values import Change, SeatInfo, SessionError
 from .storage import Seat
-
-if TYPE_CHECKING:
-    from .session import GameSession
+from .turn_timer import TurnTimer
 
 
 class Lobby:
     """The seat changes of a game not started yet, and its start (``GameSession.lobby``)."""
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(
+        self, session: SessionState, timer: TurnTimer, changed: Callable[[], None]
+    ) -> None:
         self.session = session
+        #: The game's clock: the start stores and arms the first deadline.
+        self.timer = timer
+        #: Tells the presenter of a stored seat change (``Presenter.lobby_changed``).
+        self.changed = changed
 
     def _require_open(self) -> None:
         if self.session.status != "lobby":
@@ -46,7 +51,7 @@ class Lobby:
             for i, s in enumerate(session.seats)
         ]
         await session.write(session.deps.storage.set_seats(session.id, seats, fence=session.fence))
-        session.deps.presenter.lobby_changed(session)
+        self.changed()
 
     async def join(self, user_id: int, name: str) -> None:
         self._require_open()
@@ -128,7 +133,7 @@ class Lobby:
             info.autoplay = info.user_id in autoplay
             info.trumps_first = info.user_id in trumps_first
             info.text_cards = info.user_id in text_cards
-        session.timer.stored((session.n, seat), deadline)
+        self.timer.stored((session.n, seat), deadline)
         change = Change(events=list(session.game.opening))
-        await session.timer.arm()
+        await self.timer.arm()
         return change

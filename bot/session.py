@@ -9,44 +9,37 @@ at any moment loses nothing and applies nothing twice. The presenter keeps each 
 messages in order with ``table_lock``; a click's table edit is started under the lock and sent
 after it is released, so the next click need not wait for it.
 
-The lobby's seat changes and the start are ``Lobby``'s (``bot/lobby.py``), the deadlines
-``TurnTimer``'s (``bot/turn_timer.py``); only a session ends its game, and its registry
-(``Sessions``) forgets it as it closes.
+What a session holds and reads is ``SessionState`` (``bot/session_state.py``); the lobby's seat
+changes and the start are ``Lobby``'s (``bot/lobby.py``), the deadlines ``TurnTimer``'s
+(``bot/turn_timer.py``), both given the state alone; only a session ends its game, and its
+registry (``Sessions``, ``bot/sessions.py``) forgets it as it closes.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import random
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
-from typing import Final, Protocol, TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final, Protocol
 
 from engine import (
     Action,
     Game,
     IllegalAction,
-    Play,
-    Rules,
-    SeatView,
-    parse_action,
-    seat_view,
 )
 
 from .computer import Computers
 from .failpoints import failpoint
 from .lobby import Lobby
+from .session_state import DEFAULT_TURN_SECONDS, SessionState, stored_rules
 from .session_values import Change, GameLost, SeatInfo, SessionError
 from .storage import (
     ActionConflict,
     ChannelBusy,
     Fence,
-    FencedOut,
     GameResult,
     GameRow,
-    Seat,
     SeatResult,
     Storage,
 )
@@ -54,17 +47,7 @@ from .turn_timer import TurnTimer
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-LOBBY_SECONDS: Final = 15 * 60
-DEFAULT_TURN_SECONDS: Final = 120
 TIMEOUTS_BEFORE_AWAY: Final = 2  # time-outs in a row before the computer keeps the seat
-
-
-def stored_rules(row: GameRow) -> Rules:
-    """A stored game's rules. Storage keeps them as their dict (``Rules.to_dict``, written by
-    ``Sessions.open_lobby``); the bot passes ``Rules`` everywhere else."""
-    return Rules.from_dict(row.rules)
 
 
 def no_fence(guild_id: int) -> Fence | None:
@@ -100,6 +83,17 @@ class Presenter(Protocol):
         ...
 
 
+class ChatPresenter(Presenter, Protocol):
+    """The game's extension's presenter, as ``NinesBot.plug_in`` takes it: the sessions'
+    ``Presenter``, and told when a seated person closed the game's web table
+    (bot/activity/fanout.py), so that the chat catches up for them."""
+
+    async def web_table_left(self, session: GameSession) -> None:
+        """A seated person closed the game's web table (their last socket): they follow the
+        game in chat now, which catches up for them."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
 class Deps:
     storage: Storage
@@ -114,9 +108,19 @@ class Deps:
     fenced_out: Callable[[Fence], None] = ignore_fenced_out
 
 
-class GameSession:
-    """A lobby or a game in progress in one channel (or thread): its seats, its engine game,
-    the lock every change takes, its ``lobby`` (seat changes, the start) and its ``timer``."""
+class Registry(Protocol):
+    """What a session tells the registry that runs it (``bot/sessions.py``'s ``Sessions``)."""
+
+    def forget(self, session: GameSession) -> None: ...
+
+    def move_to_thread(self, session: GameSession, thread_id: int) -> None: ...
+
+
+class GameSession(SessionState):
+    """A lobby or a game in progress in one channel (or thread): its state (``SessionState``),
+    its ``lobby`` (seat changes, the start) and its ``timer``; it plays and ends the game."""
+
+    deps: Deps
 
     def __init__(
         self,
@@ -128,132 +132,11 @@ class GameSession:
         turn_seconds: float = DEFAULT_TURN_SECONDS,
         game: Game | None = None,
     ) -> None:
-        self.id: Final = row.id
-        self.guild_id: Final = row.guild_id
-        self.channel_id = row.thread_id or row.channel_id  # where the table is posted
-        self.lobby_channel_id = row.channel_id  # where the lobby message is
-        self.host_id = row.host_id
-        self.language = row.language
-        # A restored game replayed from this row has read them already.
-        self.rules = game.rules if game is not None else stored_rules(row)
-        self.seed = row.seed
-        self.status = row.status
-        self.end_reason = row.end_reason  # why an ended game ended
-        self.lobby_message_id = row.lobby_message_id
-        self.created_at = row.created_at
-        self.players = players
-        self.seats = seats
-        self.turn_seconds = turn_seconds
-        self.game = game
-        self.deadline: float | None = row.turn_deadline
-        self.deps = deps
-        self.lock = asyncio.Lock()
-        #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
-        #: is a Discord round trip, and the next click must not wait for it.
-        self.table_lock = asyncio.Lock()
-        self.lobby: Final = Lobby(self)
-        self.timer: Final = TurnTimer(self)
-        self.closed = False
-        #: A daily deal (bot/daily.py): played by one person alone, shown to them only (the
-        #: presenter posts nothing of it in a channel but one line at the end), its computers'
-        #: choices exact, and finished by the computers when the person is away.
-        self.private = False
-        #: Stamped on every write of the game (storage's fencing.py): the lease under which
-        #: this process runs it, set by Sessions when it opens or restores the game. A
-        #: session never outlives its lease: a new lease, a new session.
-        self.fence: Fence | None = None
+        super().__init__(row, seats, deps, players=players, turn_seconds=turn_seconds, game=game)
+        self.timer: Final = TurnTimer(self, self.deadline_passed)
+        self.lobby: Final = Lobby(self, self.timer, lambda: deps.presenter.lobby_changed(self))
         #: The registry that runs this session, told when it closes.
-        self._registry: Sessions | None = None
-
-    async def write(self, write: Awaitable[T]) -> T:
-        """A storage write of this game (its lobby's and timer's too); refused by the fence,
-        the game is another process's now: close quietly (GameLost)."""
-        try:
-            return await write
-        except FencedOut as refused:
-            log.warning("game %s: its shard has a newer holder; no longer running it", self.id)
-            self.close()
-            self.deps.fenced_out(refused.fence)
-            raise GameLost(self.id) from None
-
-    # -- reading ---------------------------------------------------------------------------------
-
-    @property
-    def lobby_deadline(self) -> float:
-        """When an unstarted lobby closes by itself."""
-        return self.created_at + LOBBY_SECONDS
-
-    @property
-    def n(self) -> int:
-        """How many actions the game has accepted: the version buttons carry."""
-        return len(self.game.log) if self.game else 0
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.seats):
-            if seat.user_id == user_id:
-                return i
-        return None
-
-    def view(self, seat: int) -> SeatView:
-        assert self.game is not None
-        return seat_view(self.game, seat)
-
-    @property
-    def people(self) -> list[int]:
-        return [s.user_id for s in self.seats if s.user_id is not None]
-
-    def names(self) -> list[str]:
-        return [s.name for s in self.seats]
-
-    # -- preferences -----------------------------------------------------------------------------
-
-    async def load_preferences(self) -> None:
-        """The seated people's own preferences, as stored (kept per person, every server's)."""
-        autoplay = await self.deps.storage.autoplay_users(self.people)
-        trumps_first = await self.deps.storage.trumps_first_users(self.people)
-        text_cards = await self.deps.storage.text_cards_users(self.people)
-        for seat in self.seats:
-            seat.autoplay = seat.user_id in autoplay
-            seat.trumps_first = seat.user_id in trumps_first
-            seat.text_cards = seat.user_id in text_cards
-
-    # -- play ------------------------------------------------------------------------------------
-
-    def forced_move(self) -> Action | None:
-        """The move that plays itself now, if any: a person's only legal card when it is the
-        last of their hand (every seat then holds one card at most, so playing it reveals
-        nothing), or, if they chose so (``autoplay``), any turn whose only legal action is one
-        card. Never an exchange (keep or swap is a choice), never a Joker (its win or lose call
-        is a choice: two legal actions)."""
-        game = self.game
-        if self.closed or game is None or game.over or game.turn is None:
-            return None
-        seat = game.turn
-        info = self.seats[seat]
-        if info.played_by_computer:
-            return None
-        legal = game.legal_actions(seat)
-        if len(legal) != 1 or not isinstance(legal[0], Play):
-            return None
-        if info.autoplay or len(game.hands[seat]) == 1:
-            return legal[0]
-        return None
-
-    def check_turn(self, user_id: int, n: int) -> int:
-        """The acting seat of ``user_id`` at version ``n``, or a SessionError saying why it
-        may not act."""
-        if self.status != "live" or self.game is None:
-            raise SessionError("error.not_live")
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise SessionError("error.not_seated")
-        if self.seats[seat].away:
-            raise SessionError("error.away")
-        if n != self.n:
-            raise SessionError("error.stale")
-        if self.game.turn != seat:
-            raise SessionError("error.not_your_turn")
-        return seat
+        self._registry: Registry | None = None
 
     async def act(
         self,
@@ -384,24 +267,6 @@ class GameSession:
         await self.write(self.deps.storage.set_seat_away(self.id, seat, False, 0, fence=self.fence))
         await self.timer.arm()
 
-    # -- whose decision --------------------------------------------------------------------------
-
-    def person_due(self) -> int | None:
-        """The seat of the person whose decision is due now, if any (computers and a forced
-        card that plays itself need no timer)."""
-        game = self.game
-        if self.closed or game is None or game.over or game.turn is None:
-            return None
-        return None if self.plays_itself() else game.turn
-
-    def plays_itself(self) -> bool:
-        """Whether the next move needs nobody's click: a computer's (or an absent person's
-        stand-in's), or a forced card (see ``forced_move``)."""
-        game = self.game
-        if self.closed or game is None or game.over or game.turn is None:
-            return False
-        return self.seats[game.turn].played_by_computer or self.forced_move() is not None
-
     async def time_out(self) -> Change:
         """The seat due to act ran out of time (its ``TurnTimer`` fired, or the deadline
         passed while the bot was down): the computer plays for it this once."""
@@ -429,6 +294,25 @@ class GameSession:
             return change
         change.extend(await self._play([(seat, await self._computer_choice(seat), True)]))
         return change
+
+    async def deadline_passed(self, n: int) -> None:
+        """The timer's deadline for version ``n`` passed (``TurnTimer``): time the turn out, or
+        expire the lobby, unless someone acted first."""
+        presenter = self.deps.presenter
+        try:
+            async with self.lock:
+                if self.closed or n != self.n:
+                    return  # someone acted first
+                if self.status == "lobby":
+                    await self.abandon("expired")
+                    await presenter.lobby_expired(self)
+                    return
+                change = await self.time_out()
+            await presenter.show(self, change)
+        except GameLost:
+            return  # logged; the shard's holder runs the game's timers now
+        except Exception:
+            log.exception("timer of game %s failed", self.id)
 
     # -- the end ---------------------------------------------------------------------------------
 
@@ -484,7 +368,7 @@ class GameSession:
 
     def close(self) -> None:
         """Stop running the game here: its timer stops and its registry forgets it."""
-        self.closed = True
+        super().close()
         self.timer.cancel()
         if self._registry is not None:
             self._registry.forget(self)
@@ -511,304 +395,17 @@ class GameSession:
         await self.deps.storage.update_game(self.id, fence=self.fence, announced=True)
 
 
-class Sessions:
-    """Every open game of the process, by id and by channel."""
-
-    def __init__(self, deps: Deps) -> None:
-        self.deps = deps
-        self._by_id: dict[int, GameSession] = {}
-        #: Set when no restore is under way: a click that finds no game waits for it.
-        self._restored = asyncio.Event()
-        self._restored.set()
-        self._restoring = 0
-        self._by_channel: dict[int, GameSession] = {}
-        #: Told when a game starts running here or is found in a new channel (a lobby
-        #: opened, a game restored or taken over, a table moved to its thread): the
-        #: Activity's pages waiting in a channel with no game sit down at it
-        #: (bot/activity/waiting.py). Must not block.
-        self.opened: Callable[[GameSession], None] | None = None
-        #: Told of each session that closes (its game ended), e.g. a tournament whose table it
-        #: was (bot/tournament/runner.py). Called, not awaited: a listener starts its own task.
-        self.closed_listeners: list[Callable[[GameSession], None]] = []
-
-    def __len__(self) -> int:
-        return len(self._by_id)
-
-    def get(self, game_id: int) -> GameSession | None:
-        session = self._by_id.get(game_id)
-        return None if session is None or session.closed else session
-
-    def in_channel(self, channel_id: int) -> GameSession | None:
-        session = self._by_channel.get(channel_id)
-        return self.get(session.id) if session else None
-
-    def all(self) -> list[GameSession]:
-        return [s for s in list(self._by_id.values()) if self.get(s.id)]
-
-    def seated(self, guild_id: int | None, user_id: int) -> GameSession | None:
-        """The open lobby or game of this server where ``user_id`` has a seat, if any."""
-        for session in self.all():
-            if session.private:
-                continue  # a daily is played apart from the server's games
-            if session.guild_id == guild_id and session.seat_of(user_id) is not None:
-                return session
-        return None
-
-    def add(self, session: GameSession) -> None:
-        """Run ``session`` here: found by its id, its table's channel and its lobby's, until
-        it closes."""
-        session._registry = self
-        self._by_id[session.id] = session
-        self._by_channel[session.channel_id] = session
-        # A game in its own thread is found from its lobby's channel too (after a restart).
-        self._by_channel.setdefault(session.lobby_channel_id, session)
-        if self.opened is not None:
-            self.opened(session)
-
-    def move_to_thread(self, session: GameSession, thread_id: int) -> None:
-        """``session``'s table now runs in a thread (``GameSession.move_to_thread``); the
-        lobby's channel still finds it."""
-        session.channel_id = thread_id
-        self._by_channel[thread_id] = session
-        self._by_channel[session.lobby_channel_id] = session
-        if self.opened is not None:
-            self.opened(session)
-
-    def forget(self, session: GameSession) -> None:
-        """``session`` closed (``GameSession.close``): it is found no more."""
-        if self._by_id.get(session.id) is session:
-            del self._by_id[session.id]
-        for channel_id in (session.channel_id, session.lobby_channel_id):
-            if self._by_channel.get(channel_id) is session:
-                del self._by_channel[channel_id]
-        for listener in self.closed_listeners:
-            listener(session)
-
-    async def open_lobby(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        thread_id: int | None,
-        rules: Rules,
-        host_id: int,
-        host_name: str,
-        language: str,
-        turn_seconds: float,
-    ) -> GameSession:
-        """A new lobby with its host seated. Raises ChannelBusy if the channel has a game."""
-        storage = self.deps.storage
-        row = await storage.create_game(
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=thread_id,
-            kind=rules.game,
-            rules=rules.to_dict(),
-            seed=random.SystemRandom().getrandbits(62),
-            host_id=host_id,
-            language=language,
-            seats=[Seat(0, host_name, host_id)],  # stored with the game: one write (issue 31)
-        )
-        session = GameSession(
-            row,
-            [SeatInfo(host_name, host_id)],
-            self.deps,
-            players=rules.players,
-            turn_seconds=turn_seconds,
-        )
-        session.fence = self.deps.fence(guild_id)
-        await session.timer.arm()
-        self.add(session)
-        return session
-
-    async def restore(self, serves: Callable[[int], bool] | None = None) -> list[GameSession]:
-        """Rebuild every open game from storage after a start; timers resume. Ended games
-        whose end their channel was not told yet come back too, closed, to be announced.
-        ``serves`` (a sharded bot): only the games of the guilds it says this process serves,
-        and not those it already runs."""
-        self._restoring += 1
-        self._restored.clear()
-        try:
-            return await self._restore(serves)
-        finally:
-            self._restoring -= 1
-            if not self._restoring:
-                self._restored.set()
-
-    @property
-    def restoring(self) -> bool:
-        return not self._restored.is_set()
-
-    async def restored(self, within: float) -> bool:
-        """Wait at most ``within`` seconds for the restores under way; whether they ended."""
-        try:
-            await asyncio.wait_for(self._restored.wait(), within)
-        except TimeoutError:
-            return False
-        return True
-
-    async def _restore(self, serves: Callable[[int], bool] | None) -> list[GameSession]:
-        storage = self.deps.storage
-        restored = []
-        timers: dict[int, float] = {}  # per guild: its turn timer setting
-        rows = [*await storage.live_games(), *await storage.unannounced_games()]
-        dailies = await storage.daily_games(row.id for row in rows)
-        for row in rows:
-            if serves is not None and (not serves(row.guild_id) or row.id in self._by_id):
-                continue
-            seats = [
-                SeatInfo(s.name, s.user_id, s.difficulty, s.away, s.timeouts)
-                for s in await storage.seats(row.id)
-            ]
-            rules = stored_rules(row)
-            game = None
-            if row.status != "lobby":
-                stored = await storage.actions(row.id)
-                try:
-                    actions = [(a.seat, parse_action(a.action)) for a in stored]
-                    game = Game.replay(rules, row.seed, actions)
-                except Exception:
-                    log.exception("game %s does not replay; abandoning it", row.id)
-                    await storage.abandon_game(
-                        row.id, "corrupt", fence=self.deps.fence(row.guild_id)
-                    )
-                    row = replace(row, status="abandoned", end_reason="corrupt")
-            session = GameSession(
-                row,
-                seats,
-                self.deps,
-                players=rules.players,
-                turn_seconds=await self._turn_seconds(row.guild_id, timers),
-                game=game,
-            )
-            session.fence = self.deps.fence(row.guild_id)
-            session.private = row.id in dailies
-            if row.status == "live":
-                await session.load_preferences()
-            if row.is_open:
-                self.add(session)
-            else:
-                session.closed = True  # ended: only its announcement is owed
-            restored.append(session)
-        return restored
-
-    async def _turn_seconds(self, guild_id: int, known: dict[int, float]) -> float:
-        if guild_id not in known:
-            stored = await self.deps.storage.get_guild_settings(guild_id)
-            known[guild_id] = float(stored.get("turn_timer") or DEFAULT_TURN_SECONDS)
-        return known[guild_id]
-
-    async def autoplay_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, Change]]:
-        """A person changed their autoplay preference (stored by the caller): their seats in
-        the games this process runs follow it at once, and a forced card already due plays
-        now. Each game's change, to show."""
-
-        async def follow(session: GameSession, seat: int) -> tuple[GameSession, Change] | None:
-            session.seats[seat].autoplay = on
-            if session.status != "live" or not session.plays_itself():
-                return None
-            try:
-                return session, await session.run_computers()
-            except GameLost:
-                return None  # logged; its shard's holder runs it
-
-        return await self._each_seat_of(user_id, follow)
-
-    async def trumps_first_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, int]]:
-        """A person changed how their hand is sorted (stored by the caller): their seats in
-        the games this process runs follow it at once. Each game and seat, to redraw."""
-
-        async def follow(session: GameSession, seat: int) -> tuple[GameSession, int] | None:
-            session.seats[seat].trumps_first = on
-            return (session, seat) if session.status == "live" else None
-
-        return await self._each_seat_of(user_id, follow)
-
-    async def text_cards_changed(self, user_id: int, on: bool) -> list[tuple[GameSession, int]]:
-        """A person changed whether their hand shows text cards (stored by the caller): as
-        ``trumps_first_changed``, each live game and seat, to redraw."""
-
-        async def follow(session: GameSession, seat: int) -> tuple[GameSession, int] | None:
-            session.seats[seat].text_cards = on
-            return (session, seat) if session.status == "live" else None
-
-        return await self._each_seat_of(user_id, follow)
-
-    async def _each_seat_of(
-        self, user_id: int, follow: Callable[[GameSession, int], Awaitable[T | None]]
-    ) -> list[T]:
-        """``follow(session, seat)`` for the person's seat in each open game this process
-        runs, under that game's lock; what it returned, but None."""
-        followed = []
-        for session in self.all():
-            seat = session.seat_of(user_id)
-            if seat is None:
-                continue
-            async with session.lock:
-                if session.closed:
-                    continue
-                result = await follow(session, seat)
-            if result is not None:
-                followed.append(result)
-        return followed
-
-    def let_go(self, serves: Callable[[int], bool]) -> int:
-        """Stop running the games of the guilds ``serves`` no longer covers (their shard went
-        to another process, which restores them); how many."""
-        gone = [s for s in self._by_id.values() if not serves(s.guild_id)]
-        for session in gone:
-            session.close()
-        return len(gone)
-
-    async def close(self) -> None:
-        for session in list(self._by_id.values()):
-            session.close()
-        # Let cancelled timers finish so nothing is left pending at shutdown.
-        await asyncio.sleep(0)
-
-    async def resume(self, restored: list[GameSession]) -> None:
-        """Once connected: bring every restored game's channel up to date, saying the game was
-        restored, and resume its timers. Ended games whose end was not told get it now."""
-        presenter = self.deps.presenter
-        for session in restored:
-            try:
-                async with session.lock:
-                    if session.closed:  # ended before its channel was told
-                        ended = "finished" if session.status == "finished" else session.end_reason
-                        await presenter.show(session, Change(restored=True, ended=ended))
-                        continue
-                    if session.status == "lobby":
-                        await presenter.refresh_lobby(session)
-                        session.timer.resume()
-                        continue
-                    change = Change(restored=True)
-                    game = session.game
-                    assert game is not None
-                    if game.over:  # stopped between its last move and its result
-                        change.extend(await session._finish())
-                    elif session.plays_itself():
-                        change.extend(await session.run_computers())
-                    elif session.deadline is not None and session.deadline <= session.deps.clock():
-                        # The turn ran out while the bot was down: time it out now, in the
-                        # same table edit that says the game was restored.
-                        change.extend(await session.time_out())
-                    else:
-                        session.timer.resume()  # a deadline that passed while down fires now
-                    await presenter.show(session, change)
-            except GameLost:
-                continue  # logged; taken over again meanwhile
-            except Exception:
-                log.exception("could not restore game %s", session.id)
-
-
 __all__ = [
+    "DEFAULT_TURN_SECONDS",
     "Change",
     "ChannelBusy",
+    "ChatPresenter",
     "Deps",
     "GameLost",
     "GameSession",
     "Presenter",
     "SeatInfo",
     "SessionError",
-    "Sessions",
+    "SessionState",
+    "stored_rules",
 ]

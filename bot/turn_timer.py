@@ -1,7 +1,8 @@
 """The clock of one game: the deadline of the decision due, and what happens when it passes.
 
 A lobby closes by itself ``LOBBY_SECONDS`` after it opened; a person's turn runs out after the
-server's turn timer, and the computer plays for them that once (``GameSession.time_out``).
+server's turn timer, and the computer plays for them that once (``GameSession.time_out``,
+from ``GameSession.deadline_passed``).
 Computers and forced cards need no timer: they play at once. Every deadline is stored with the
 game (``turn_deadline``), so a restart honours it, even one that passed while the bot was down.
 """
@@ -9,15 +10,9 @@ game (``turn_deadline``), so a restart honours it, even one that passed while th
 from __future__ import annotations
 
 import asyncio
-import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
 
-from .session_values import GameLost
-
-if TYPE_CHECKING:
-    from .session import GameSession
-
-log = logging.getLogger(__name__)
+from .session_state import SessionState
 
 #: A decision: (how many actions the game had accepted, the seat due, None in a lobby).
 Decision = tuple[int, int | None]
@@ -31,8 +26,13 @@ class TurnTimer:
     does nothing if someone acted first.
     """
 
-    def __init__(self, session: GameSession) -> None:
+    def __init__(
+        self, session: SessionState, expire: Callable[[int], Coroutine[None, None, None]]
+    ) -> None:
         self.session = session
+        #: What a passed deadline does (``GameSession.deadline_passed``), given the version it
+        #: was set for.
+        self.expire = expire
         self._handle: asyncio.TimerHandle | None = None
         self._expiry: asyncio.Task[None] | None = None
         #: The decision the pending timer is for.
@@ -116,23 +116,4 @@ class TurnTimer:
 
     def _fire(self, n: int) -> None:
         self._handle = None
-        self._expiry = asyncio.create_task(self._expire(n), name=f"timer-{self.session.id}")
-
-    async def _expire(self, n: int) -> None:
-        """A deadline passed: time the turn out (or expire the lobby) unless someone acted."""
-        session = self.session
-        presenter = session.deps.presenter
-        try:
-            async with session.lock:
-                if session.closed or n != session.n:
-                    return  # someone acted first
-                if session.status == "lobby":
-                    await session.abandon("expired")
-                    await presenter.lobby_expired(session)
-                    return
-                change = await session.time_out()
-            await presenter.show(session, change)
-        except GameLost:
-            return  # logged; the shard's holder runs the game's timers now
-        except Exception:
-            log.exception("timer of game %s failed", session.id)
+        self._expiry = asyncio.create_task(self.expire(n), name=f"timer-{self.session.id}")

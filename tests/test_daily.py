@@ -15,7 +15,8 @@ import pytest
 from bot.app import NinesBot
 from bot.computer import Computers
 from bot.daily import Daily, day_before, day_of, deal_seed, decisions, rank, week_of
-from bot.session import GameSession, Sessions
+from bot.session import GameSession
+from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.storage import DailyBoard, DailyTry, GameKind, Storage
 from engine import Action

@@ -262,3 +262,50 @@ async def test_with_the_activity_on_the_bot_shows_through_a_presenter_and_nothin
         await server.api.close()
         await computers.close()
         await storage.close()
+
+
+def rooms_imported(path: Path) -> set[str]:
+    """The rooms (``bot/``'s subpackages) a module under ``bot/`` imports, typing-only imports
+    and imports inside functions too: relative ones resolved from its own package."""
+    package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            names = [*base, *(node.module or "").split(".")] if node.module else base
+            targets = [names] if node.module else [[*names, a.name] for a in node.names]
+        elif isinstance(node, ast.Import):
+            targets = [alias.name.split(".") for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            if len(target) > 1 and target[0] == "bot" and (ROOT / "bot" / target[1]).is_dir():
+                found.add(target[1])
+    return found
+
+
+def test_the_rooms_of_the_bot_import_one_way() -> None:
+    """``bot/``'s rooms (its subpackages: the process, the web table, the game sessions...)
+    stand on each other without a circle, typing-only imports included: README's "The bot's
+    rooms"."""
+    rooms = sorted(p.name for p in (ROOT / "bot").iterdir() if (p / "__init__.py").is_file())
+    uses = {
+        room: {
+            other
+            for path in sources(f"bot/{room}")
+            for other in rooms_imported(path)
+            if other != room
+        }
+        for room in rooms
+    }
+    circles = []
+    for room in rooms:  # a room that reaches itself through the others
+        seen, todo = set(), list(uses[room])
+        while todo:
+            other = todo.pop()
+            if other not in seen:
+                seen.add(other)
+                todo += uses[other]
+        if room in seen:
+            circles.append(f"{room} -> {sorted(uses[room])}")
+    assert len(rooms) >= 3 and not circles, circles

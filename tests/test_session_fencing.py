@@ -11,7 +11,8 @@ import pytest
 
 from bot.app import NinesBot
 from bot.computer import Computers
-from bot.session import GameLost, GameSession, Sessions
+from bot.session import GameLost, GameSession
+from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.shards import ShardLeases
 from bot.storage import Storage

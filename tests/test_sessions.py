@@ -11,7 +11,8 @@ import pytest
 
 from bot.app import NinesBot
 from bot.computer import Computers
-from bot.session import GameSession, SeatInfo, SessionError, Sessions
+from bot.session import GameSession, SeatInfo, SessionError
+from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.storage import Storage
 from engine import Rules

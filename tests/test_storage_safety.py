@@ -14,7 +14,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import NinesBot, build_bot
+from bot.app import NinesBot
+from bot.run import build_bot
 from bot.session import GameSession, SeatInfo
 from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules

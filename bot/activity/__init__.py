@@ -1,7 +1,7 @@
 """The Activity: the web table Discord opens in a channel, served by the bot itself.
 
 Off unless ``ACTIVITY_PORT`` and ``DISCORD_CLIENT_SECRET`` are set (bot/settings.py): then
-``NinesBot`` makes one ``ActivityServer``, starts it with the bot and stops it with it. It
+``bot/run.py`` makes one ``ActivityServer`` beside the bot, which starts and stops it. It
 serves, on that port (every interface; Discord's proxy reaches it through the public HTTPS
 address the Developer Portal's URL mapping names, and strips its ``/.proxy`` prefix:
 https://discord.com/developers/docs/activities/development-guides/networking):
@@ -39,16 +39,20 @@ from typing import TYPE_CHECKING, Final
 from aiohttp import web
 
 from .. import discord_internals
+from ..daily import Daily
+from ..moves import Moves
+from ..session import ChatPresenter, GameSession
+from ..sessions import Sessions
 from .budget import PerAddress
 from .discord_api import ActivityApi, CallBudget, CodeRefused, DiscordUnavailable, SecretRefused
-from .fanout import ChatPresenter, FanOut
+from .fanout import FanOut
 from .gate import Gate
 from .hub import Hub
 from .limits import TEXT_LONGEST, Limits, Unreadable, address_of, decode
 from .socket_life import serve
 
 if TYPE_CHECKING:
-    from ..app import NinesBot
+    from ..app import LobbyMove, LobbyOpening, NinesBot
     from ..settings import Settings
 
 log = logging.getLogger(__name__)
@@ -193,6 +197,25 @@ class ActivityServer:
 
     def fan_out(self, chat: ChatPresenter) -> FanOut:
         return FanOut(chat, self.hub)
+
+    def plays(self, sessions: Sessions, moves: Moves, daily: Daily) -> None:
+        """The sessions, the move use case and the daily deals, once ``NinesBot.plug_in``
+        has made them around the fan-out presenter (the hub seats people at them)."""
+        self.hub.plays(sessions, moves, daily)
+
+    def lobby_moves(self, seat: LobbyMove, open_lobby: LobbyOpening) -> None:
+        """The extension's lobby moves (bot/ cannot import it): a seat's, and a lobby opened
+        from a waiting page."""
+        self.hub.lobby_seat = seat
+        self.hub.lobby_open = open_lobby
+
+    def game_opened(self, session: GameSession) -> None:
+        """A game opened in a channel: a page waiting there sits down (bot/activity/waiting.py)."""
+        self.hub.waiting.game_opened(session)
+
+    def at_table(self, game_id: int) -> frozenset[int]:
+        """The people (user ids) with the game's web table open now, signed in."""
+        return self.hub.at_table(game_id)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=16 * 1024)

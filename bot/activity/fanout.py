@@ -14,20 +14,8 @@ coalesced, docs/activity.md), and is told here when one of them closes it
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from ..session import Change, GameSession, Presenter
+from ..session import Change, ChatPresenter, GameSession
 from .hub import Hub
-
-
-class ChatPresenter(Presenter, Protocol):
-    """The game's extension's presenter, as ``NinesBot.plug_in`` takes it: the sessions'
-    ``Presenter``, and told when a seated person closed the game's web table."""
-
-    async def web_table_left(self, session: GameSession) -> None:
-        """A seated person closed the game's web table (their last socket): they follow the
-        game in chat now, which catches up for them."""
-        ...
 
 
 class FanOut:

@@ -39,7 +39,8 @@ from engine import parse_action
 from ..daily import Daily
 from ..i18n import language_of, tr
 from ..moves import Answer, Move, Moves
-from ..session import GameLost, GameSession, SessionError, Sessions
+from ..session import GameLost, GameSession, SessionError
+from ..sessions import Sessions
 from ..storage import FencedOut, Storage
 from .daily import DailyDesk
 from .discord_api import Person

@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..session import Sessions
+from ..sessions import Sessions
 from ..storage.tournament_values import TournamentRow
 from .errors import TournamentError
 from .presenter import TournamentPresenter

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..failpoints import failpoint
-from ..session import Sessions
+from ..sessions import Sessions
 from ..storage import Storage
 from ..storage.tournament_values import TournamentRow, TournamentSpec
 from .clock import Deadlines

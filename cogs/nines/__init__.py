@@ -13,7 +13,7 @@ from discord.ext import commands
 
 from bot import discord_internals
 from bot.i18n import language_of, tr
-from bot.session import Sessions
+from bot.sessions import Sessions
 from bot.tournament import TournamentRunner
 
 from . import activity, ids
@@ -69,8 +69,7 @@ async def setup(bot: NinesBot) -> None:
     if bot.activity_server is not None:
         # The web table's lobby moves, done as chat's (bot/ cannot import this extension).
         web_lobby = WebLobby(bot, sessions, bot.storage, bot.presenter, chat)
-        bot.activity_server.hub.lobby_seat = web_lobby.act
-        bot.activity_server.hub.lobby_open = web_lobby.open
+        bot.activity_server.lobby_moves(web_lobby.act, web_lobby.open)
     bot.add_dynamic_items(*DYNAMIC_ITEMS, activity.OpenTableButton, TournamentButton)
     discord_internals.route_dynamic_items(bot, functools.partial(_call_dynamic_item, controller))
     for cog in nines_cogs(bot, controller):

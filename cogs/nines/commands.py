@@ -16,7 +16,8 @@ from discord.ext import commands
 
 from bot.i18n import language_of, tr
 from bot.names import in_text
-from bot.session import GameSession, Sessions
+from bot.session import GameSession
+from bot.sessions import Sessions
 from bot.storage import GameKind, player_key
 from engine import RULESETS, Rules, game_type
 

@@ -24,7 +24,8 @@ from bot import discord_internals, table_model, table_models
 from bot.i18n import tr
 from bot.moves import Answer, Move, Moves
 from bot.names import distinct
-from bot.session import GameSession, Presenter, SeatInfo, SessionError, Sessions, stored_rules
+from bot.session import GameSession, Presenter, SeatInfo, SessionError, stored_rules
+from bot.sessions import Sessions
 from bot.storage import Storage
 from engine import JOKER, Action, Play
 

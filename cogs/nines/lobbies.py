@@ -11,7 +11,8 @@ import discord
 from bot import names, table_model
 from bot.failpoints import failpoint
 from bot.i18n import and_list, language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo, Sessions
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
+from bot.sessions import Sessions
 from bot.storage import ChannelBusy, Storage
 from engine import Rules
 

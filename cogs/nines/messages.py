@@ -65,7 +65,7 @@ class GameMessages:
         """The people (user ids) with the game's web table open now (the Activity's sockets,
         signed in; bot/activity/hub.py), none when the Activity is not served."""
         server = self.bot.activity_server
-        return frozenset() if server is None else server.hub.at_table(session.id)
+        return frozenset() if server is None else server.at_table(session.id)
 
     def played_at_web_table(self, session: GameSession) -> bool:
         """Whether every person seated has the game's web table open: nobody plays from

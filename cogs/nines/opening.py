@@ -18,7 +18,8 @@ import discord
 
 from bot import game_lock
 from bot.i18n import tr
-from bot.session import GameSession, Sessions
+from bot.session import GameSession
+from bot.sessions import Sessions
 from bot.storage import Storage
 
 from . import replies

@@ -19,7 +19,8 @@ import discord
 
 from bot import names, table_model
 from bot.i18n import language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, Presenter, SessionError, Sessions
+from bot.session import DEFAULT_TURN_SECONDS, GameSession, Presenter, SessionError
+from bot.sessions import Sessions
 from bot.storage import ChannelBusy, Storage
 from engine import Rules
 

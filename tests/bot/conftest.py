@@ -8,7 +8,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import NinesBot, build_bot
+from bot.app import NinesBot
+from bot.run import build_bot
 from fakecord import FakeDiscord
 from testbed.settings import bot_settings
 

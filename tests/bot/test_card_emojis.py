@@ -14,10 +14,11 @@ import discord
 import pytest
 
 from bot import emojis
-from bot.app import NinesBot, build_bot
+from bot.app import NinesBot
 from bot.card_faces import Face, face_key, faces
 from bot.emojis import MAX_EMOJIS, CardFaces, emoji_name, sync_card_faces
 from bot.i18n import card_label
+from bot.run import build_bot
 from bot.storage import Storage
 from engine import Card
 from fakecord import FakeDiscord

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import bot.session as session_module
+import bot.session_state as state_module
 from bot.app import NinesBot
 from bot.session import GameSession
 from cogs.nines import ids
@@ -393,7 +393,7 @@ async def test_a_lobby_nobody_starts_expires(
     fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ):
     fake = fake_discord
-    monkeypatch.setattr(session_module, "LOBBY_SECONDS", 0.5)
+    monkeypatch.setattr(state_module, "LOBBY_SECONDS", 0.5)
     bot = await start_bot()
     alice, bob = fake.add_user("alice"), fake.add_user("bob")
     lobby = await open_lobby(fake, alice)

@@ -13,7 +13,8 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot.app import INTENTS, NinesBot, build_bot
+from bot.app import INTENTS, NinesBot
+from bot.run import build_bot
 from fakecord import FakeDiscord
 from fakecord.wiring import run_client, stop_client
 from testbed.settings import bot_settings

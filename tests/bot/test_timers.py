@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-import bot.session
+import bot.session_state as state_module
 from bot.session import TIMEOUTS_BEFORE_AWAY
 from bot.storage import Storage
 from fakecord import FakeDiscord
@@ -151,7 +151,7 @@ async def test_a_lobby_nobody_starts_expires(
     fake_discord: FakeDiscord, start_bot: StartBot, monkeypatch: pytest.MonkeyPatch
 ):
     fake = fake_discord
-    monkeypatch.setattr(bot.session, "LOBBY_SECONDS", SHORT)
+    monkeypatch.setattr(state_module, "LOBBY_SECONDS", SHORT)
     nines = await start_bot()
     alice = fake.add_user("alice")
     res = await fake.slash(alice, fake.channel, "nines start")

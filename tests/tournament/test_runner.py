@@ -12,8 +12,9 @@ from pathlib import Path
 
 from bot.app import NinesBot
 from bot.computer import Computers
-from bot.session import GameSession, Sessions
+from bot.session import GameSession
 from bot.session_values import Change
+from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentRow, TournamentSpec
