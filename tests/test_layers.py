@@ -224,14 +224,14 @@ async def test_with_the_activity_on_the_bot_shows_through_a_presenter_and_nothin
     (the extension asks its own presenter for the rest); the hub plays the bot's sessions and
     its one move use case, given by ``plug_in``; and someone leaving the web table reaches
     the chat presenter through its typed ``web_table_left``."""
-    from bot.activity import FanOut
+    from bot.activity import ActivityServer, FanOut
 
     storage = await Storage.open(tmp_path / "nines.sqlite3")
     computers = Computers(0)
     settings = Settings(token="a.b.c", activity_port=8081, client_secret="secret")
     bot = NinesBot(settings, storage, computers)
-    server = bot.activity_server
-    assert server is not None
+    server = ActivityServer(bot, settings)  # as bot/run.py builds it beside the bot
+    bot.activity_server = server
     try:
         with pytest.raises(RuntimeError, match="plug_in"):
             server.hub.games  # noqa: B018  # nothing to play before the extension plugs in
