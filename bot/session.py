@@ -34,6 +34,7 @@ from engine import (
     parse_action,
     seat_view,
 )
+from engine.duplicate import Rotations
 
 from .computer import Computers
 from .failpoints import failpoint
@@ -158,6 +159,9 @@ class GameSession:
         #: presenter posts nothing of it in a channel but one line at the end), its computers'
         #: choices exact, and finished by the computers when the person is away.
         self.private = False
+        #: A duplicate match's game (bot/duplicate_match.py): the match's games before it, for
+        #: its sheet's running duplicate result. None for any other game.
+        self.duplicate: Rotations | None = None
         #: Stamped on every write of the game (storage's fencing.py): the lease under which
         #: this process runs it, set by Sessions when it opens or restores the game. A
         #: session never outlives its lease: a new lease, a new session.
@@ -530,6 +534,10 @@ class Sessions:
         #: Told of each session that closes (its game ended), e.g. a tournament whose table it
         #: was (bot/tournament/runner.py). Called, not awaited: a listener starts its own task.
         self.closed_listeners: list[Callable[[GameSession], None]] = []
+        #: Awaited with the sessions of each restore, before anything is shown of them: what
+        #: a game keeps beside its row (a duplicate match's earlier games,
+        #: bot/duplicate_match.py) is read again.
+        self.restore_hooks: list[Callable[[list[GameSession]], Awaitable[None]]] = []
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -690,6 +698,8 @@ class Sessions:
             else:
                 session.closed = True  # ended: only its announcement is owed
             restored.append(session)
+        for hook in self.restore_hooks:
+            await hook(restored)
         return restored
 
     async def _turn_seconds(self, guild_id: int, known: dict[int, float]) -> float:
