@@ -372,7 +372,7 @@ def test_a_french_rules_embed_reads_as_a_whole() -> None:
         "Points",
         "Fin de la partie",
         "Minuterie",
-        "Partie du jour",
+        "Partie du jour et tournante",
     ]
 
 

@@ -12,6 +12,8 @@ import pytest
 
 from bot.app import NinesBot
 from bot.duplicate_match import points_of, score_match
+from bot.i18n import tr
+from cogs.nines.render import rules_embed
 from engine import Game, Rules, parse_action
 from engine.duplicate import Rotations
 from fakecord import FakeDiscord
@@ -183,3 +185,15 @@ async def test_a_restart_mid_match_keeps_the_running_result(
     assert len(shown) == 3
     assert duplicate_total(shown[1]) == running_total(games[:2])
     assert duplicate_total(shown[2]) == running_total(games)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("ruleset", ["classic", "nein-nine"])
+def test_the_rules_say_how_a_duplicate_match_is_scored(lang: str, ruleset: str) -> None:
+    """``/nines rules``: the daily's scoring in a few sentences, and the table of friends'."""
+    embed = rules_embed(lang, Rules.from_settings(ruleset))
+    field = next(f for f in embed.fields if f.name == tr(lang, "rules.h.daily"))
+    text = " ".join((field.value or "").split())
+    assert " ".join(tr(lang, "rules.daily").split()) in text
+    assert " ".join(tr(lang, "rules.duplicate").split()) in text
+    assert ("half for a tie" if lang == "en" else "un demi pour une égalité") in text
