@@ -1,7 +1,7 @@
 """Print what each person sees in one game, as Discord would show it (a script, not a test).
 
     .venv/bin/python bench/show_game.py [--lang fr] [--ruleset classic] [--start 3]
-        [--rounds 2] [--seed 1] [--text]
+        [--rounds 2] [--seed 1] [--text] [--duplicate]
 
 The real bot (its own startup) against the Discord double: Élodie Côté (in the chosen
 language, also the server's) and Alexandre (English) with computers in the other seats (one,
@@ -11,6 +11,7 @@ content, embeds (title, description, fields as Discord shows them, a bold name o
 value, and footer), buttons (disabled ones in brackets). Cards show as the faces' emojis
 (uploaded to the double at start, as the bot does), written ``:queen_of_hearts:`` (the name
 Discord shows on hover and a screen reader says, without its hash); ``--text``: no faces.
+``--duplicate``: a duplicate match (``/nines start duplicate:on``), every game of it.
 """
 
 from __future__ import annotations
@@ -74,10 +75,15 @@ def ends(fake: object) -> int:
 
     assert isinstance(fake, FakeDiscord)
     return sum(
-        any(":rematch:" in (b.custom_id or "") for b in m.buttons())
+        ends_game(m)
         for m in fake.store.messages.get(fake.channel.id, [])
         if m.ephemeral_for is None
     )
+
+
+def ends_game(message: Any) -> bool:
+    """A game's end: the message offers a rematch."""
+    return any(":rematch:" in (b.custom_id or "") for b in message.buttons())
 
 
 @contextlib.asynccontextmanager
@@ -121,6 +127,8 @@ async def main(args: argparse.Namespace) -> None:
         options = {"ruleset": args.ruleset, "start": args.start}
         if "start" not in RULESETS[args.ruleset].settings:  # Nein Nine: a short game by rounds
             options = {"ruleset": args.ruleset, "rounds": args.rounds}
+        if args.duplicate:
+            options["duplicate"] = "on"
         res = await fake.slash(alice, fake.channel, "nines start", **options)
         assert res.message is not None, res.errors
         game = game_id_of(res.message)
@@ -152,8 +160,10 @@ async def main(args: argparse.Namespace) -> None:
         for _ in range(3000):
             await fake.settle()
             dump()
-            if ends(fake):
+            if ends(fake) >= (RULESETS[args.ruleset].players if args.duplicate else 1):
                 break
+            for p in people:  # a game's end notifies too: no move to make on it
+                p.seen.update(m.id for m in p.notifications() if ends_game(m))
             # Told by a notification, or by the answer to their own click (no ping then).
             due = [p for p in people if p.notifications() or p.answered_turn]
             if not due:
@@ -171,4 +181,7 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=2, help="Nein Nine: the number of rounds")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--text", action="store_true", help="no card faces: cards as text")
+    parser.add_argument(
+        "--duplicate", action="store_true", help="a duplicate match: the deals once per seat"
+    )
     asyncio.run(main(parser.parse_args()))

@@ -41,7 +41,15 @@ from engine.duplicate import BoardScore, board_points, score_board, total_share
 from .session import GameSession
 from .session_values import SeatInfo, SessionError
 from .sessions import Sessions
-from .storage import DailyBoard, DailyTry, FieldCounts, GameKind, Seat, Storage
+from .storage import (
+    ChannelBusy,
+    DailyBoard,
+    DailyTry,
+    FieldCounts,
+    GameKind,
+    Seat,
+    Storage,
+)
 
 #: The person's seat in every daily.
 PERSON_SEAT: Final = 0
@@ -201,13 +209,12 @@ class Daily:
 
     async def open_game(self, found: DailyTry, *, language: str) -> GameSession:
         """The game of a claimed try, created, started and stored (its first computer turns
-        played): found open if it was created already."""
+        played): found open if it was created already. Two processes that both read the try
+        before either made its game make one game: the try's place holds one open game
+        (``ChannelBusy``) and takes one game id; the other is told ``daily.elsewhere``."""
         kind: GameKind = found.kind
         if found.game_id is not None:
-            session = self.sessions.get(found.game_id)
-            if session is not None:
-                return session
-            raise SessionError("daily.elsewhere")
+            return self.running(found.game_id)
         rules = daily_rules(kind)
         names = computer_names(rules.players)
         seats = [
@@ -217,18 +224,23 @@ class Daily:
                 for i, name in enumerate(names, start=1)
             ),
         ]
-        row = await self.storage.create_game(
-            guild_id=found.guild_id,
-            channel_id=private_place(found.day, kind, found.user_id),
-            kind=kind,
-            rules=rules.to_dict(),
-            seed=self.seed(found.day, kind),
-            host_id=found.user_id,
-            language=language,
-            rated=False,
-            seats=seats,
-        )
-        await self.storage.attach_daily_game(found.day, kind, found.user_id, row.id)
+        try:
+            row = await self.storage.create_game(
+                guild_id=found.guild_id,
+                channel_id=private_place(found.day, kind, found.user_id),
+                kind=kind,
+                rules=rules.to_dict(),
+                seed=self.seed(found.day, kind),
+                host_id=found.user_id,
+                language=language,
+                rated=False,
+                seats=seats,
+            )
+        except ChannelBusy as busy:  # made a moment ago, here or by another process
+            return self.running(busy.game_id)
+        if not await self.storage.attach_daily_game(found.day, kind, found.user_id, row.id):
+            await self.storage.abandon_game(row.id, "cancelled")
+            raise SessionError("daily.elsewhere")
         infos = [SeatInfo(found.name, found.user_id)]
         infos += [SeatInfo(name, None, LEVEL) for name in names]
         turn_seconds = await self.sessions._turn_seconds(found.guild_id, {})
@@ -241,6 +253,13 @@ class Daily:
         async with session.lock:
             await session.lobby.start(found.user_id)
             await session.run_computers()
+        return session
+
+    def running(self, game_id: int) -> GameSession:
+        """A try's game, made already: this process's session of it, or ``daily.elsewhere``."""
+        session = self.sessions.get(game_id)
+        if session is None:
+            raise SessionError("daily.elsewhere")
         return session
 
     async def record(self, session: GameSession) -> DailyResult | None:

@@ -9,6 +9,11 @@ rotation is stored with its game (storage: ``duplicate_games``, unique per match
 so a restart between two rotations starts the next once, and only once. The last game's end
 shows each player's raw scores (their final score of each game) and their duplicate result:
 their matchpoints, board by board, over the tops (the others who held that board).
+
+Each game's session knows the games of its match before it (``GameSession.duplicate``, an
+``engine.duplicate.Rotations``: set when the lobby opens, when the next rotation starts, and
+when a restart restores the game), so its sheet shows the running duplicate result beside the
+raw scores (``bot/table_model.py``).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import Game, Rules, parse_action
-from engine.duplicate import BoardScore, Field, board_points, total_share
+from engine.duplicate import BoardScore, GamePoints, Rotations, board_points, total_share
 
 from .session import GameSession
 from .session_values import Change, SeatInfo
@@ -48,21 +53,22 @@ def rotated(seats: list[SeatInfo]) -> list[SeatInfo]:
 def score_match(games: list[Game], names: list[str]) -> list[MatchPlayer]:
     """Each player of the first game's seats (``names``), scored over the match's games."""
     n = len(names)
-    field = Field()
-    points = [[board_points(game, seat) for seat in range(n)] for game in games]
-    for r, _game in enumerate(games):
-        for seat in range(n):
-            field.add(seat, points[r][seat])
+    scored = Rotations(len(games), tuple(points_of(game) for game in games)).scored()
     players = []
     for origin, name in enumerate(names):
         boards: list[BoardScore] = []
         raw = []
         for r, game in enumerate(games):
             seat = (origin + r) % n
-            boards += field.score(seat, points[r][seat])
+            boards += scored[r][seat]
             raw.append(game.scores[game.rules.unit_of(seat)])
         players.append(MatchPlayer(name, tuple(raw), tuple(boards)))
     return players
+
+
+def points_of(game: Game) -> GamePoints:
+    """A game's board points, seat by seat."""
+    return tuple(board_points(game, seat) for seat in range(game.rules.players))
 
 
 class DuplicateMatches:
@@ -70,10 +76,37 @@ class DuplicateMatches:
 
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
+        sessions.restore_hooks.append(self.restored)
 
     async def begin(self, session: GameSession) -> None:
         """A lobby opened as a duplicate match: its game is the first rotation."""
         await self.sessions.deps.storage.add_duplicate_game(session.id, 0, session.id)
+        session.duplicate = Rotations(session.players)
+
+    async def restored(self, sessions: list[GameSession]) -> None:
+        """After a restart: each restored game of a match knows the match's games before it."""
+        storage = self.sessions.deps.storage
+        found = await storage.duplicates_of(s.id for s in sessions)
+        for session in sessions:
+            if session.id in found:
+                match_id, rotation = found[session.id]
+                games = await self.games(match_id, rotation)
+                if games is not None:
+                    played = tuple(points_of(g) for g in games)
+                    session.duplicate = Rotations(session.players, played)
+
+    async def games(self, match_id: int, rotations: int | None = None) -> list[Game] | None:
+        """The match's first ``rotations`` games (None: all), replayed; None if one of them
+        is not finished."""
+        storage = self.sessions.deps.storage
+        games = []
+        for game_id in (await storage.duplicate_games(match_id))[:rotations]:
+            row = await storage.game(game_id)
+            if row is None or row.status != "finished":
+                return None
+            stored = [(a.seat, parse_action(a.action)) for a in await storage.actions(game_id)]
+            games.append(Game.replay(Rules.from_dict(row.rules), row.seed, stored))
+        return games
 
     async def rotation_of(self, game_id: int) -> tuple[int, int] | None:
         return await self.sessions.deps.storage.duplicate_of(game_id)
@@ -121,6 +154,8 @@ class DuplicateMatches:
             row, seats, self.sessions.deps, players=ended.players, turn_seconds=ended.turn_seconds
         )
         session.fence = self.sessions.deps.fence(ended.guild_id)
+        played = await self.games(match_id, rotation + 1) or []
+        session.duplicate = Rotations(ended.players, tuple(points_of(g) for g in played))
         self.sessions.add(session)
         async with session.lock:
             change = await session.lobby.start(ended.host_id)
@@ -134,15 +169,11 @@ class DuplicateMatches:
         found = await storage.duplicate_of(ended.id)
         if found is None or found[1] + 1 < ended.players:
             return None
-        games = []
-        for game_id in await storage.duplicate_games(found[0]):
-            row = await storage.game(game_id)
-            if row is None or row.status != "finished":
-                return None
-            stored = [(a.seat, parse_action(a.action)) for a in await storage.actions(game_id)]
-            games.append(Game.replay(Rules.from_dict(row.rules), row.seed, stored))
+        games = await self.games(found[0])
+        if games is None:
+            return None
         first = await storage.seats(found[0])
         return score_match(games, [s.name for s in first])
 
 
-__all__ = ["DuplicateMatches", "MatchPlayer", "rotated", "score_match"]
+__all__ = ["DuplicateMatches", "MatchPlayer", "points_of", "rotated", "score_match"]

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Final, Protocol, TypeVar
 
 from engine import Action, Game, Play, Rules, SeatView, seat_view
+from engine.duplicate import Rotations
 
 from .computer import Computers
 from .session_values import GameLost, SeatInfo, SessionError
@@ -92,6 +93,9 @@ class SessionState:
         #: presenter posts nothing of it in a channel but one line at the end), its computers'
         #: choices exact, and finished by the computers when the person is away.
         self.private = False
+        #: A duplicate match's game (bot/duplicate_match.py): the match's games before it, for
+        #: its sheet's running duplicate result. None for any other game.
+        self.duplicate: Rotations | None = None
         #: Stamped on every write of the game (storage's fencing.py): the lease under which
         #: this process runs it, set by Sessions when it opens or restores the game. A
         #: session never outlives its lease: a new lease, a new session.

@@ -41,6 +41,10 @@ class Sessions:
         #: Told of each session that closes (its game ended), e.g. a tournament whose table it
         #: was (bot/tournament/runner.py). Called, not awaited: a listener starts its own task.
         self.closed_listeners: list[Callable[[GameSession], None]] = []
+        #: Awaited with the sessions of each restore, before anything is shown of them: what
+        #: a game keeps beside its row (a duplicate match's earlier games,
+        #: bot/duplicate_match.py) is read again.
+        self.restore_hooks: list[Callable[[list[GameSession]], Awaitable[None]]] = []
 
     def __len__(self) -> int:
         return len(self._by_id)
@@ -201,6 +205,8 @@ class Sessions:
             else:
                 session.closed = True  # ended: only its announcement is owed
             restored.append(session)
+        for hook in self.restore_hooks:
+            await hook(restored)
         return restored
 
     async def _turn_seconds(self, guild_id: int, known: dict[int, float]) -> float:

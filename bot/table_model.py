@@ -36,6 +36,7 @@ from engine import (
     seat_view,
     sort_hand,
 )
+from engine.duplicate import Rotations, board_points
 from engine.gametype import GameType
 
 if TYPE_CHECKING:
@@ -120,6 +121,30 @@ class RankRow:
 
 
 @dataclass(frozen=True, slots=True)
+class DuplicateRow:
+    """One hand of a duplicate match's game on its sheet: per unit (player or team), the
+    matchpoints its player earned on these cards in this seat against those who held them in
+    the match's games so far, out of ``tops`` (how many others: 0 while nobody else has)."""
+
+    number: int
+    matchpoints: tuple[float, ...]
+    tops: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DuplicateSheet:
+    """The running duplicate result a duplicate match's sheet shows beside the raw scores
+    (``engine.duplicate.Rotations``): this game's hands, and per unit its player's (a team's,
+    partners alike) matchpoints and tops over the match so far."""
+
+    game: int  # this game's number in the match, from 1
+    games: int
+    rows: tuple[DuplicateRow, ...]
+    matchpoints: tuple[float, ...]
+    tops: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TableModel:
     game_id: int
     kind: GameType
@@ -168,6 +193,8 @@ class TableModel:
     #: without these no table would ever hold them (PRODUCT 6). Empty otherwise, and once the
     #: game is over (``tricks`` holds the last hand's then).
     last_tricks: tuple[TrickModel, ...] = ()
+    #: A duplicate match's game (bot/duplicate_match.py): its running duplicate result.
+    duplicate: DuplicateSheet | None = None
 
     def unit_seats(self, unit: int) -> tuple[SeatModel, ...]:
         """The seats that play for ``unit`` (a player, or a team's two)."""
@@ -254,6 +281,13 @@ STATUSES: dict[str, Status] = {
     "abandoned": "abandoned",
 }
 PHASES: dict[str, Phase] = {"exchange": "exchange", "play": "play", "over": "over"}
+
+
+def match_of(source: TableSource) -> Rotations | None:
+    """The duplicate match ``source``'s game is played in (``GameSession.duplicate``); None
+    for any other game, and for a source that keeps no match (a bench's or a test's)."""
+    match = getattr(source, "duplicate", None)
+    return match if isinstance(match, Rotations) else None
 
 
 def names_of(seats: Sequence[SeatInfo]) -> list[str]:
@@ -416,6 +450,7 @@ def build_public(source: TableSource, *, shown_tricks: int | None = None) -> Tab
         last_tricks = tuple(trick_of(t, rules.players) for t in table.last_hand_tricks)
     chosen = game.opening[0]
     draw = chosen.rounds if isinstance(chosen, DealerChosen) else ()
+    match = match_of(source)
     return TableModel(
         game_id=source.id,
         kind=kind,
@@ -446,6 +481,30 @@ def build_public(source: TableSource, *, shown_tricks: int | None = None) -> Tab
         first_dealer=table.first_dealer,
         draw=draw,
         last_tricks=last_tricks,
+        duplicate=None if match is None else duplicate_sheet(game, match),
+    )
+
+
+def duplicate_sheet(game: Game, match: Rotations) -> DuplicateSheet:
+    """The running duplicate result of ``game``, the current game of ``match``: by unit, its
+    first seat's (partners hold the same boards with the same points)."""
+    rules = game.rules
+    standing = match.standing(tuple(board_points(game, s) for s in range(rules.players)))
+    firsts = [rules.seats_of(u)[0] for u in range(rules.units)]
+    rows = tuple(
+        DuplicateRow(
+            number=board.hand,
+            matchpoints=tuple(standing.boards[s][i].matchpoints for s in firsts),
+            tops=tuple(standing.boards[s][i].top for s in firsts),
+        )
+        for i, board in enumerate(standing.boards[0])
+    )
+    return DuplicateSheet(
+        game=match.rotation + 1,
+        games=match.games,
+        rows=rows,
+        matchpoints=tuple(standing.totals[s][0] for s in firsts),
+        tops=tuple(standing.totals[s][1] for s in firsts),
     )
 
 

@@ -29,6 +29,7 @@ from .table_model import (
     TableModel,
     TableSource,
     build_public,
+    match_of,
     tricks_shown_matter,
     with_hand,
 )
@@ -40,7 +41,8 @@ KEPT: Final = 96
 
 #: What ``build`` read of a session, beyond the key: the game object (a restore, an undone
 #: move make another), its actions, the status, the turn's deadline, the language, the host,
-#: and each seat's name, person, level, away flag and hand order.
+#: a duplicate match's earlier games, and each seat's name, person, level, away flag and hand
+#: order.
 Stamp = tuple[object, ...]
 #: (game id, viewer, what of ``shown_tricks`` changes the model): one model each.
 Key = tuple[int, int | None, int | None]
@@ -55,6 +57,7 @@ def stamp_of(source: TableSource, game: Game) -> Stamp:
         source.deadline,
         source.language,
         source.host_id,
+        match_of(source),
         tuple(
             (s.name, s.user_id, s.difficulty, s.away, s.trumps_first, s.text_cards)
             for s in source.seats

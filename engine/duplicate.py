@@ -35,6 +35,14 @@ The field
     grows while the day lasts, so a share is "so far"; it depends only on which results are in,
     never on the order they arrived (``Field`` keeps, per board, how many scored each points:
     a count, the same whatever the order).
+
+A match at one table (``Rotations``)
+    The table of friends (``bot/duplicate_match.py``) plays one deal once per seat, everyone
+    one seat further round each game: the person of seat ``s`` holds seat ``s + 1`` the next
+    game. Its field is the match's games so far, the game in play included with the hands it
+    has scored: a hand of the second game is scored against the first game's holder of that
+    seat as soon as it ends (the sheet's running result), and the first holder's result on it
+    moves with it. Once the last game ends this is the same field as above.
 """
 
 from __future__ import annotations
@@ -122,4 +130,63 @@ class Field:
         return scored
 
 
-__all__ = ["Board", "BoardScore", "Field", "board_points", "score_board", "total_share"]
+#: One game's board points, seat by seat (``board_points`` of each seat).
+GamePoints = tuple[Mapping[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A match at one table as one of its games stands: per seat of that game, its hands'
+    boards (scored against the match so far) and its person's matchpoints and tops over
+    every board of theirs in the match so far."""
+
+    boards: tuple[tuple[BoardScore, ...], ...]
+    totals: tuple[tuple[float, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rotations:
+    """A duplicate match at one table as its game number ``len(played) + 1`` sees it:
+    ``games`` in all (one a seat), and each earlier game's board points (finished games)."""
+
+    games: int
+    played: tuple[GamePoints, ...] = ()
+
+    @property
+    def rotation(self) -> int:
+        """The current game's place in the match, from 0."""
+        return len(self.played)
+
+    def scored(self, current: GamePoints | None = None) -> list[list[list[BoardScore]]]:
+        """Every board of the match so far (``current``: the game in play's points so far),
+        per game, per seat, scored against the match's field."""
+        games = [*self.played, *([] if current is None else [current])]
+        field = Field()
+        for points in games:
+            for seat, board in enumerate(points):
+                field.add(seat, board)
+        return [[field.score(seat, board) for seat, board in enumerate(g)] for g in games]
+
+    def standing(self, current: GamePoints) -> Standing:
+        """The current game's standing: ``current`` its seats' points so far."""
+        scored = self.scored(current)
+        n, r = len(current), self.rotation
+        totals = []
+        for seat in range(n):
+            # The person at ``seat`` now held seat ``seat - r + earlier`` in each earlier game.
+            mine = [b for g, game in enumerate(scored) for b in game[(seat - r + g) % n]]
+            totals.append((sum(b.matchpoints for b in mine), sum(b.top for b in mine)))
+        return Standing(tuple(tuple(b) for b in scored[r]), tuple(totals))
+
+
+__all__ = [
+    "Board",
+    "BoardScore",
+    "Field",
+    "GamePoints",
+    "Rotations",
+    "Standing",
+    "board_points",
+    "score_board",
+    "total_share",
+]

@@ -15,6 +15,8 @@ from fakecord.people import SETTLE_GUARD
 
 from .reading import as_read
 
+#: A "My hand" button's custom_id starts so (cogs/nines/ids.py's HAND).
+HAND = "nines:1:hand:"
 #: A name as every line shows one (bot/names.py ``in_text``): between bidi isolates.
 _NAME = re.compile(f"{FSI}.*?{PDI}", re.S)
 
@@ -148,6 +150,14 @@ async def play_to_the_end(
     raise AssertionError("the game did not end")
 
 
+def hand_button(message: Message) -> str:
+    """The custom_id of a message's "My hand" button, whatever the language it is labelled
+    in."""
+    found = [b.custom_id for b in message.buttons() if (b.custom_id or "").startswith(HAND)]
+    assert found and found[0] is not None, f"no hand button on message {message.id}"
+    return found[0]
+
+
 class NotifiedPerson:
     """A person who reads only what Discord shows them: they act when a new message notifies
     them (a mention in a newly created message), from their newest private hand, and click
@@ -195,13 +205,13 @@ class NotifiedPerson:
         hand = self.hand()
         if hand is None:
             self.opened += 1
-            opened = await self.fake.click(self.user, notes[-1], "My hand")
+            opened = await self.fake.click(self.user, notes[-1], hand_button(notes[-1]))
             assert not opened.errors and opened.message is not None, opened.errors
             hand = opened.message
         moves = enabled_moves(hand)
         if not moves:
             self.stale.append(hand.content or "")
-            opened = await self.fake.click(self.user, notes[-1], "My hand")
+            opened = await self.fake.click(self.user, notes[-1], hand_button(notes[-1]))
             assert opened.message is not None
             hand = opened.message
             moves = enabled_moves(hand)

@@ -32,9 +32,12 @@ from bot.activity.protocol import (
     table_json,
     waiting_frame,
 )
+from bot.duplicate_match import points_of
 from bot.i18n import catalogue
 from bot.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
+from engine import Game
+from engine.duplicate import Rotations
 from testbed.contract import check, check_client_frame, check_server_frame, problem, schema
 
 from .test_activity_protocol import ALICE, BOB, session
@@ -78,6 +81,25 @@ def test_every_table_of_a_whole_game_is_the_contracts(ruleset: str) -> None:
     for field in ("trick", "turn", "last_result", "hand", "ranking", "winners"):
         seen = {table[field] is None for table in tables}
         assert seen == {True, False}, field
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "partnership", "nein-nine"])
+def test_a_duplicate_matchs_tables_are_the_contracts(ruleset: str) -> None:
+    """The second game of a duplicate match (issue 47): its running result in every table."""
+    live = session(ruleset, 0)
+    first = Game(live.rules, live.seed)
+    rng = random.Random(4)
+    while not first.over:
+        seat = first.turn
+        assert seat is not None
+        first.apply(seat, rng.choice(first.legal_actions(seat)))
+    live.duplicate = Rotations(live.rules.players, (points_of(first),))
+    tables = play_through(live, seed=12)
+    for table in tables:
+        check(table, "Table")
+    last = tables[-1]["duplicate"]
+    assert last["game"] == 2 and len(last["matchpoints"]) == live.rules.units
+    assert [r["number"] for r in last["rows"]] == [r["number"] for r in tables[-1]["sheet"]]
 
 
 def test_a_lobbys_table_is_the_contracts() -> None:
@@ -155,7 +177,7 @@ def test_the_pages_shared_words_are_the_catalogues() -> None:
     shared = (WEB / "src" / "catalogue.ts").read_text()
     words = (WEB / "src" / "i18n.ts").read_text()
     keys = re.findall(r'^    "([\w.-]+)": ', shared, re.MULTILINE)
-    assert len(keys) == 2 * 31 and len(set(keys)) == 31  # both languages, the same 31
+    assert len(keys) == 2 * 37 and len(set(keys)) == 37  # both languages, the same 37
     for language in ("en", "fr"):
         for key in set(keys):
             said = json.dumps(catalogue(language)[key], ensure_ascii=False)

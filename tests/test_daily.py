@@ -15,7 +15,7 @@ import pytest
 from bot.app import NinesBot
 from bot.computer import Computers
 from bot.daily import Daily, day_before, day_of, deal_seed, decisions, rank, week_of
-from bot.session import GameSession
+from bot.session import GameSession, SessionError
 from bot.sessions import Sessions
 from bot.settings import Settings
 from bot.storage import DailyBoard, DailyTry, GameKind, Storage
@@ -248,3 +248,33 @@ def test_the_standings_rank_by_average_share_and_the_week_needs_enough_deals() -
     # Alone in a field: no share, ranked after those who have one.
     alone = rank([board("2026-12-03", 9, 1, 0)], {"2026-12-03": {1: {0: 1}}}, least=1)
     assert alone[0].share is None
+
+
+async def test_two_processes_never_give_one_person_two_tries(tmp_path: Path) -> None:
+    """Both processes read the person's try before either made its game (the person typed
+    /nines daily twice, each reaching another process): one game is made, the other process
+    refuses in words, and nothing of its own attempt is left to play."""
+    one, two = (
+        await open_bot(tmp_path / "shared.sqlite3"),
+        await open_bot(tmp_path / "shared.sqlite3"),
+    )
+    try:
+        tries = [
+            await bot.storage.claim_daily(DAY, "nines", 1, guild_id=g, channel_id=10 * g, name="p1")
+            for bot, g in ((one, 100), (two, 200))
+        ]
+        assert [claimed for _, claimed in tries] == [True, False]
+        assert all(found.game_id is None for found, _ in tries)
+        session = await one.daily.open_game(tries[0][0], language="en")
+        with pytest.raises(SessionError) as refused:
+            await two.daily.open_game(tries[1][0], language="en")
+        assert refused.value.key == "daily.elsewhere"
+        assert (await _try(one, 1)).game_id == session.id
+        assert two.sessions.all() == []
+        # After a restart of the second process, only the one game is there to play.
+        assert [s.id for s in await two.sessions.restore()] == [session.id]
+        live = [g.id for g in await one.storage.live_games()]
+        assert live == [session.id]
+    finally:
+        await one.close()
+        await two.close()

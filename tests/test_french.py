@@ -83,6 +83,7 @@ FRENCH_TOO = {
     "table",
     "points",  # « Un pli vaut 1 point », « coûte des points », points de match
     "match",  # points de match (a tournament's duplicate scoring)
+    "total",  # le total de la partie tournante (issue 47: a duplicate sheet's last row)
     "tr",  # Tr: trèfle on the French score sheet (Pi Co Ca Tr, issue 46)
     # A tournament's words (issue 48), French as they are.
     "champion",  # le rôle de champion
@@ -372,7 +373,7 @@ def test_a_french_rules_embed_reads_as_a_whole() -> None:
         "Points",
         "Fin de la partie",
         "Minuterie",
-        "Partie du jour",
+        "Partie du jour et tournante",
     ]
 
 

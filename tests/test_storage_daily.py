@@ -108,3 +108,18 @@ async def test_forget_me_drops_the_public_name_and_the_name_of_this_servers_trie
     assert here is not None and here.name == "Former player"
     assert there is not None and there.name == "p7"  # another server's: its own forget-me
     assert not await claim(storage, 7, guild_id=1)  # still one try a day
+
+
+async def test_a_try_takes_one_game(storage: Storage) -> None:
+    """Two processes that both made a game for one try: the first attached is the try's."""
+    assert await claim(storage, 7)
+    first, second = [
+        await storage.create_game(
+            guild_id=g, channel_id=10 * g, kind="nines", rules={}, seed=1, host_id=7, rated=False
+        )
+        for g in (1, 2)
+    ]
+    assert await storage.attach_daily_game(DAY, "nines", 7, first.id)
+    assert not await storage.attach_daily_game(DAY, "nines", 7, second.id)
+    found = await storage.daily_try(DAY, "nines", 7)
+    assert found is not None and found.game_id == first.id

@@ -15,7 +15,14 @@ from typing import Any, Final
 
 from engine import GAMES, Card, HandEnded, SheetRow, Trump
 
-from ..table_model import HandModel, SeatModel, TableModel, TrickModel, TurnModel
+from ..table_model import (
+    DuplicateSheet,
+    HandModel,
+    SeatModel,
+    TableModel,
+    TrickModel,
+    TurnModel,
+)
 
 Json = dict[str, Any]
 
@@ -111,6 +118,19 @@ def _row(row: SheetRow) -> Json:
     }
 
 
+def _duplicate(match: DuplicateSheet) -> Json:
+    return {
+        "game": match.game,
+        "games": match.games,
+        "rows": [
+            {"number": r.number, "matchpoints": list(r.matchpoints), "tops": list(r.tops)}
+            for r in match.rows
+        ],
+        "matchpoints": list(match.matchpoints),
+        "tops": list(match.tops),
+    }
+
+
 def _result(result: HandEnded) -> Json:
     return {
         "number": result.number,
@@ -167,6 +187,7 @@ def table_json(
         "scores": list(model.scores),
         "start_scores": list(model.start_scores),
         "sheet": [_row(r) for r in model.sheet],
+        "duplicate": None if model.duplicate is None else _duplicate(model.duplicate),
         "last_result": None if model.last_result is None else _result(model.last_result),
         "tiebreak": None if model.tiebreak is None else list(model.tiebreak),
         "winners": None if model.winners is None else list(model.winners),

@@ -87,16 +87,19 @@ class DailyQueries(Queries):
         row, claimed = await self._driver.write(claim)
         return from_row(DailyTry, row), claimed
 
-    async def attach_daily_game(self, day: str, kind: GameKind, user_id: int, game_id: int) -> None:
-        """The game created for a claimed try."""
+    async def attach_daily_game(self, day: str, kind: GameKind, user_id: int, game_id: int) -> bool:
+        """The game created for a claimed try; False, nothing written, if the try has a game
+        already (another process made one first: one try, one game)."""
 
-        async def attach(tx: Tx) -> None:
-            await tx.execute(
-                "UPDATE daily_tries SET game_id = ? WHERE day = ? AND kind = ? AND user_id = ?",
+        async def attach(tx: Tx) -> bool:
+            changed = await tx.execute(
+                "UPDATE daily_tries SET game_id = ?"
+                " WHERE day = ? AND kind = ? AND user_id = ? AND game_id IS NULL",
                 (game_id, day, kind, user_id),
             )
+            return changed == 1
 
-        await self._driver.write(attach)
+        return await self._driver.write(attach)
 
     async def daily_try(self, day: str, kind: GameKind, user_id: int) -> DailyTry | None:
         async def read(tx: Tx) -> Row | None:

@@ -4,6 +4,8 @@ same rotation twice."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .driver import Queries, Row, Tx
 
 
@@ -29,6 +31,26 @@ class DuplicateQueries(Queries):
 
         row = await self._driver.read(read)
         return None if row is None else (int(row["match_id"]), int(row["rotation"]))
+
+    async def duplicates_of(self, game_ids: Iterable[int]) -> dict[int, tuple[int, int]]:
+        """(match, rotation) of each of these games that is part of a duplicate match (a
+        restart's games, read at once)."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" * len(wanted))
+
+        async def read(tx: Tx) -> list[Row]:
+            return await tx.fetchall(
+                "SELECT game_id, match_id, rotation FROM duplicate_games"
+                f" WHERE game_id IN ({marks})",
+                wanted,
+            )
+
+        return {
+            int(r["game_id"]): (int(r["match_id"]), int(r["rotation"]))
+            for r in await self._driver.read(read)
+        }
 
     async def duplicate_games(self, match_id: int) -> list[int]:
         """The match's games, by rotation."""

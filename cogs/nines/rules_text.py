@@ -40,8 +40,9 @@ def _time(lang: str) -> Section:
 
 
 def _daily(lang: str) -> Section:
-    """How the daily deal is scored (issue 47; the precise definition: engine/duplicate.py)."""
-    return _section(lang, "daily", tr(lang, "rules.daily"))
+    """How the daily deal is scored, and a duplicate match at a table of friends the same way
+    (issue 47; the precise definition: engine/duplicate.py)."""
+    return _section(lang, "daily", tr(lang, "rules.daily"), tr(lang, "rules.duplicate"))
 
 
 def _trump_text(lang: str, rules: Rules) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.table_model import PlayedCard, TableModel, TrickModel
+from bot.table_model import DuplicateRow, DuplicateSheet, PlayedCard, TableModel, TrickModel
 from engine import Card
 from testbed.browser import wait_js
 from tests.activity import tables
@@ -126,6 +126,63 @@ def test_nines_position_renders_in_english(browser: Driver, fake: FakeActivitySe
     # Nothing went wrong in the page, the server's strict Content Security Policy included.
     errors = [e for e in browser.get_log("browser") if e["level"] in {"SEVERE", "WARNING"}]
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "size", "total", "legend"),
+    [
+        ("en", (1280, 800), "total", "total: the whole match so far."),
+        ("fr-CA", (360, 640), "total", "total\u00a0: toute la partie tournante jusqu'ici."),
+    ],
+)
+def test_a_duplicate_games_sheet_shows_the_running_result(
+    browser: Driver,
+    fake: FakeActivityServer,
+    locale: str,
+    size: tuple[int, int],
+    total: str,
+    legend: str,
+) -> None:
+    """Issue 47: under the raw scores, each hand's share of the others on the same cards in
+    the same seat that the player beat ("-" while nobody else held them), and the match so
+    far, in the chat's words; on a phone too, within the screen."""
+    from selenium.webdriver.common.by import By
+
+    match = DuplicateSheet(
+        game=2,
+        games=3,
+        rows=(
+            DuplicateRow(1, (1.0, 0.5, 0.0), (1, 1, 1)),
+            DuplicateRow(2, (0.0, 0.0, 0.0), (0, 0, 0)),
+        ),
+        matchpoints=(2.0, 1.0, 0.0),
+        tops=(2, 2, 2),
+    )
+    view = lambda: dataclasses.replace(tables.nines_play(0), duplicate=match)  # noqa: E731
+    open_table(browser, fake, tables.ALEX, view, locale=locale, size=size)
+    browser.find_element(By.CSS_SELECTOR, "[data-ui=sheet]").click()
+    box = browser.find_element(By.CSS_SELECTOR, ".sheet .dup")
+    rows = [
+        [c.get_attribute("textContent") for c in r.find_elements(By.CSS_SELECTOR, "th, td")]
+        for r in box.find_elements(By.CSS_SELECTOR, "tr")
+    ]
+    pc = "%" if locale == "en" else "\u00a0%"
+    assert rows == [
+        ["#", "Ale", "Béa", "Com"],
+        ["1", f"100{pc}", f"50{pc}", f"0{pc}"],
+        ["2", "-", "-", "-"],
+        [total, f"100{pc}", f"50{pc}", f"0{pc}"],
+    ]
+    assert legend in box.get_attribute("textContent")
+    title = box.find_element(By.CSS_SELECTOR, "h3").get_attribute("textContent")
+    assert title == (
+        "Duplicate, hand by hand (game 2 of 3)"
+        if locale == "en"
+        else "Comparaison manche par manche (partie 2 de 3)"
+    )
+    # Within the screen: the sheet's box scrolls, the page does not.
+    width = browser.execute_script("return document.documentElement.scrollWidth")
+    assert width <= size[0]
 
 
 def test_nein_nine_position_renders_in_french(browser: Driver, fake: FakeActivityServer) -> None:

@@ -1,6 +1,7 @@
 """``/nines start duplicate:on`` played whole through the double, in both games (issue 47): the
 deals come round to every seat, one game after another; each end says which game of the match
-it was, and the last shows every player's raw scores and duplicate result."""
+it was, and the last shows every player's raw scores and duplicate result; each game's sheet
+shows the raw scores and the running duplicate result, after a restart mid-match too."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ import random
 import pytest
 
 from bot.app import NinesBot
-from bot.duplicate_match import score_match
+from bot.duplicate_match import points_of, score_match
+from bot.i18n import tr
+from cogs.nines.render import rules_embed
 from engine import Game, Rules, parse_action
+from engine.duplicate import Rotations
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
 from testbed.games import game_id_of, text_of, wait_for
@@ -33,13 +37,20 @@ def table_of(fake: FakeDiscord, user: User, game_id: int) -> bool:
     return table is not None and game_id_of(table) == game_id
 
 
-async def play_match(fake: FakeDiscord, bot: NinesBot, alice: User, games: int) -> None:
-    """Alice plays each game of the match whenever it is her turn, until its last end."""
+async def play_match(
+    fake: FakeDiscord, bot: NinesBot, alice: User, games: int, *, until: int | None = None
+) -> None:
+    """Alice plays each game of the match whenever it is her turn, until its last end (or,
+    ``until``, until that game of the match has begun: that many games ended, the next on)."""
     channel = fake.channel
     rng = random.Random(5)
     for _ in range(5000):
         if len(ends(fake, alice, channel)) == games:
             return
+        if until is not None and len(ends(fake, alice, channel)) == until:
+            now = bot.sessions.in_channel(channel.id)
+            if now is not None and now.game is not None and now.status == "live":
+                return
         session = bot.sessions.in_channel(channel.id)
         game = None if session is None else session.game
         if session is None or game is None or game.over or session.plays_itself():
@@ -107,3 +118,82 @@ async def test_a_duplicate_match_is_played_whole(
     raw = ", ".join(str(r) for r in mine.raw)
     assert f"alice: scores {raw}" in last
     assert f"duplicate {round(100 * (mine.share or 0))}%" in last
+    # Each game's sheet: the raw scores, then the running duplicate result.
+    assert "Duplicate, hand by hand (game 1 of 3)" in shown[0]
+    assert "The first game of the match" in shown[0]
+    for number in (2, 3):
+        assert f"Duplicate, hand by hand (game {number} of 3)" in shown[number - 1]
+        assert duplicate_total(shown[number - 1]) == running_total(games[:number])
+
+
+def duplicate_total(text: str) -> list[str]:
+    """The cells of the duplicate block's last row: each player's share of the match so far
+    (``text``: as ``text_of`` reads a message, its embeds as JSON)."""
+    block = text.split("Duplicate, hand by hand", 1)[1].split("```")[1].replace("\\n", "\n")
+    cells = block.strip().splitlines()[-1].split()
+    assert cells[0] == "total", block
+    return cells[1:]
+
+
+def running_total(games: list[Game]) -> list[str]:
+    """What the last of ``games`` shows as the match's total so far, seat by seat."""
+    rules = games[-1].rules
+    match = Rotations(rules.players, tuple(points_of(g) for g in games[:-1]))
+    totals = match.standing(points_of(games[-1])).totals
+    firsts = [rules.seats_of(u)[0] for u in range(rules.units)]
+    return [
+        "-" if totals[s][1] == 0 else f"{round(100 * totals[s][0] / totals[s][1])}%" for s in firsts
+    ]
+
+
+async def test_a_restart_mid_match_keeps_the_running_result(
+    fake_discord: FakeDiscord, start_bot: StartBot
+) -> None:
+    """The process dies in the match's second game: restored, that game still knows the first
+    (its sheet's running result), and the match goes on to its end."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice = fake.add_user("alice")
+    channel = fake.channel
+    res = await fake.slash(
+        alice, channel, "nines start", ruleset="nein-nine", duplicate="on", rounds=1
+    )
+    assert res.message is not None and not res.errors
+    first = game_id_of(res.message)
+    for level in ("hard", "easy"):
+        await fake.click(alice, res.message, f"nines:1:lobby:{first}:cpu-{level}")
+    await fake.click(alice, res.message, "Start")
+    await play_match(fake, bot, alice, 3, until=1)
+    second = bot.sessions.in_channel(channel.id)
+    assert second is not None and second.id != first and second.duplicate is not None
+    before = second.duplicate
+    await bot.close()
+    bot = await start_bot()
+    assert await bot.sessions.restored(30)
+    again = bot.sessions.get(second.id)
+    assert again is not None and again.duplicate == before
+    assert again.duplicate.rotation == 1 and again.duplicate.games == 3
+    await play_match(fake, bot, alice, 3)
+    match = await bot.storage.duplicate_games(first)
+    games = []
+    for game_id in match:
+        row = await bot.storage.game(game_id)
+        assert row is not None and row.status == "finished"
+        actions = [(a.seat, parse_action(a.action)) for a in await bot.storage.actions(game_id)]
+        games.append(Game.replay(Rules.from_dict(row.rules), row.seed, actions))
+    shown = [text_of(m) for m in ends(fake, alice, channel)]
+    assert len(shown) == 3
+    assert duplicate_total(shown[1]) == running_total(games[:2])
+    assert duplicate_total(shown[2]) == running_total(games)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("ruleset", ["classic", "nein-nine"])
+def test_the_rules_say_how_a_duplicate_match_is_scored(lang: str, ruleset: str) -> None:
+    """``/nines rules``: the daily's scoring in a few sentences, and the table of friends'."""
+    embed = rules_embed(lang, Rules.from_settings(ruleset))
+    field = next(f for f in embed.fields if f.name == tr(lang, "rules.h.daily"))
+    text = " ".join((field.value or "").split())
+    assert " ".join(tr(lang, "rules.daily").split()) in text
+    assert " ".join(tr(lang, "rules.duplicate").split()) in text
+    assert ("half for a tie" if lang == "en" else "un demi pour une égalité") in text

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.duplicate_match import points_of
 from bot.i18n import card_label, tr
 from bot.session import SeatInfo
 from bot.table_model import TableModel, build, build_lobby, trick_of
@@ -370,3 +371,45 @@ def test_nein_nines_last_trick_stands_until_the_next_card_and_never_in_the_hand(
             hand = render.hand_content("en", build(session, seat))
             assert head not in hand  # G11: never in the private hand
     assert standing and gathered
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "partnership", "nein-nine"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_duplicate_matchs_sheet_fits_a_phone(ruleset: str, lang: str) -> None:
+    """Issue 47: a duplicate match's second game, each hand's summary and its end: the running
+    result's block as narrow as the sheet, its words on lines a phone holds, French set as
+    the OQLF sets it; the first game says there is nothing to compare yet."""
+    from engine.duplicate import Rotations
+    from tests.test_french import typography_faults
+
+    rules = Rules.from_settings(ruleset, {"rounds": 3} if ruleset == "nein-nine" else {"start": 3})
+    first = random_game(rules, 5)
+    game = Game(rules, 5)
+    session = session_for(game, lang)
+    session.duplicate = Rotations(rules.players, (points_of(first),))
+    texts = []
+    rng = random.Random(6)  # the same deals, played otherwise
+    while not game.over:
+        seat = game.turn
+        assert seat is not None
+        for event in game.apply(seat, rng.choice(game.legal_actions(seat))):
+            if isinstance(event, HandEnded) and not game.over:
+                model = build(session, None)
+                tricks = [trick_of(t, rules.players) for t in game.hands_log[-1].tricks]
+                texts += embed_texts(render.hand_summary(lang, model, event, tricks))
+    model = build(session, None)
+    assert model.duplicate is not None and model.duplicate.game == 2
+    texts += embed_texts(render.end_embed(lang, model, []))
+    said = "\n".join(texts)
+    assert tr(lang, "sheet.duplicate_title", number=2, games=rules.players) in said
+    for text in texts:
+        for line in CODE_BLOCK.sub("", text).splitlines():
+            assert shown_length(line) <= PHONE_LINE, (shown_length(line), line)
+        for block in CODE_BLOCK.findall(text):
+            assert all(len(line) <= SHEET_LINE for line in block.splitlines()), block
+        if lang == "fr":
+            assert typography_faults(text) == [], text
+    session.duplicate = Rotations(rules.players)
+    opening = render.end_embed(lang, build(session, None), []).description or ""
+    assert tr(lang, "sheet.duplicate_title", number=1, games=rules.players) in opening
+    assert paragraph_lines(tr(lang, "sheet.duplicate_first"))[0] in opening

@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, Rules
-from engine.duplicate import BoardScore, Field, board_points, score_board, total_share
+from engine.duplicate import (
+    BoardScore,
+    Field,
+    Rotations,
+    board_points,
+    score_board,
+    total_share,
+)
 
 
 def play_out(game: Game, rng: random.Random) -> Game:
@@ -124,3 +131,45 @@ def test_matchpoints_do_not_depend_on_the_order_results_arrived(
         counts = Counter(field)
         given_out = sum(score_board(p, counts)[0] for p in field)
         assert given_out == len(field) * (len(field) - 1) / 2
+
+
+def test_a_match_at_one_table_scores_each_hand_against_the_seat_before_it() -> None:
+    # Three players, three games of one deal; two hands each. Seat points per game.
+    first = ({1: 1, 2: 0}, {1: -1, 2: 0}, {1: 0, 2: 0})
+    second = ({1: 0}, {1: 0}, {1: 0})  # the second game, one hand in
+    match = Rotations(3, (first,))
+    assert match.rotation == 1
+    now = match.standing(second)
+    # Hand 1, seat 0: 0 against the first game's 1 (lost); seat 1: 0 against -1 (beat).
+    assert [[(b.hand, b.matchpoints, b.top) for b in seat] for seat in now.boards] == [
+        [(1, 0, 1)],
+        [(1, 1, 1)],
+        [(1, 0.5, 1)],
+    ]
+    # Seat 0 now is the first game's seat 2 (one seat further round): that person's hand 1
+    # in game 1 (tied, 0.5) and game 2 (lost, 0); hand 2 of game 1 has no other holder yet.
+    assert now.totals[0] == (0.5, 2)
+    # The first game's seat 0 (now seat 1): beat seat 0's holder on hand 1 now, and beat -1.
+    assert now.totals[1] == (2, 2)
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "partnership", "nein-nine"])
+def test_a_whole_match_stands_at_its_end_as_the_field_scores_it(ruleset: str) -> None:
+    rules = Rules.from_settings(ruleset)
+    n = rules.players
+    games = [play_out(Game(rules, seed=7), random.Random(r)) for r in range(n)]
+    points = [tuple(board_points(g, s) for s in range(n)) for g in games]
+    last = Rotations(n, tuple(points[:-1])).standing(points[-1])
+    field = Field()
+    for game in points:
+        for seat, board in enumerate(game):
+            field.add(seat, board)
+    for seat in range(n):
+        assert last.boards[seat] == tuple(field.score(seat, points[-1][seat]))
+        # The person at ``seat`` in the last game held seat ``seat - (n - 1) + g`` in game g.
+        mine = [
+            b
+            for g in range(n)
+            for b in field.score((seat + 1 + g) % n, points[g][(seat + 1 + g) % n])
+        ]
+        assert last.totals[seat] == (sum(b.matchpoints for b in mine), sum(b.top for b in mine))

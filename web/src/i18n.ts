@@ -63,6 +63,17 @@ const en = {
   sheet_hand: "#",
   sheet_trump: c["sheet.trump"],
   sheet_dealer: c["sheet.dealer"],
+  /** A duplicate match's running result under the sheet (the chat's words, issue 47). */
+  dup_title: (n: number, games: number) =>
+    fill(c["sheet.duplicate_title"], { number: String(n), games: String(games) }),
+  dup_first: c["sheet.duplicate_first"],
+  dup_total: c["sheet.duplicate_total"],
+  dup_legend: [
+    c["sheet.legend_duplicate"],
+    c["sheet.legend_duplicate_none"],
+    fill(c["sheet.legend_duplicate_total"], { total: c["sheet.duplicate_total"] }),
+  ],
+  percent: (n: number) => `${n}%`,
   last_trick: "Last trick",
   all_tricks: (unit: "hand" | "round") => `Every trick of the ${unit}`,
   trick_n: (n: number) => `Trick ${n}`,
@@ -177,6 +188,16 @@ const fr: Words = {
   sheet_hand: "#",
   sheet_trump: f["sheet.trump"],
   sheet_dealer: f["sheet.dealer"],
+  dup_title: (n, games) =>
+    fill(f["sheet.duplicate_title"], { number: String(n), games: String(games) }),
+  dup_first: f["sheet.duplicate_first"],
+  dup_total: f["sheet.duplicate_total"],
+  dup_legend: [
+    f["sheet.legend_duplicate"],
+    f["sheet.legend_duplicate_none"],
+    fill(f["sheet.legend_duplicate_total"], { total: f["sheet.duplicate_total"] }),
+  ],
+  percent: (n) => `${n}${NBSP}%`,
   last_trick: "Dernier pli",
   all_tricks: () => "Tous les plis de la manche",
   trick_n: (n) => `Pli ${n}`,

@@ -165,6 +165,10 @@ export interface Table {
   start_scores: number[];
   sheet: SheetRow[];
   /**
+   * A duplicate match's game: its running duplicate result; null for any other game.
+   */
+  duplicate: Duplicate | null;
+  /**
    * The previous hand's result (once over, the last hand's).
    */
   last_result: HandResult | null;
@@ -360,6 +364,39 @@ export interface SheetRow {
    * All scores added up.
    */
   total: number;
+}
+/**
+ * A duplicate match's game (`/nines start duplicate:on`, issue 47): its running duplicate result, shown with the sheet beside the raw scores. Per unit as `scores` (a team's, partners alike): matchpoints, one for each other player who held the same cards in the same seat in the match's games so far and scored less, half for each tie, out of `tops` (how many others held them; 0 while nobody else has).
+ */
+export interface Duplicate {
+  /**
+   * This game's number in the match, from 1.
+   */
+  game: number;
+  /**
+   * The match's games: one per seat.
+   */
+  games: number;
+  /**
+   * This game's hands scored so far, as the sheet's rows.
+   */
+  rows: DuplicateRow[];
+  /**
+   * Each unit's player's matchpoints over the whole match so far.
+   */
+  matchpoints: number[];
+  /**
+   * Out of how many, each.
+   */
+  tops: number[];
+}
+/**
+ * One hand of a duplicate match's game, per unit.
+ */
+export interface DuplicateRow {
+  number: number;
+  matchpoints: number[];
+  tops: number[];
 }
 /**
  * How a hand ended (the engine's HandEnded event).

@@ -10,7 +10,7 @@
 import { cardName, cardSvg, chipSvg, parseCard, setFourColour, suitSvg } from "./cards";
 import { WORDS, type Words } from "./i18n";
 import { after, before, motionOn } from "./motion";
-import type { ActionText, CardText, DailyResult, GameName, HandResult, Seat, Table, Trick } from "./protocol";
+import type { ActionText, CardText, DailyResult, Duplicate, GameName, HandResult, Seat, Table, Trick } from "./protocol";
 import type { State } from "./state";
 
 type Pos = "left" | "top" | "right" | "bottom";
@@ -594,9 +594,34 @@ function sheetHtml(t: Table, w: Words): string {
     .join("");
   return (
     `<div class="sheet" role="dialog" aria-modal="true" aria-label="${esc(w.sheet)}"><div class="sheetbox">` +
-    `<h2>${esc(w.sheet)}</h2><div class="scroll"><table class="grid">${head}${start}${rows}</table></div>` +
-    `<button type="button" class="tool" data-ui="sheet-close">${esc(w.close)}</button></div></div>`
+    `<h2>${esc(w.sheet)}</h2><div class="scroll"><table class="grid">${head}${start}${rows}</table>` +
+    (t.duplicate ? duplicateHtml(t.duplicate, units.map(unitName), w) : "") +
+    `</div><button type="button" class="tool" data-ui="sheet-close">${esc(w.close)}</button></div></div>`
   );
+}
+
+/**
+ * A duplicate match's running result under the sheet, as the chat shows it (issue 47): each
+ * hand's share of the others who held the same cards in the same seat that the player beat,
+ * "-" while nobody else has, and the whole match so far; the first game has nobody to compare.
+ */
+function duplicateHtml(d: Duplicate, heads: string[], w: Words): string {
+  const title = `<h3>${esc(w.dup_title(d.game, d.games))}</h3>`;
+  if (d.game === 1) return `<div class="dup">${title}<p>${esc(w.dup_first)}</p></div>`;
+  const share = (mp: number, top: number | undefined) =>
+    top ? esc(w.percent(Math.round((100 * mp) / top))) : "-";
+  const cells = (mps: number[], tops: number[]) =>
+    mps.map((mp, i) => `<td>${share(mp, tops[i])}</td>`).join("");
+  const head =
+    `<tr><th scope="col">${esc(w.sheet_hand)}</th>` +
+    heads.map((h) => `<th scope="col">${esc(h)}</th>`).join("") +
+    `</tr>`;
+  const rows = d.rows
+    .map((r) => `<tr><td>${r.number}</td>${cells(r.matchpoints, r.tops)}</tr>`)
+    .join("");
+  const total = `<tr class="total"><th scope="row">${esc(w.dup_total)}</th>${cells(d.matchpoints, d.tops)}</tr>`;
+  const legend = w.dup_legend.map((line) => `<p>${esc(line)}</p>`).join("");
+  return `<div class="dup">${title}<table class="grid">${head}${rows}${total}</table>${legend}</div>`;
 }
 
 function optionsHtml(s: State, w: Words): string {

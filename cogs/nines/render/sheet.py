@@ -8,10 +8,10 @@ from bot.chart import drawable, legend_name, score_chart
 from bot.i18n import tr, trump_word
 from bot.names import in_text
 from bot.sheet_codes import clip, display_width
-from bot.table_model import TableModel
+from bot.table_model import DuplicateSheet, TableModel
 from engine import SheetRow, Suit, Trump
 
-from .phone import packed
+from .phone import packed, paragraph_lines
 from .words import game_title
 
 SUMMARY_ROWS = 12  # a hand's summary shows the latest rows; the end shows the whole sheet
@@ -82,14 +82,58 @@ def sheet_block(
         )
         for row in rows
     ]
+    duplicate = ""
+    if model.duplicate is not None:  # a duplicate match's: its running result under it
+        upto = rows[-1].number if rows else 0
+        duplicate = "\n" + duplicate_block(lang, model.duplicate, heads, upto)
     shown = body if last is None else body[-last:]
-    while shown and sum(len(b) + 1 for b in shown) > SHEET_CHARS:
+    while shown and sum(len(b) + 1 for b in shown) > SHEET_CHARS - len(duplicate):
         shown = shown[1:]
     out = [head, start_line]
     if len(shown) < len(body):
         out.append("...")
     out.extend(shown)
-    return "```\n" + "\n".join(out) + "\n```\n" + sheet_legend(lang, model, rows)
+    block = "```\n" + "\n".join(out) + "\n```\n"
+    return block + sheet_legend(lang, model, rows) + duplicate
+
+
+def duplicate_block(lang: str, match: DuplicateSheet, heads: Sequence[str], upto: int) -> str:
+    """A duplicate match's running result (issue 47), as narrow as the sheet above it: which
+    game of the match this is, a row per hand up to hand ``upto`` with each player's (or
+    team's) share of the others beaten on the same cards in the same seat ("-" while nobody
+    else has held them), the latest ``SUMMARY_ROWS``; then the match so far, and in words
+    what the figures are. The first game has nobody to compare with: it says so."""
+    title = tr(lang, "sheet.duplicate_title", number=match.game, games=match.games)
+    if match.game == 1:
+        return "\n".join([f"**{title}**", *paragraph_lines(tr(lang, "sheet.duplicate_first"))])
+    total = tr(lang, "sheet.duplicate_total")
+
+    def share(matchpoints: float, top: int) -> str:
+        return "-" if top == 0 else f"{round(100 * matchpoints / top)}%"
+
+    rows = [r for r in match.rows if r.number <= upto]
+    lead_w = max(display_width(total), len(str(rows[-1].number)) if rows else 1)
+    w = max([4, *(display_width(h) for h in heads)])
+
+    def line(first: str, cells: Sequence[str]) -> str:
+        first += " " * (lead_w - display_width(first))
+        return " ".join([first, *(_pad(c, w) for c in cells)]).rstrip()
+
+    body = [
+        line(str(r.number), [share(m, t) for m, t in zip(r.matchpoints, r.tops, strict=True)])
+        for r in rows
+    ]
+    out = [line("#", heads), *(["..."] if len(body) > SUMMARY_ROWS else [])]
+    out += body[-SUMMARY_ROWS:]
+    out.append(
+        line(total, [share(m, t) for m, t in zip(match.matchpoints, match.tops, strict=True)])
+    )
+    legend = [
+        *paragraph_lines(tr(lang, "sheet.legend_duplicate")),
+        *paragraph_lines(tr(lang, "sheet.legend_duplicate_none")),
+        *paragraph_lines(tr(lang, "sheet.legend_duplicate_total", total=total)),
+    ]
+    return "\n".join([f"**{title}**", "```", *out, "```", *legend])
 
 
 def codes_legend(model: TableModel) -> list[str]:
