@@ -33,9 +33,9 @@ RUN pip install --no-cache-dir --no-deps .
 USER 10001:10001
 VOLUME ["/app/data"]
 
-# Healthy while connected to Discord's gateway with the database answering (bot/health.py).
+# Healthy while connected to Discord's gateway with the database answering (bot/process/health.py).
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.health"]
+    CMD ["python", "-m", "bot.process.health"]
 
 # `docker stop` sends SIGTERM to the bot itself (exec form: python is PID 1): it stops taking
 # clicks, answers and stores those in progress, and exits within a few seconds.

@@ -68,14 +68,7 @@ sys.path.insert(0, str(ROOT))
 from aiohttp import WSMsgType, web  # noqa: E402
 
 from bot.activity.protocol import table_json  # noqa: E402
-from bot.table_model import (  # noqa: E402
-    HandModel,
-    PlayedCard,
-    SeatModel,
-    TableModel,
-    TrickModel,
-    TurnModel,
-)
+from bot.table import HandModel, PlayedCard, SeatModel, TableModel, TrickModel, TurnModel  # noqa: E402
 from engine import (  # noqa: E402
     Card,
     Rules,

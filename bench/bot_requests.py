@@ -27,8 +27,8 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", category=DeprecationWarning)
     import discord  # noqa: F401
 
-from bot.run import build_bot
-from bot.settings import Settings
+from bot.base import Settings
+from bot.process.run import build_bot
 from cogs.nines import ids
 from engine import Action, Exchange
 from fakecord.interactions import MESSAGE_COMPONENT

@@ -3,7 +3,7 @@ how far apart the inks are for a deuteranope, and a contact sheet to look at.
 
     .venv/bin/python bench/card_faces.py [--sheet faces.png]
 
-Suits: every face is drawn (bot/card_faces.py), scaled to 22 x 22 pixels (an emoji in a button
+Suits: every face is drawn (bot/chat/card_faces.py), scaled to 22 x 22 pixels (an emoji in a button
 or a line of text on a 1x desktop, Discord's emoji size) and laid on Discord's dark background;
 for each pair of suits, the mean absolute difference of the pixels (RGB, 0 to 1) in the suit
 zone, the face's lower part (rows 11 to 21 of 22), averaged over the thirteen ranks of one
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from bot.card_faces import FOUR_COLOUR, draw_face  # noqa: E402
+from bot.chat import FOUR_COLOUR, draw_face  # noqa: E402
 from engine import Card, Suit  # noqa: E402
 
 SHOWN = 22  # Discord's emoji size in a button and in text, in pixels

@@ -3,7 +3,7 @@
     PYTHONPATH=. python bench/daily_field.py [--players 10000] [--servers 1000] [--database URL]
 
 Issue 47's target: ten thousand people playing the same daily across a thousand servers. Each
-person's finish is what the bot does at the end of a daily (``bot/daily.py``, ``Daily.record``
+person's finish is what the bot does at the end of a daily (``bot/game/daily.py``, ``Daily.record``
 after the game is stored): claim the try, write its hands' points and decisions, add one to
 each hand's count of the field and each decision's, then read the field's counts and score the
 try against them. The results are made up in the shapes real ones have (a Nines deal's 6 to 12
@@ -29,7 +29,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bot.daily import rank, score_try
+from bot.game import rank, score_try
 from bot.storage import Storage
 
 DAY = "2026-12-02"

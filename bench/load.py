@@ -5,7 +5,7 @@
 
 The double runs in this process; the real bot runs in a child process (``python -m bot``'s
 own startup, through ``build_bot``) with its metrics on: each click's answer time, computer
-decisions and database writes as the bot measures them (bot/metrics.py, heard as raw samples),
+decisions and database writes as the bot measures them (bot/base/metrics.py, heard as raw samples),
 plus event-loop lag and its memory idle, under load and at rest (people paused, games live).
 Moves stored and games finished are read from the database afterwards. Nothing of the bot or
 the double is patched. Every game has one or two people and

@@ -72,9 +72,8 @@ def rss_parts() -> dict[str, int]:
 async def child(out: Path) -> None:
     import gc
 
-    from bot import metrics
-    from bot.run import build_bot
-    from bot.settings import Settings
+    from bot.base import Settings, metrics
+    from bot.process.run import build_bot
 
     settings = Settings.from_mapping(os.environ)
     if settings.metrics_port is None:
@@ -90,7 +89,7 @@ async def child(out: Path) -> None:
     queued = samples()
     memory: dict[str, Any] = {}
 
-    # The bot's own timings (bot/metrics.py), every one as it is measured: a click's answer
+    # The bot's own timings (bot/base/metrics.py), every one as it is measured: a click's answer
     # (from its handler starting to Discord accepting the answer) by interaction, so that the
     # people's side can say what kind of click it was; computer decisions; database writes.
     # Nothing of the bot is patched: where else its time goes, --profile says.

@@ -114,7 +114,7 @@ async def chat_people(
 ) -> tuple[Window, ChatPlayed]:
     """People in chat (``--clients chat``): each table's games one after another, their people
     clicking in the double; the bots weighed idle before, under load, and at rest."""
-    from bot.emojis import card_words
+    from bot.chat import card_words
     from engine.cards import Card
     from fakecord.models import Channel, Message, User
 
@@ -175,7 +175,7 @@ async def chat_people(
     def card_shown(user: User, custom_id: str) -> re.Pattern[str]:
         # The bot names a seat by the person's display name (the double's is the user
         # name) between Unicode's isolate marks (U+2068, U+2069); a card by its face's emoji
-        # (``<:9_of_hearts_1a2b3c:123>``, bot/emojis.py; the Joker's sign has none), or by
+        # (``<:9_of_hearts_1a2b3c:123>``, bot/chat/emojis.py; the Joker's sign has none), or by
         # its label where faces would pass a length limit, in the guild's notation (English).
         card = Card.parse(custom_id.rsplit(":", 1)[1])
         face = "(?!)" if card.suit is None else rf"<:{card_words(card, 'en')}_[0-9a-f]{{6}}:\d+>"

@@ -27,7 +27,7 @@ from bot.activity.model import table_for
 from bot.activity.protocol import table_json
 from bot.activity.relay import PAYLOAD_LONGEST
 from bot.activity.seal import Seal
-from bot.session import GameSession, SeatInfo
+from bot.game.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
 from engine import RULESETS, Game, Rules
 

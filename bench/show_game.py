@@ -90,7 +90,7 @@ def ends_game(message: Any) -> bool:
 async def bot_against_double(lang: str, faces: bool = True) -> AsyncIterator[Any]:
     """The real bot (its own startup, a throwaway database) connected to a fresh double whose
     server speaks ``lang``; yields the double."""
-    from bot.run import build_bot
+    from bot.process.run import build_bot
     from fakecord import FakeDiscord
     from fakecord.wiring import discord_pointed_at, run_client, stop_client
     from testbed.settings import bot_settings

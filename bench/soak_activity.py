@@ -74,7 +74,7 @@ async def checked_moves(database: Path, open_pages: list[PageSocket]) -> dict[st
     """Every page's actions against what the bot stored (its process stopped). Lost: an
     acknowledged key whose move is not stored as sent. Doubled: a person's move in a game's
     log that no key made and that did not play itself (the person's only legal action, which
-    the bot plays at once: bot/session.py ``forced_move``), or a log that does not replay."""
+    the bot plays at once: bot/game/session.py ``forced_move``), or a log that does not replay."""
     storage = await Storage.open(database)
     lost = stored_keys = unanswered_stored = doubled = played_itself = people_moves = 0
     by_key: dict[int, set[int]] = {}

@@ -1,5 +1,5 @@
 """The tables of one change, built as each medium used to build its own and as they share them now
-(bot/table_models.py), in CPU time: a ratio that holds on a busy machine.
+(bot/table/table_models.py), in CPU time: a ratio that holds on a busy machine.
 
     .venv/bin/python bench/table_models.py [--changes 400]
 
@@ -31,9 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.activity.model import table_texts
 from bot.activity.protocol import table_json
-from bot.session import SeatInfo
-from bot.table_model import build
-from bot.table_models import TableModels
+from bot.game.session import SeatInfo
+from bot.table import TableModels, build
 from engine import RULESETS, Game, Rules
 
 NAMES = ["Élodie Côté", "Alexandre", "Sam", "Robin"]
@@ -114,7 +113,7 @@ def main() -> None:
     sample = changes(args.changes)
     for web in (False, True):
         before = timed(sample, own, web)
-        from bot.table_models import MODELS
+        from bot.table import MODELS
 
         after = timed(sample, shared(MODELS), web)
         kind = "web (chat and every socket)" if web else "chat"

@@ -11,10 +11,10 @@ from typing import NoReturn
 import discord
 from dotenv import find_dotenv, load_dotenv
 
-from .health import EndpointError
-from .logs import setup_logging
-from .run import run
-from .settings import Settings, SettingsError
+from .base import Settings, SettingsError
+from .process.health import EndpointError
+from .process.logs import setup_logging
+from .process.run import run
 
 
 def main() -> None:

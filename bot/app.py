@@ -1,4 +1,4 @@
-"""The bot: built once with its settings, storage and computer players (by ``bot/run.py``,
+"""The bot: built once with its settings, storage and computer players (by ``bot/process/run.py``,
 which runs it), and what both of its fronts, the chat's extension and the web table, are given."""
 
 from __future__ import annotations
@@ -16,15 +16,19 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import discord
 from discord.ext import commands
 
-from . import discord_internals, metrics
-from .computer import Computers
-from .daily import Daily
-from .duplicate_match import DuplicateMatches
-from .emojis import CardFaces, sync_card_faces
-from .moves import Moves
-from .session import ChatPresenter, Deps, GameSession, Presenter
-from .sessions import Sessions
-from .settings import Settings
+from .base import Settings, discord_internals, metrics
+from .chat import CardFaces, sync_card_faces
+from .game import (
+    ChatPresenter,
+    Computers,
+    Daily,
+    Deps,
+    DuplicateMatches,
+    GameSession,
+    Moves,
+    Presenter,
+    Sessions,
+)
 from .storage import Fence, Storage
 
 if TYPE_CHECKING:
@@ -67,8 +71,8 @@ LobbyOpening = Callable[[int, int, int, str], Awaitable[None]]
 
 
 class WebTable(Protocol):
-    """The web table's server (``bot/activity``'s ``ActivityServer``) as the bot sees it:
-    built beside the bot when configured (``bot/run.py``), started and stopped with it, shown
+    """The web table's server (``bot/activity``'s ``ActivityServer``) as the bot sees it: built
+    beside the bot when configured (``bot/process/run.py``), started and stopped with it, shown
     every change, and told when a game opens in a channel where a page waits."""
 
     def fan_out(self, chat: ChatPresenter) -> Presenter: ...
@@ -88,20 +92,20 @@ class WebTable(Protocol):
 
 class NinesBot(commands.Bot):
     sessions: Sessions
-    #: The daily deals (bot/daily.py), built with the sessions.
+    #: The daily deals (bot/game/daily.py), built with the sessions.
     daily: Daily
-    #: Duplicate matches at a table of friends (bot/duplicate_match.py).
+    #: Duplicate matches at a table of friends (bot/game/duplicate_match.py).
     duplicates: DuplicateMatches
     presenter: Presenter
-    #: How a person's move is played, from a chat click or a web table's tap (bot/moves.py).
+    #: How a person's move is played, from a chat click or a web table's tap (bot/game/moves.py).
     moves: Moves
     #: Whether this process runs a guild's games: a sharded bot's test of its shards
-    #: (bot/shards.py); None: every guild (one process).
+    #: (bot/process/shards.py); None: every guild (one process).
     serves: Callable[[int], bool] | None = None
 
     def fence(self, guild_id: int) -> Fence | None:
         """What this process stamps on a guild's games' writes: nothing in one process; a
-        sharded bot's lease of the guild's shard (bot/shards.py, storage's fencing.py)."""
+        sharded bot's lease of the guild's shard (bot/process/shards.py, storage's fencing.py)."""
         return None
 
     def fenced_out(self, fence: Fence) -> None:
@@ -130,7 +134,7 @@ class NinesBot(commands.Bot):
         #: until ``card_faces_synced`` has uploaded them, and for good if that failed.
         self.card_faces = CardFaces.empty()
         self.card_faces_synced: asyncio.Task[CardFaces] | None = None
-        #: The Activity's server (the web table), only when configured (``bot/run.py``).
+        #: The Activity's server (the web table), only when configured (``bot/process/run.py``).
         self.activity_server: WebTable | None = None
         #: The tournaments' runner (bot/tournament/runner.py), set by the game extension.
         self.tournaments: TournamentRunner | None = None
@@ -174,7 +178,7 @@ class NinesBot(commands.Bot):
         await self.sessions.resume(restored)
 
     async def setup_hook(self) -> None:
-        from .i18n_commands import CatalogueTranslator
+        from .chat import CatalogueTranslator
 
         tune_http(self, self.settings.connect_timeout)
         await self.tree.set_translator(CatalogueTranslator())

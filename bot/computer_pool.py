@@ -2,7 +2,7 @@
 
 Pure Python holds the GIL, so a search in a thread would stall the event loop; each decision
 runs in one of a few worker processes instead. This module only runs decisions and keeps the
-workers tied to the bot's process; ``bot/computer.py`` owns the budget and the one fallback to
+workers tied to the bot's process; ``bot/game/computer.py`` owns the budget and the one fallback to
 the rule-based move (a worker late, broken or answering something odd).
 
 Use::

@@ -1,6 +1,6 @@
 """Duplicate scoring: each hand a person played, scored against everyone who held the same cards.
 
-Pure: no storage, no clock. The daily deal (``bot/daily.py``) and the duplicate table of
+Pure: no storage, no clock. The daily deal (``bot/game/daily.py``) and the duplicate table of
 friends (seats rotated over the same deals) both score with it.
 
 What is compared
@@ -31,13 +31,13 @@ The field
     The people whose *finished* game includes the board. A game that ended before a hand was
     dealt (Nines ends once someone reaches 0) never held that board, and is not in its field;
     an unfinished game (still being played, or abandoned) is in no field: a daily left alone is
-    finished by the computers (``bot/session.py``) and then scored like any other. The field
+    finished by the computers (``bot/game/session.py``) and then scored like any other. The field
     grows while the day lasts, so a share is "so far"; it depends only on which results are in,
     never on the order they arrived (``Field`` keeps, per board, how many scored each points:
     a count, the same whatever the order).
 
 A match at one table (``Rotations``)
-    The table of friends (``bot/duplicate_match.py``) plays one deal once per seat, everyone
+    The table of friends (``bot/game/duplicate_match.py``) plays one deal once per seat, everyone
     one seat further round each game: the person of seat ``s`` holds seat ``s + 1`` the next
     game. Its field is the match's games so far, the game in play included with the hands it
     has scored: a hand of the second game is scored against the first game's holder of that

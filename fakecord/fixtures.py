@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import discord
 import pytest
 
-from bot import discord_internals
+from bot.base import discord_internals
 
 from .server import FakeDiscord
 from .testbot import make_test_client

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.activity.fanout import FanOut
-from bot.session import GameSession
+from bot.game import GameSession
 from cogs.nines.delivery import Delivery
 
 

@@ -7,8 +7,7 @@ import random
 import re
 import time
 
-from bot.i18n import tr
-from bot.names import FSI, PDI, distinct
+from bot.words import FSI, PDI, distinct, tr
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User
 from fakecord.people import SETTLE_GUARD
@@ -17,7 +16,7 @@ from .reading import as_read
 
 #: A "My hand" button's custom_id starts so (cogs/nines/ids.py's HAND).
 HAND = "nines:1:hand:"
-#: A name as every line shows one (bot/names.py ``in_text``): between bidi isolates.
+#: A name as every line shows one (bot/words/names.py ``in_text``): between bidi isolates.
 _NAME = re.compile(f"{FSI}.*?{PDI}", re.S)
 
 

@@ -1,10 +1,10 @@
 """Text as a person reads it in Discord, for tests that look for a name in a message.
 
-Every name a message shows goes through ``bot/names.py``: isolated with FSI ... PDI (invisible:
-they only keep a right-to-left name from reordering the line) and its markdown escaped with
-backslashes (Discord shows ``\\*`` as ``*``, Message Formatting: "escape markdown"), its ``@``
-and ``<`` made inert by a zero-width space after them. A person reads none of these;
-``as_read`` drops them, so a test can look for ``Alex **3**`` as it shows.
+Every name a message shows goes through ``bot/words/names.py``: isolated with FSI ... PDI
+(invisible: they only keep a right-to-left name from reordering the line) and its markdown escaped
+with backslashes (Discord shows ``\\*`` as ``*``, Message Formatting: "escape markdown"), its ``@``
+and ``<`` made inert by a zero-width space after them. A person reads none of these; ``as_read``
+drops them, so a test can look for ``Alex **3**`` as it shows.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from bot.names import FSI, PDI, ZWSP
+from bot.words import FSI, PDI, ZWSP
 
 _ESCAPED: Final = re.compile(r"\\([!-/:-@\[-`{-~])")  # a backslash before ASCII punctuation
 

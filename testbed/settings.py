@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.settings import Settings
+from bot.base import Settings
 from fakecord import FakeDiscord
 
 

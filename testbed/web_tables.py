@@ -32,7 +32,7 @@ ANSWER_WAIT = 6.0
 #: How long a resent key keeps being tried, across processes, before the action is given up.
 GIVE_UP_AFTER = 60.0
 #: The Activity's sign-in limits for a harness whose people all sign in from 127.0.0.1 at
-#: once (bot/settings.py: one address, one budget of Discord calls, meant for real people
+#: once (bot/base/settings.py: one address, one budget of Discord calls, meant for real people
 #: behind their own addresses): roomy enough that none waits.
 CROWD_SIGN_INS: Final = {
     "ACTIVITY_ADDRESS_BURST": "100000",

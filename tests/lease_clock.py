@@ -1,4 +1,4 @@
-"""A clock the shard-lease tests move by hand: ``ShardLeases`` (bot/shards.py) and the
+"""A clock the shard-lease tests move by hand: ``ShardLeases`` (bot/process/shards.py) and the
 storage's lease rows read it instead of the real time, so a lease runs out when a test says
 so and never because a loaded machine took a while between two steps (a 0.3 s lease once had
 to outlast them)."""
@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import bot.shards
+import bot.process.shards
 
 
 class LeaseClock:
@@ -31,7 +31,8 @@ class LeaseClock:
 
 @pytest.fixture
 def lease_clock(monkeypatch: pytest.MonkeyPatch) -> LeaseClock:
-    """The clock of bot/shards.py for this test; open the storages with ``now=clock.time``."""
+    """The clock of bot/process/shards.py for this test; open the storages with
+    ``now=clock.time``."""
     clock = LeaseClock()
-    monkeypatch.setattr(bot.shards, "time", clock)
+    monkeypatch.setattr(bot.process.shards, "time", clock)
     return clock

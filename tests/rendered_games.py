@@ -2,7 +2,7 @@
 
 An ``engine.Game`` is played with random legal moves; after every move the public table and
 every seat's private hand (text and buttons) are rendered from the table model
-(``bot.table_model.build``), every ended hand's summary when it ends, then the end, a stop and
+(``bot.table.table_model.build``), every ended hand's summary when it ends, then the end, a stop and
 the closed hands, the lobby before it and the records after it. Issue 38's card faces and
 issue 39's names are checked over every one of these (tests/test_card_faces_in_messages.py,
 tests/test_names_in_messages.py).
@@ -18,11 +18,10 @@ from typing import Any
 
 import discord
 
-from bot.card_faces import DECKS, NOTATIONS, face_key
-from bot.emojis import CardFaces, Uploaded, card_words
-from bot.session import SeatInfo
+from bot.chat import DECKS, NOTATIONS, CardFaces, Uploaded, card_words, face_key
+from bot.game.session import SeatInfo
 from bot.storage import StatsRow
-from bot.table_model import build, build_lobby, trick_of
+from bot.table import build, build_lobby, trick_of
 from cogs.nines import render, ui
 from cogs.nines.render.cards import TEXT, CardStyle
 from engine import Game, HandEnded, Rules
@@ -50,7 +49,7 @@ SHORT = {
 
 
 def synced_faces() -> CardFaces:
-    """Every face as if the start-up sync had uploaded it (names shaped as bot/emojis.py
+    """Every face as if the start-up sync had uploaded it (names shaped as bot/chat/emojis.py
     names them: the card in words, then a hash, ``0123ab`` here, ``4c4c4c`` for a four-colour
     face; ids of Discord's size), without drawing a picture."""
     names = {}

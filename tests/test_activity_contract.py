@@ -32,10 +32,10 @@ from bot.activity.protocol import (
     table_json,
     waiting_frame,
 )
-from bot.duplicate_match import points_of
-from bot.i18n import catalogue
-from bot.session import GameSession, SeatInfo
+from bot.game import points_of
+from bot.game.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
+from bot.words import catalogue
 from engine import Game
 from engine.duplicate import Rotations
 from testbed.contract import check, check_client_frame, check_server_frame, problem, schema
@@ -127,7 +127,7 @@ def test_the_table_fields_are_the_schemas_and_the_models() -> None:
                         ("GameKind", table["kind"])):  # fmt: skip
         assert set(value) == set(DEFS[name]["required"]) == set(DEFS[name]["properties"]), name
     # The table model's fields the wire leaves out, said here so that a new one is decided.
-    from bot.table_model import TableModel
+    from bot.table import TableModel
 
     model = {f.name for f in dataclasses.fields(TableModel)}
     assert model - set(table) == {"first_dealer", "draw"}
@@ -149,7 +149,7 @@ def test_a_daily_result_is_the_contracts() -> None:
     """Issue 47: the result a person's web table is sent, the first to finish and against a
     field; the decisions only they played are left out, as the chat's result leaves them."""
     from bot.activity.daily import result_frame
-    from bot.daily import DailyResult, FieldChoice
+    from bot.game import DailyResult, FieldChoice
     from engine.duplicate import BoardScore
 
     alone = DailyResult("2026-12-03", "nines", (BoardScore(1, 2, 0.0, 0),))

@@ -20,8 +20,8 @@ from bot.activity.protocol import (
     parse_frame,
     table_json,
 )
-from bot.session import GameSession, SeatInfo
-from bot.settings import Settings, SettingsError
+from bot.base import Settings, SettingsError
+from bot.game.session import GameSession, SeatInfo
 from bot.storage.values import GameRow
 from engine import Game, Rules, sort_hand
 from testbed.contract import schema

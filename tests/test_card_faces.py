@@ -1,4 +1,4 @@
-"""Issues 38 and 46: the card faces (bot/card_faces.py) and the lookup the renderers use
+"""Issues 38 and 46: the card faces (bot/chat/card_faces.py) and the lookup the renderers use
 (bot/emojis.CardFaces)."""
 
 from __future__ import annotations
@@ -10,21 +10,26 @@ import pytest
 from PIL import Image
 
 from bench.card_faces import delta_e2000, deuteranope, suit_pairs
-from bot.card_faces import (
+from bot.chat import (
     BLACK,
     BLUE,
     FOUR_COLOUR,
     GREEN,
+    MAX_BYTES,
+    OURS,
     RED,
     SIZE,
     WHITE,
+    CardFaces,
+    Uploaded,
+    card_words,
     draw_face,
+    emoji_name,
     face_key,
     faces,
     rank_text,
 )
-from bot.emojis import MAX_BYTES, OURS, CardFaces, Uploaded, card_words, emoji_name
-from bot.i18n import card_label
+from bot.words import card_label
 from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
 from cogs.nines.settings import value_text
 from engine import Card, Suit
@@ -207,7 +212,7 @@ def test_four_colour_is_a_server_setting():
 def test_docstring_examples():
     import doctest
 
-    import bot.card_faces
+    import bot.chat.card_faces
 
-    result = doctest.testmod(bot.card_faces)
+    result = doctest.testmod(bot.chat.card_faces)
     assert result.attempted > 0 and result.failed == 0

@@ -16,10 +16,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.card_faces import face_key
-from bot.emojis import card_words
-from bot.i18n import card_label, tr
-from bot.table_model import build
+from bot.chat import card_words, face_key
+from bot.table import build
+from bot.words import card_label, tr
 from cogs.nines import ids, render
 from cogs.nines.render.cards import TEXT, CardStyle
 from engine import Card, Game, Rules
@@ -167,7 +166,7 @@ def test_the_longest_games_fit_with_faces(
     replay = Game(rules, seed)
     session = session_for(replay, NAMES[: rules.players], "fr")
     faced = 0
-    from bot.table_model import trick_of
+    from bot.table import trick_of
     from engine import HandEnded
 
     for number, (seat, action) in enumerate(game.log):

@@ -13,9 +13,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.emojis import RANK_WORDS, SUIT_WORDS
-from bot.i18n import tr
-from bot.table_model import build, trick_of
+from bot.chat import RANK_WORDS, SUIT_WORDS
+from bot.table import build, trick_of
+from bot.words import tr
 from cogs.nines import ids, render, ui
 from cogs.nines.render.cards import CardStyle
 from cogs.nines.render.words import spits_text

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from discord import Locale, app_commands
 
-from bot.i18n import (
+from bot.chat import CatalogueTranslator
+from bot.words import (
     LANGUAGES,
     card_label,
     card_name,
@@ -28,7 +29,6 @@ from bot.i18n import (
     tr,
     trump_name,
 )
-from bot.i18n_commands import CatalogueTranslator
 from engine import TRUMP_PRESETS, Card, Suit
 from fakecord.commands import chat_input_name_ok
 
@@ -212,7 +212,7 @@ def test_session_error_keys_exist() -> None:
     """``SessionError("error.x")`` and friends carry keys the controller translates."""
     pattern = re.compile(r"SessionError\(\s*\"([a-z_.]+)\"")
     keys = {k for path in CODE for k in pattern.findall(path.read_text("utf-8"))}
-    keys.discard("error.illegal")  # carries the engine's refusal; bot/refusals.py words it
+    keys.discard("error.illegal")  # carries the engine's refusal; bot/game/refusals.py words it
     assert keys
     for language in LANGUAGES:
         assert sorted(keys - set(catalogue(language))) == []
@@ -315,7 +315,7 @@ def test_language_of_discord_locales() -> None:
 
 def test_every_engine_refusal_is_worded_in_both_languages() -> None:
     """The engine's refusals are English; the reader gets them in their own language."""
-    from bot.refusals import engine_refusal as error_text
+    from bot.game import engine_refusal as error_text
     from engine import Game, Play, Rules
     from engine.errors import (
         GameIsOver,

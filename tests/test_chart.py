@@ -1,4 +1,4 @@
-"""bot/chart.py: the end-of-game score chart is a real PNG that shows each player's line."""
+"""bot/chat/chart.py: the end-of-game score chart is a real PNG that shows each player's line."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.chart import BACKGROUND, COLOURS, HEIGHT, MARGIN_RIGHT, MARGIN_TOP, WIDTH, score_chart
+from bot.chat import BACKGROUND, COLOURS, HEIGHT, MARGIN_RIGHT, MARGIN_TOP, WIDTH, score_chart
 
 
 def image(png: bytes) -> Image.Image:
@@ -82,7 +82,7 @@ def glyph(font: object, char: str) -> tuple[tuple[int, int], bytes]:
 
 
 def test_the_font_draws_french_and_other_latin_names_without_a_missing_glyph() -> None:
-    from bot.chart import _font, drawable, has_glyph
+    from bot.chat.chart import _font, drawable, has_glyph
 
     font = _font(15)
     box = notdef(font)
@@ -120,13 +120,13 @@ def test_a_chart_with_accented_and_computer_names_writes_each_name() -> None:
 
 
 def test_the_chart_is_large_enough_for_a_phone() -> None:
-    from bot.chart import TEXT_SIZE
+    from bot.chat import TEXT_SIZE
 
     assert (WIDTH, HEIGHT) == (1200, 675) and TEXT_SIZE >= 28  # about 9 dp once shrunk to 360
 
 
 def test_a_name_the_font_cannot_draw_is_shown_by_its_sheet_code() -> None:
-    from bot.chart import legend_name
+    from bot.chat import legend_name
 
     assert legend_name("山田太郎", "P2") == "P2"
     assert legend_name("🎉", "P3") == "P3"  # nothing but an emoji
@@ -137,7 +137,7 @@ def test_a_name_the_font_cannot_draw_is_shown_by_its_sheet_code() -> None:
 def test_a_legend_name_is_cleaned_and_two_that_draw_alike_keep_their_codes() -> None:
     """Issue 39: the chart shows names as every message does (no control or invisible
     character) and tells players apart; a name it cannot draw keeps its short code."""
-    from bot.chart import legend_name, legend_names
+    from bot.chat import legend_name, legend_names
 
     assert legend_name("Zo\u200be\u0301\x07\u202e", "Zoé") == "Zoé"
     assert legend_name("\u3164\u200b", "P1") == "P1"  # looks empty: its code
@@ -151,7 +151,7 @@ def test_a_legend_name_is_cleaned_and_two_that_draw_alike_keep_their_codes() -> 
 
 
 def test_negative_scores_use_the_minus_sign() -> None:
-    from bot.chart import signed
+    from bot.chat import signed
 
     assert [signed(v) for v in (-2, 0, 3)] == ["\u22122", "0", "3"]
 
@@ -163,7 +163,7 @@ def ink(picture: Image.Image, box: tuple[int, int, int, int], colour: tuple[int,
 
 
 def test_the_winner_is_starred_and_the_way_to_win_is_written() -> None:
-    from bot.chart import AXIS, GOLD
+    from bot.chat import AXIS, GOLD
 
     args: dict[str, object] = {"title": "Nines", "axis_label": "Hand"}
     rows = [[8, 10, 9], [5, 12, 9]]
@@ -190,8 +190,8 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
 ) -> None:
     from types import SimpleNamespace
 
-    from bot.session import SeatInfo
-    from bot.table_model import build
+    from bot.game.session import SeatInfo
+    from bot.table import build
     from cogs.nines import render
     from engine import Rules
     from engine.cli import random_game
@@ -230,7 +230,7 @@ def test_the_end_of_game_chart_gets_codes_winners_and_direction(
 def test_docstring_examples() -> None:
     import doctest
 
-    import bot.chart
+    import bot.chat.chart
 
-    result = doctest.testmod(bot.chart)
+    result = doctest.testmod(bot.chat.chart)
     assert result.attempted >= 4 and result.failed == 0

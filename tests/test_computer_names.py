@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGUAGES, card_label, catalogue, tr
-from bot.session import SeatInfo
-from bot.sheet_codes import short_codes
+from bot.game.session import SeatInfo
+from bot.table import short_codes
+from bot.words import LANGUAGES, card_label, catalogue, tr
 from cogs.nines.controller import ROBOT, computer_name
 from cogs.nines.render.lobby import lobby_embed
 from cogs.nines.render.records import computer_row_name
@@ -70,7 +70,7 @@ def test_a_computer_never_takes_a_persons_name() -> None:
 def test_the_lobby_says_each_computers_level_and_the_leaderboard_names_the_level() -> None:
     from types import SimpleNamespace
 
-    from bot.table_model import build_lobby
+    from bot.table import build_lobby
     from engine import Rules
 
     seats = [SeatInfo("Zoé", 1)]

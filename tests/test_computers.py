@@ -1,4 +1,4 @@
-"""The bot's computers (``bot/computer.py``, ``bot/computer_pool.py``): the search decides in
+"""The bot's computers (``bot/game/computer.py``, ``bot/computer_pool.py``): the search decides in
 worker processes off the event loop, a decision late, failed or not legal becomes the
 rule-based move, and the workers end with the bot's process."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.computer import Computers
+from bot.game import Computers
 from engine import Game, Rules, SeatView, seat_view
 from engine.actions import Action, Exchange
 from engine.players.exact import choose_exact
@@ -51,7 +51,7 @@ async def test_the_workers_decide_as_the_engine_and_late_is_the_rule(
         # A budget nobody can meet: the rule-based move, at once.
         view = seat_view(game, game.turn or 0)
         computers.budget = 0.0
-        with caplog.at_level(logging.WARNING, logger="bot.computer"):
+        with caplog.at_level(logging.WARNING, logger="bot.game.computer"):
             assert await computers.decide(view, "hard", 5) == rule_action(view)
         assert "computer hard ran out of time" in caplog.text
         assert await computers.decide(view, "easy", 5) in view.legal  # on the loop
@@ -100,7 +100,7 @@ async def test_a_failed_or_illegal_decision_is_the_rule(caplog: pytest.LogCaptur
         game.apply(game.turn or 0, Exchange(False))
     view = seat_view(game, game.turn or 0)
     computers = Computers(workers=0, budget=5.0)
-    with caplog.at_level(logging.WARNING, logger="bot.computer"):
+    with caplog.at_level(logging.WARNING, logger="bot.game.computer"):
         computers.choose = _fails
         assert await computers.decide(view, "hard", 1) == rule_action(view)
         computers.choose = _illegal
@@ -125,7 +125,7 @@ async def test_a_killed_worker_is_the_rule_then_a_new_pool(
         (worker,) = multiprocessing.active_children()
         os.kill(worker.pid or 0, signal.SIGKILL)
         worker.join(10)
-        with caplog.at_level(logging.WARNING, logger="bot.computer"):
+        with caplog.at_level(logging.WARNING, logger="bot.game.computer"):
             assert await computers.decide(view, "hard", 2) == rule_action(view)
         assert [r.getMessage() for r in caplog.records] == [
             "computer hard failed; playing the rule-based move"

@@ -1,4 +1,4 @@
-"""The daily deal without Discord (bot/daily.py): the day's deals from the secret and the date,
+"""The daily deal without Discord (bot/game/daily.py): the day's deals from the secret and the date,
 the same cards and the same computer answers to the same moves on two bots, one try a person,
 a finish scored against the field, a restart mid-daily, and a daily left alone finished by the
 computers."""
@@ -13,11 +13,19 @@ from pathlib import Path
 import pytest
 
 from bot.app import NinesBot
-from bot.computer import Computers
-from bot.daily import Daily, day_before, day_of, deal_seed, decisions, rank, week_of
-from bot.session import GameSession, SessionError
-from bot.sessions import Sessions
-from bot.settings import Settings
+from bot.base import Settings
+from bot.game import (
+    Computers,
+    Daily,
+    Sessions,
+    day_before,
+    day_of,
+    deal_seed,
+    decisions,
+    rank,
+    week_of,
+)
+from bot.game.session import GameSession, SessionError
 from bot.storage import DailyBoard, DailyTry, GameKind, Storage
 from engine import Action
 from tests.test_layers import RecordingPresenter

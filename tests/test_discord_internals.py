@@ -1,4 +1,4 @@
-"""Every private name bot/discord_internals.py relies on is in the installed discord.py,
+"""Every private name bot/base/discord_internals.py relies on is in the installed discord.py,
 aiohttp and asyncio; an upgrade that removes one fails here, naming it."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import aiohttp
 import discord
 import pytest
 
-from bot.discord_internals import HANDLER_TASKS, PRIVATE_ATTRIBUTES, PrivateAttribute
+from bot.base import HANDLER_TASKS, PRIVATE_ATTRIBUTES, PrivateAttribute
 
 
 def resolve(owner: str) -> object:
@@ -106,7 +106,7 @@ async def test_an_instance_attribute_removed_is_named(monkeypatch: pytest.Monkey
 
 
 def test_every_entry_names_a_function_of_the_adapter_or_an_override() -> None:
-    import bot.discord_internals as internals
+    import bot.base.discord_internals as internals
 
     for entry in PRIVATE_ATTRIBUTES:
         assert callable(getattr(internals, entry.used_by, None)) or "overrides" in entry.used_by, (
@@ -128,7 +128,7 @@ def test_a_prebuilt_view_is_sent_as_its_rows_and_never_tracked() -> None:
     out), no components-v2 flag, and nothing that makes it track the view."""
     from discord.http import handle_message_parameters
 
-    from bot.discord_internals import PrebuiltView
+    from bot.base import PrebuiltView
 
     row = [{"type": 2, "style": 1, "label": "A", "custom_id": "nines:1:x", "disabled": False}]
     view = PrebuiltView(row, [])

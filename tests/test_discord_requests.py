@@ -1,4 +1,4 @@
-"""The requests bot/discord_internals.py sends in place of discord.py's public calls (which
+"""The requests bot/base/discord_internals.py sends in place of discord.py's public calls (which
 parse Discord's answer into a message object nothing reads) are those calls' own requests."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import discord
 import pytest
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot import discord_internals
+from bot.base import discord_internals
 from cogs.nines.ui import Buttons, button
 
 

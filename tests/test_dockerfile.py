@@ -1,7 +1,7 @@
-"""Issue 17.4: the Dockerfile, read as Docker reads it (no engine runs here): an exact base
-image, the dependencies in a layer that code changes leave alone, a non-root user, the data
-volume, a HEALTHCHECK through ``python -m bot.health``, and the bot itself as PID 1 (exec form)
-so it gets ``docker stop``'s SIGTERM."""
+"""Issue 17.4: the Dockerfile, read as Docker reads it (no engine runs here): an exact base image,
+the dependencies in a layer that code changes leave alone, a non-root user, the data volume, a
+HEALTHCHECK through ``python -m bot.process.health``, and the bot itself as PID 1 (exec form) so it
+gets ``docker stop``'s SIGTERM."""
 
 from __future__ import annotations
 
@@ -72,5 +72,5 @@ def test_it_runs_the_bot_as_pid_1_non_root_with_a_health_check():
     assert user[0].isdigit() and int(user[0]) >= 1000
     assert json.loads(steps["VOLUME"]) == ["/app/data"]
     health = steps["HEALTHCHECK"]
-    assert json.loads(health.split("CMD ", 1)[1]) == ["python", "-m", "bot.health"]
+    assert json.loads(health.split("CMD ", 1)[1]) == ["python", "-m", "bot.process.health"]
     assert "HEALTH_PORT=" in steps["ENV"]

@@ -1,4 +1,4 @@
-"""bot.discord_internals.sync_commands: the bulk overwrite that keeps the Entry Point command
+"""bot.base.discord_internals.sync_commands: the bulk overwrite that keeps the Entry Point command
 Discord makes once Activities are on (discord.py's ``tree.sync`` drops it and is refused)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import discord_internals
+from bot.base import discord_internals
 from fakecord import FakeDiscord
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import discord
 import pytest
 
-from bot.i18n import catalogue, read_trumps, tr
+from bot.words import catalogue, read_trumps, tr
 from cogs.nines.render import rules_embed, rules_line
 from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
 from cogs.nines.settings import settings_embed
@@ -353,7 +353,9 @@ def test_pings_default_on() -> None:
     assert f"«{NBSP}parfois{NBSP}»" in tr("fr", refusal.value.key, **refusal.value.params)
 
 
-@pytest.mark.parametrize("name", ["bot.i18n", "cogs.nines.setting_values", "cogs.nines.rules_text"])
+@pytest.mark.parametrize(
+    "name", ["bot.words.i18n", "cogs.nines.setting_values", "cogs.nines.rules_text"]
+)
 def test_docstring_examples(name: str) -> None:
     # The module as imported now: starting the bot loads the cog's modules afresh.
     result = doctest.testmod(importlib.import_module(name))
@@ -405,8 +407,8 @@ def french_game_texts(ruleset: str) -> Iterator[tuple[str, str]]:
     table and each hand as play goes, each hand's summary, the end; field names apart."""
     from types import SimpleNamespace
 
-    from bot.session import SeatInfo
-    from bot.table_model import build, build_lobby, trick_of
+    from bot.game.session import SeatInfo
+    from bot.table import build, build_lobby, trick_of
     from cogs.nines import render
     from engine import Game, HandEnded
     from engine.cli import random_game
@@ -480,7 +482,7 @@ def test_the_third_passes_french_wording() -> None:
     """Issue 38, item 14: « le score le plus bas » (never « le plus bas score »), a single
     winner said plainly, the swap rate as a sentence, no ``&`` in running text, and the
     presets shown by their suits rather than as ckpt or ctkp."""
-    from bot.i18n import and_list, trumps_label
+    from bot.words import and_list, trumps_label
 
     fr = catalogue("fr")
     joined = " ".join(fr.values())

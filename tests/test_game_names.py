@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalogue
+from bot.words import LANGUAGES, catalogue
 from engine import GAMES, RULESETS, GameType
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.table_model import build
+from bot.table import build
 from cogs.nines.render import hand_content
 from engine import Exchange, Game, Rules
 from testbed.reading import as_read

@@ -1,4 +1,4 @@
-"""The few CLDR parts the bot keeps of each language (bot/i18n.py ``_locale``): the same words
+"""The few CLDR parts the bot keeps of each language (bot/words/i18n.py ``_locale``): the same words
 and numbers as Babel's whole locale gives, for every count, place, number and list the bot
 writes, so keeping only those parts (a few KB, not Babel's ~3 MB a language) changes nothing
 anyone reads."""
@@ -12,8 +12,8 @@ from babel import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal
 
-from bot.i18n import CLDR_PARTS, LANGUAGES, LOCALES, _locale, and_list, number, ordinal
-from bot.i18n import plural_form as plural
+from bot.words import plural_form as plural
+from bot.words.i18n import CLDR_PARTS, LANGUAGES, LOCALES, _locale, and_list, number, ordinal
 
 COUNTS = [*range(-3, 250), 0.5, 1.0, 1.5, 2.25, 1e6, 1_000_001]
 

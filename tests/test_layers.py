@@ -1,6 +1,6 @@
 """The bot does not know its cog: nothing under bot/ imports cogs/ (at the top of a module or
 inside a function), the sessions run a game through any presenter plugged in, and discord.py's
-private API is reached only from bot/discord_internals.py. The development packages stay
+private API is reached only from bot/base/discord_internals.py. The development packages stay
 beside the bot: it never imports them, bench/ never imports tests/, and bench/ measures the bot
 through its own seams (its metrics, the double's watchers), patching nothing."""
 
@@ -12,15 +12,14 @@ from pathlib import Path
 import pytest
 
 from bot.app import NinesBot
-from bot.computer import Computers
-from bot.discord_internals import PRIVATE_ATTRIBUTES
-from bot.session import Change, GameSession
-from bot.settings import Settings
+from bot.base import PRIVATE_ATTRIBUTES, Settings
+from bot.game import Computers
+from bot.game.session import Change, GameSession
 from bot.storage import Storage
 from engine import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
-ADAPTER = ROOT / "bot" / "discord_internals.py"
+ADAPTER = ROOT / "bot" / "base" / "discord_internals.py"
 #: discord.py's modules that are not its public API.
 PRIVATE_MODULES = ("discord.http", "discord.gateway", "discord.state", "discord.webhook")
 
@@ -126,7 +125,7 @@ def patches(tree: ast.AST) -> list[tuple[int, str]]:
 
 def test_bench_patches_nothing() -> None:
     """The benchmarks run the bot and the double as they are: a figure they print is the bot's
-    own (bot/metrics.py, heard through ``Metrics.listen``) or read from outside."""
+    own (bot/base/metrics.py, heard through ``Metrics.listen``) or read from outside."""
     offending = [
         f"{path.relative_to(ROOT)}:{line} {what}"
         for path in sources("bench")
@@ -230,7 +229,7 @@ async def test_with_the_activity_on_the_bot_shows_through_a_presenter_and_nothin
     computers = Computers(0)
     settings = Settings(token="a.b.c", activity_port=8081, client_secret="secret")
     bot = NinesBot(settings, storage, computers)
-    server = ActivityServer(bot, settings)  # as bot/run.py builds it beside the bot
+    server = ActivityServer(bot, settings)  # as bot/process/run.py builds it beside the bot
     bot.activity_server = server
     try:
         with pytest.raises(RuntimeError, match="plug_in"):

@@ -11,8 +11,7 @@ import pytest
 from aiohttp import web
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.metrics import ANSWER, DECISION, WRITE, Metrics
+from bot.base import ANSWER, DECISION, WRITE, Metrics, metrics
 from bot.storage import Storage
 
 Heard = list[tuple[str, float, int | None]]
@@ -71,7 +70,7 @@ async def test_a_listener_hears_database_writes_and_decisions(
         assert await storage.get_meta("probe") == "1"  # a read is not a write
     finally:
         await storage.close()
-    # The hook bot/computer.py calls after each decision, with metrics on in this process.
+    # The hook bot/game/computer.py calls after each decision, with metrics on in this process.
     monkeypatch.setattr(metrics, "active", measured)
     metrics.decision_time(0.25)
     assert [(name, interaction) for name, _, interaction in heard] == [

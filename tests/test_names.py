@@ -1,4 +1,4 @@
-"""Names as people write them (issue 39): ``bot/names.py`` on the issue's names and, by
+"""Names as people write them (issue 39): ``bot/words/names.py`` on the issue's names and, by
 hypothesis, on every kind of character.
 
 How Discord reads a message, as the checks below state it (Discord's markdown, the rules
@@ -25,8 +25,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import names
-from bot.names import (
+from bot.storage import HistoryPlayer, HistoryRow
+from bot.words import (
     FSI,
     PDI,
     ZWSP,
@@ -36,10 +36,10 @@ from bot.names import (
     in_code,
     in_plain,
     in_text,
+    names,
     shorten,
     stored,
 )
-from bot.storage import HistoryPlayer, HistoryRow
 from cogs.nines.records import HISTORY_NAME_LIMIT, history_embed
 
 FENCE = "```"
@@ -426,7 +426,7 @@ def test_every_name_in_the_history_is_inert_isolated_and_told_apart(
     assert_inert((embed.title or "").removeprefix("Recent games of "))
 
 
-@pytest.mark.parametrize("module", ["bot.names", "cogs.nines.options"])
+@pytest.mark.parametrize("module", ["bot.words.names", "cogs.nines.options"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib

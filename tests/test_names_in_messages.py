@@ -30,8 +30,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.names import FSI, PDI, clean, distinct
-from bot.sheet_codes import short_codes
+from bot.table import short_codes
+from bot.words import FSI, PDI, clean, distinct
 from cogs.nines.render.cards import CardStyle
 
 from .rendered_games import Shown, play, synced_faces

@@ -1,4 +1,4 @@
-"""bot.ratings: openskill Plackett-Luce ratings and the display scale."""
+"""bot.storage.ratings: openskill Plackett-Luce ratings and the display scale."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import ratings
-from bot.ratings import Rating, display_rating, initial, rate
+from bot.storage import ratings
+from bot.storage.ratings import Rating, display_rating, initial, rate
 
 
 def test_new_player_shows_1000() -> None:

@@ -17,7 +17,7 @@ import pytest
 from bot.activity import ActivityServer
 from bot.activity import seal as seal_module
 from bot.activity.seal import PREFIX, STALE_AFTER, Dropped, Seal
-from bot.settings import Settings
+from bot.base import Settings
 
 from .test_settings import TOKEN
 

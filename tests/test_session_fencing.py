@@ -10,11 +10,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import NinesBot
-from bot.computer import Computers
-from bot.session import GameLost, GameSession
-from bot.sessions import Sessions
-from bot.settings import Settings
-from bot.shards import ShardLeases
+from bot.base import Settings
+from bot.game import Computers, Sessions
+from bot.game.session import GameLost, GameSession
+from bot.process.shards import ShardLeases
 from bot.storage import Storage
 from engine import Rules
 from tests.lease_clock import LeaseClock

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import NinesBot
-from bot.computer import Computers
-from bot.session import GameSession, SeatInfo, SessionError
-from bot.sessions import Sessions
-from bot.settings import Settings
+from bot.base import Settings
+from bot.game import Computers, Sessions
+from bot.game.session import GameSession, SeatInfo, SessionError
 from bot.storage import Storage
 from engine import Rules
 from tests.test_layers import RecordingPresenter

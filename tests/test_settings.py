@@ -1,4 +1,4 @@
-"""bot/settings.py: every variable read from the environment, and every refusal in one line."""
+"""bot/base/settings.py: every variable read from the environment, and every refusal in one line."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DISCORD_API_BASE, DISCORD_GATEWAY_URL, Settings, SettingsError
+from bot.base import DISCORD_API_BASE, DISCORD_GATEWAY_URL, Settings, SettingsError
 
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot import discord_internals
-from bot.shards import ShardedNinesBot, ShardLeases, shard_of
+from bot.base import discord_internals
+from bot.process.shards import ShardedNinesBot, ShardLeases, shard_of
 from bot.storage import Fence
 from cogs.nines.opening import Opening
 

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.settings import Settings, SettingsError
-from bot.shards import ShardLeases
+from bot.base import Settings, SettingsError
+from bot.process.shards import ShardLeases
 from bot.storage import Storage
 from tests.lease_clock import LeaseClock
 from tests.storage_backends import Backend

@@ -15,8 +15,8 @@ import discord
 import pytest
 
 from bot.app import NinesBot
-from bot.run import build_bot
-from bot.session import GameSession, SeatInfo
+from bot.game.session import GameSession, SeatInfo
+from bot.process.run import build_bot
 from bot.storage import ActionConflict, ChannelBusy, GameResult, Seat, SeatResult, Storage
 from engine import Game, Rules
 from fakecord import FakeDiscord

@@ -1,4 +1,4 @@
-"""The table model (bot/table_model.py): what one seat, or a watcher, may see of a game.
+"""The table model (bot/table/table_model.py): what one seat, or a watcher, may see of a game.
 
 Seeded games of every ruleset are played with random legal actions; after every action the
 model of the public table and of each seat is built and checked against the engine's own
@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-import bot.sheet_codes
-from bot.names import distinct
-from bot.session import SeatInfo
-from bot.table_model import TableModel, build, build_lobby, trick_of
+import bot.table.sheet_codes
+from bot.game.session import SeatInfo
+from bot.table import TableModel, build, build_lobby, trick_of
+from bot.words import distinct
 from engine import RULESETS, Card, Game, Play, Rules, public_view, seat_view, sort_hand
 
 SETTINGS = {"nein-nine": {"rounds": 2}}  # short games: two rounds, or a start of 3
@@ -267,7 +267,7 @@ def test_a_tied_end_plays_on_and_the_model_says_who_is_tied(ruleset: str, seed: 
 def test_same_names_still_get_their_own_codes() -> None:
     game = Game(rules_of("four-player"), 1)
     model = build(session_for(game, ["Alex", "Alex", "🎉", "✨"], language="fr"), 0)
-    # Two people called Alex read apart (bot/names.py), in their names and their codes; a name
+    # Two people called Alex read apart (bot/words/names.py), in their names and their codes; a name
     # with no letter in it gets a numbered code, in the game's language.
     assert [s.name for s in model.seats[:2]] == ["Alex", "Alex (2)"]
     assert [s.code[:1] for s in model.seats] == ["A", "A", "J", "J"]
@@ -316,7 +316,7 @@ def test_a_game_not_dealt_has_only_a_lobby_model() -> None:
 
 
 def test_sheet_codes_docstring_examples() -> None:
-    result = doctest.testmod(bot.sheet_codes)
+    result = doctest.testmod(bot.table.sheet_codes)
     assert result.attempted >= 3 and result.failed == 0
 
 

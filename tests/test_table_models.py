@@ -1,4 +1,4 @@
-"""The shared table models (bot/table_models.py): each built once per change and viewer, and
+"""The shared table models (bot/table/table_models.py): each built once per change and viewer, and
 never served stale.
 
 Seeded games of every ruleset are played through one session whose game moves on in place, as a
@@ -20,9 +20,8 @@ import pytest
 
 from bot.activity.model import table_for, table_texts
 from bot.activity.protocol import table_json
-from bot.session import SeatInfo
-from bot.table_model import build
-from bot.table_models import TableModels
+from bot.game.session import SeatInfo
+from bot.table import TableModels, build
 from engine import RULESETS, Game, Play
 
 from .test_table_model import positions, session_for

@@ -1,7 +1,7 @@
 """The Activity: the web table Discord opens in a channel, served by the bot itself.
 
-Off unless ``ACTIVITY_PORT`` and ``DISCORD_CLIENT_SECRET`` are set (bot/settings.py): then
-``bot/run.py`` makes one ``ActivityServer`` beside the bot, which starts and stops it. It
+Off unless ``ACTIVITY_PORT`` and ``DISCORD_CLIENT_SECRET`` are set (bot/base/settings.py): then
+``bot/process/run.py`` makes one ``ActivityServer`` beside the bot, which starts and stops it. It
 serves, on that port (every interface; Discord's proxy reaches it through the public HTTPS
 address the Developer Portal's URL mapping names, and strips its ``/.proxy`` prefix:
 https://discord.com/developers/docs/activities/development-guides/networking):
@@ -38,11 +38,8 @@ from typing import TYPE_CHECKING, Final
 
 from aiohttp import web
 
-from .. import discord_internals
-from ..daily import Daily
-from ..moves import Moves
-from ..session import ChatPresenter, GameSession
-from ..sessions import Sessions
+from ..base import discord_internals
+from ..game import ChatPresenter, Daily, GameSession, Moves, Sessions
 from .budget import PerAddress
 from .discord_api import ActivityApi, CallBudget, CodeRefused, DiscordUnavailable, SecretRefused
 from .fanout import FanOut
@@ -53,7 +50,7 @@ from .socket_life import serve
 
 if TYPE_CHECKING:
     from ..app import LobbyMove, LobbyOpening, NinesBot
-    from ..settings import Settings
+    from ..base import Settings
 
 log = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
 """Today's daily deal at the web table (issue 47): a person who opens the Activity may play
-their daily there, privately, as ``/nines daily`` plays it in chat (bot/daily.py).
+their daily there, privately, as ``/nines daily`` plays it in chat (bot/game/daily.py).
 
 A hello with ``daily`` (a game's name) sits the socket at that person's try of today's deal
 of that game instead of the channel's table: claimed as the command claims it (one try a day
 per person and game, whichever of chat and the web asks first), the game started, or found
 open if it was begun in chat or on another socket: the same stored game, whose moves go
-through the one move use case (bot/moves.py) as any tap's. Played already: the socket is
+through the one move use case (bot/game/moves.py) as any tap's. Played already: the socket is
 sent the result (``daily-result``) and sits at no table.
 
 Private: a daily's room is entered only here, by the person's own hello (their try, from
@@ -32,11 +32,10 @@ from aiohttp import web
 
 from engine import game_type
 
-from ..daily import Daily, DailyResult
-from ..i18n import tr
-from ..refusals import session_refusal
-from ..session import GameSession, SessionError
+from ..game import Daily, DailyResult, session_refusal
+from ..game.session import GameSession, SessionError
 from ..storage import GameKind
+from ..words import tr
 from .discord_api import Instance, Person
 from .protocol import Hello, Json, error_frame
 from .relay import READY_WITHIN

@@ -118,7 +118,7 @@ class Instance:
 
 @dataclass(frozen=True, slots=True)
 class CallBudget:
-    """The budget of the Activity's calls to Discord (bot/settings.py)."""
+    """The budget of the Activity's calls to Discord (bot/base/settings.py)."""
 
     burst: int = 50
     per_minute: float = 300.0

@@ -14,7 +14,7 @@ coalesced, docs/activity.md), and is told here when one of them closes it
 
 from __future__ import annotations
 
-from ..session import Change, ChatPresenter, GameSession
+from ..game.session import Change, ChatPresenter, GameSession
 from .hub import Hub
 
 

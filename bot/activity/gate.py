@@ -38,8 +38,8 @@ from typing import Any, Final, Protocol, TypeVar
 
 from aiohttp import web
 
-from ..i18n import tr
 from ..storage import StoredToken
+from ..words import tr
 from .discord_api import (
     ActivityApi,
     Authorization,

@@ -7,7 +7,7 @@ never a move on its way to the database, numbers it (``seq``, one more per chang
 it on each socket; each socket's writer sends in order, so a slow client holds up no one.
 
 An action (``act``) is played by the one move use case a chat click goes through too
-(bot/moves.py: the lock, the answer window, the computers, then ``presenter.show``), so the
+(bot/game/moves.py: the lock, the answer window, the computers, then ``presenter.show``), so the
 chat table, the chat hands and the turn pings follow as after a click; here it is only
 translated, into ``ack`` and ``error`` frames. It carries the move count of the table it was
 made on (``n``): made on an older table, it is refused as out of date, as a chat click is.
@@ -36,12 +36,10 @@ from aiohttp import WSCloseCode, web
 
 from engine import parse_action
 
-from ..daily import Daily
-from ..i18n import language_of, tr
-from ..moves import Answer, Move, Moves
-from ..session import GameLost, GameSession, SessionError
-from ..sessions import Sessions
+from ..game import Answer, Daily, Move, Moves, Sessions
+from ..game.session import GameLost, GameSession, SessionError
 from ..storage import FencedOut, Storage
+from ..words import language_of, tr
 from .daily import DailyDesk
 from .discord_api import Person
 from .gate import Gate, Refused
@@ -134,7 +132,7 @@ class Room:
 def push_tables(session: GameSession, room: Room) -> None:
     """The game's table, as each of the room's clients may see it, under a new seq: one frame
     per viewer (a seat, or the watchers'), its model built once per change (shared with the
-    chat, ``bot.table_models``) and what every viewer shares serialized once
+    chat, ``bot.table.table_models``) and what every viewer shares serialized once
     (``table_texts``); the sockets of one viewer are queued the same text."""
     room.seq += 1
     game = session.game
@@ -182,7 +180,7 @@ class Answered:
 
 @dataclass(slots=True)
 class TapReply:
-    """A tap's answer (``bot.moves.Reply``): ``ack`` sent once its move is stored (before
+    """A tap's answer (``bot.game.moves.Reply``): ``ack`` sent once its move is stored (before
     the computers that follow finish, when they take longer than the answer window), or the
     error frame the hub sends; either is ``frame``, given again to a resend of the key."""
 
@@ -216,7 +214,7 @@ class TapReply:
 @dataclass(frozen=True, slots=True)
 class Games:
     """What the hub seats people at and plays their moves in: the bot's sessions, its one
-    move use case (bot/moves.py) and the daily deals (bot/daily.py)."""
+    move use case (bot/game/moves.py) and the daily deals (bot/game/daily.py)."""
 
     sessions: Sessions
     moves: Moves

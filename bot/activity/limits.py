@@ -3,7 +3,7 @@ person), how fast one socket may send, and what a client's JSON may look like be
 parsed (size and nesting), so no client holds the server's memory, its games' locks or its
 log.
 
-``Limits`` holds the caps (from bot/settings.py), ``Openings`` counts the open sockets,
+``Limits`` holds the caps (from bot/base/settings.py), ``Openings`` counts the open sockets,
 ``Bucket`` is one socket's token bucket, ``decode`` reads a client's JSON text within the
 bounds (``TooMuch`` beyond them, ``Unreadable`` if not JSON), and ``address_of`` says where a
 request comes from.
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from ..settings import Settings
+    from ..base import Settings
 
 #: Longest client text read as JSON (a frame or the token route's body): a hello is about
 #: 400 characters, an act under 100.

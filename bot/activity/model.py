@@ -1,6 +1,6 @@
-"""What the Activity shows of a game: the table model (``bot.table_model.build``, each built once
-per change and shared with the chat: ``bot.table_models``), and before any card is dealt, the
-lobby's seats in the same shape, so the web table has one model to draw; and that model as the
+"""What the Activity shows of a game: the table model (``bot.table.table_model.build``, each built
+once per change and shared with the chat: ``bot.table.table_models``), and before any card is dealt,
+the lobby's seats in the same shape, so the web table has one model to draw; and that model as the
 text a socket is sent (``table_texts``), serialized once for all its readers.
 """
 
@@ -10,9 +10,8 @@ from collections.abc import Iterable, Mapping
 
 import orjson
 
-from ..session import GameSession
-from ..table_model import SeatModel, TableModel, build_lobby
-from ..table_models import table
+from ..game import GameSession
+from ..table import SeatModel, TableModel, build_lobby, table
 from .protocol import table_json, viewer_json
 
 

@@ -15,14 +15,7 @@ from typing import Any, Final
 
 from engine import GAMES, Card, HandEnded, SheetRow, Trump
 
-from ..table_model import (
-    DuplicateSheet,
-    HandModel,
-    SeatModel,
-    TableModel,
-    TrickModel,
-    TurnModel,
-)
+from ..table import DuplicateSheet, HandModel, SeatModel, TableModel, TrickModel, TurnModel
 
 Json = dict[str, Any]
 

@@ -21,7 +21,7 @@ from typing import Final
 
 from aiohttp import WSMsgType, web
 
-from ..i18n import tr
+from ..words import tr
 from .limits import Bucket, TooMuch, Unreadable, decode
 from .protocol import KEY_LONGEST, BadFrame, Frame, Json, error_frame, parse_frame
 from .words import refusal

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import asyncpg
 
-from .. import metrics
+from ..base import metrics
 from .protocol import Act, Json
 from .seal import STALE_AFTER, Dropped, Reason, Seal
 

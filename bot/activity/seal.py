@@ -46,7 +46,7 @@ PAD_TO: Final = 256
 #: never used twice with the key).
 COUNT_LAST: Final = 2**32 - 1
 
-#: Why a message was dropped (the label of the bot's counter, bot/metrics.py).
+#: Why a message was dropped (the label of the bot's counter, bot/base/metrics.py).
 Reason = Literal["unsigned", "forged", "replayed"]
 
 

@@ -12,7 +12,7 @@ import logging
 
 from aiohttp import web
 
-from ..i18n import tr
+from ..words import tr
 from .hub import Client, Hub
 from .limits import address_of
 from .protocol import Act, Hello, LobbyAct, Ping, error_frame

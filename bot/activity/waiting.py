@@ -1,12 +1,12 @@
 """Web tables open in a channel with no game, waiting for one to open there.
 
-A page opened where no game runs used to be refused (``no-game``) and closed; it reconnected
-seconds later, each hello two Discord calls, for as long as it stayed open. With one process
-(no relay), such a socket now stays open once signed in: it is told once (``waiting``,
-docs/activity-protocol.md), costs Discord nothing meanwhile (its pings are answered here), and
-when a game opens in its channel in this process it sits down at that game's table (``ready``)
-like any socket. ``Sessions.opened`` tells it (bot/session.py: a lobby opened, a game restored or
-taken over, a table moved to its thread).
+A page opened where no game runs used to be refused (``no-game``) and closed; it reconnected seconds
+later, each hello two Discord calls, for as long as it stayed open. With one process (no relay),
+such a socket now stays open once signed in: it is told once (``waiting``,
+docs/activity-protocol.md), costs Discord nothing meanwhile (its pings are answered here), and when
+a game opens in its channel in this process it sits down at that game's table (``ready``) like any
+socket. ``Sessions.opened`` tells it (bot/game/session.py: a lobby opened, a game restored or taken
+over, a table moved to its thread).
 
 On PostgreSQL (the relay, bot/activity/relay.py) a game may open in another process, which
 this one does not hear: there the hub refuses with ``no-game`` and closes, and the page asks again
@@ -19,7 +19,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..session import GameSession
+from ..game import GameSession
 from .protocol import waiting_frame
 from .words import refusal
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..i18n import tr
-from ..refusals import session_refusal as session_words
-from ..session import SessionError
+from ..game import session_refusal as session_words
+from ..game.session import SessionError
+from ..words import tr
 
 #: A session's refusal (its i18n key) as the protocol's error code (docs/activity-protocol.md).
 SESSION_CODES: Final = {

@@ -81,7 +81,7 @@ class HistoryQueries(Queries):
             "g.ended_at IS NOT NULL",
             "g.status IN ('finished', 'abandoned')",
             "g.started_at IS NOT NULL",
-            # A daily deal is played privately; its standings are its record (bot/daily.py).
+            # A daily deal is played privately; its standings are its record (bot/game/daily.py).
             "NOT EXISTS (SELECT 1 FROM daily_tries d WHERE d.game_id = g.id)",
         ]
         params: list[object] = [guild_id]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import ratings
+from bot.storage import ratings
 
 from .driver import Queries, Row, Tx
 from .fencing import check_fence, current_lease

@@ -257,7 +257,7 @@ class StatsRow:
     best_place: int | None
     mu: float
     sigma: float
-    rating: float  # display rating (bot/ratings.py)
+    rating: float  # display rating (bot/storage/ratings.py)
     updated_at: float
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..session_values import Change
+from ..game import Change
 from ..storage.tournament_values import TournamentRow
 from .context import RunnerContext
 from .errors import TournamentError

@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from ..sessions import Sessions
+from ..game import Sessions
 from ..storage.tournament_values import TournamentRow
 from .errors import TournamentError
 from .presenter import TournamentPresenter
@@ -33,7 +33,7 @@ class RunnerContext:
         self.storage = sessions.deps.storage
         self.presenter = presenter
         self.clock = clock
-        #: Called at each seam of a step, by name (bot/failpoints.py).
+        #: Called at each seam of a step, by name (bot/base/failpoints.py).
         self.failpoint = failpoint
         #: The tables whose games this process runs or has run, by game id.
         self.games: dict[int, TableAt] = {}

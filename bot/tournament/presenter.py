@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..session import GameSession
-from ..session_values import Change
+from ..game import Change, GameSession
 from ..storage.tournament_values import PairedTable, TournamentRow
 from .standings import Standing
 

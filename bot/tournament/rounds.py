@@ -8,7 +8,7 @@ import asyncio
 import functools
 import logging
 
-from ..session import GameSession
+from ..game import GameSession
 from ..storage.tournament_values import Entrant, PairedTable, TournamentRow
 from .context import RunnerContext
 from .pairing import History, pair_round

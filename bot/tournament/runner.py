@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..failpoints import failpoint
-from ..sessions import Sessions
+from ..base import failpoint
+from ..game import Sessions
 from ..storage import Storage
 from ..storage.tournament_values import TournamentRow, TournamentSpec
 from .clock import Deadlines

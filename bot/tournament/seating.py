@@ -8,9 +8,9 @@ import random
 
 from engine import Game, Rules
 
-from ..i18n import tr
-from ..session_values import SeatInfo
+from ..game import SeatInfo
 from ..storage.tournament_values import Entrant, PairedTable, TournamentRow
+from ..words import tr
 
 #: The computers' level at a tournament's tables.
 COMPUTER_LEVEL = "normal"

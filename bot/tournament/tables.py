@@ -9,8 +9,7 @@ import logging
 from engine import Game, parse_action
 from engine.duplicate import board_points
 
-from ..session import GameSession
-from ..session_values import Change, SeatInfo
+from ..game import Change, GameSession, SeatInfo
 from ..storage import ChannelBusy, Seat
 from ..storage.tournament_values import Entrant, PairedTable, TournamentRow
 from .context import RunnerContext

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot import discord_internals
-from bot.i18n import language_of, tr
-from bot.sessions import Sessions
+from bot.base import discord_internals
+from bot.game import Sessions
 from bot.tournament import TournamentRunner
+from bot.words import language_of, tr
 
 from . import activity, ids
 from .commands import NinesCog

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 import discord
 
-from bot import discord_internals
-from bot.i18n import language_of, tr
+from bot.base import discord_internals
+from bot.words import language_of, tr
 
 from . import ui
 

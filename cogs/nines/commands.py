@@ -14,11 +14,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import language_of, tr
-from bot.names import in_text
-from bot.session import GameSession
-from bot.sessions import Sessions
+from bot.game import GameSession, Sessions
 from bot.storage import GameKind, player_key
+from bot.words import in_text, language_of, tr
 from engine import RULESETS, Rules, game_type
 
 from . import render, replies, ui
@@ -127,7 +125,7 @@ class NinesCog(commands.Cog, name="Nines"):
     ) -> None:
         """The options were read, and refused, in the caller's words (``RuleOption``); the
         server's values were checked when saved, in the engine's words ("C" is clubs).
-        ``duplicate`` on: a duplicate match (bot/duplicate_match.py)."""
+        ``duplicate`` on: a duplicate match (bot/game/duplicate_match.py)."""
         lang = language_of(interaction.locale)
         if interaction.guild_id is None or interaction.channel_id is None:
             await replies.private(interaction, tr(lang, "error.guild_only"))

@@ -4,7 +4,7 @@ Every click is answered exactly once and in time: with the updated message (lobb
 privately with what went wrong in the clicker's language. Nothing here trusts a custom_id: it
 only names a game; who acts always comes from the interaction's user. The buttons reach the
 controller through the extension's router (``cogs.nines.setup``), which hands it each click.
-A move's click is played by the bot's one move use case (``bot.moves``, as a web table's tap
+A move's click is played by the bot's one move use case (``bot.game.moves``, as a web table's tap
 is); the controller only turns it into a ``Move`` and the answer into the clicker's hand
 (``ClickReply``). It is given what it uses when the extension is set up (``cogs.nines.setup``).
 """
@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING, Any, Final, assert_never
 
 import discord
 
-from bot import discord_internals, table_model, table_models
-from bot.i18n import tr
-from bot.moves import Answer, Move, Moves
-from bot.names import distinct
-from bot.session import GameSession, Presenter, SeatInfo, SessionError, stored_rules
-from bot.sessions import Sessions
+from bot.base import discord_internals
+from bot.game import Answer, Move, Moves, Sessions
+from bot.game.session import GameSession, Presenter, SeatInfo, SessionError, stored_rules
 from bot.storage import Storage
+from bot.table import table_model, table_models
+from bot.words import distinct, tr
 from engine import JOKER, Action, Play
 
 from . import ids, render, replies, ui
@@ -67,7 +66,7 @@ def computer_name(lang: str, difficulty: str, seats: Sequence[SeatInfo]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClickReply:
-    """A move's click answered (``bot.moves.Reply``): the clicker's hand, updated in place,
+    """A move's click answered (``bot.game.moves.Reply``): the clicker's hand, updated in place,
     with a refusal shown in it."""
 
     controller: Controller
@@ -276,7 +275,7 @@ class Controller(Opening):
                         view=None,
                     )
                     change.extend(await session.run_computers())
-                    # Shown after the lock is released (as a move's, bot/moves.py): a table
+                    # Shown after the lock is released (as a move's, bot/game/moves.py): a table
                     # slowed by Discord's rate limits must not hold up the game's next click.
                     shown = asyncio.ensure_future(self.presenter.show(session, change))
             except SessionError as error:
@@ -337,7 +336,7 @@ class Controller(Opening):
         await self.show_hand(interaction, session, seat, joker_prompt=True)
 
     async def act(self, interaction: Interaction, click: ids.MoveClick, action: Action) -> None:
-        """A move clicked in a hand, played by the one move use case (bot/moves.py) and
+        """A move clicked in a hand, played by the one move use case (bot/game/moves.py) and
         answered with the clicker's hand, refusals shown in it."""
         seated = await self.seated(interaction, click.game)
         if seated is None:

@@ -1,5 +1,5 @@
 """``/nines daily [game]``: today's deal of a game, played alone and privately against the
-hardest computers, one try a day (bot/daily.py); a cog of its own under ``/nines``.
+hardest computers, one try a day (bot/game/daily.py); a cog of its own under ``/nines``.
 
 The same command starts the day's try, resumes it (after 15 minutes its hand's token is spent:
 this answer gives a fresh one, cogs/nines/daily_table.py), and once it is played shows the
@@ -15,11 +15,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.daily import PERSON_SEAT, WEEK_DEALS, daily_rules, day_before, week_of
-from bot.i18n import tr
-from bot.names import in_text
-from bot.session import SessionError
+from bot.game import PERSON_SEAT, WEEK_DEALS, daily_rules, day_before, week_of
+from bot.game.session import SessionError
 from bot.storage import GameKind
+from bot.words import in_text, tr
 from engine import RULESETS, game_type
 
 from . import render, replies

@@ -1,6 +1,6 @@
 """A daily deal's table in Discord (issue 47): private from its first card to its end.
 
-A daily (``GameSession.private``, bot/daily.py) is played from one ephemeral message, the
+A daily (``GameSession.private``, bot/game/daily.py) is played from one ephemeral message, the
 person's hand, which carries the table as its embed: nothing of the game is posted in a
 channel, no turn is pinged. The hand is edited through the token of the person's last click,
 which Discord keeps valid for 15 minutes
@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import discord_internals, table_model
-from bot.daily import PERSON_SEAT, Daily, DailyResult
-from bot.i18n import tr
-from bot.names import in_text
-from bot.session import Change, GameSession
+from bot.base import discord_internals
+from bot.game import PERSON_SEAT, Daily, DailyResult
+from bot.game.session import Change, GameSession
+from bot.table import table_model
+from bot.words import in_text, tr
 from engine import parse_action
 from engine.actions import Exchange, Play
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.i18n import language_of
 from bot.storage import DeliveryMarks
+from bot.words import language_of
 
 #: How long after a click its token may still edit the private hand (Discord: 15 minutes).
 TOKEN_SECONDS = 14 * 60

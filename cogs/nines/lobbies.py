@@ -8,12 +8,12 @@ from typing import Any, Final
 
 import discord
 
-from bot import names, table_model
-from bot.failpoints import failpoint
-from bot.i18n import and_list, language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
-from bot.sessions import Sessions
+from bot.base import failpoint
+from bot.game import Sessions
+from bot.game.session import DEFAULT_TURN_SECONDS, GameSession, SeatInfo
 from bot.storage import ChannelBusy, Storage
+from bot.table import table_model
+from bot.words import and_list, language_of, names, tr
 from engine import Rules
 
 from . import render, replies, ui
@@ -32,7 +32,7 @@ THREAD_TYPES: Final = (
 
 def member_name(user: discord.abc.User) -> str:
     """The name a seat stores: the raw display name (cleaned and escaped where it is shown,
-    bot/names.py), bounded, never cut inside a letter's accents or an emoji."""
+    bot/words/names.py), bounded, never cut inside a letter's accents or an emoji."""
     return names.stored(user.display_name)
 
 

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 import discord
 
-from bot import discord_internals
-from bot.session import GameSession
+from bot.base import discord_internals
+from bot.game import GameSession
 
 from .delivery import TOKEN_REFUSED, TOKEN_SECONDS, Delivery, FollowUpBudget, Token
 from .render.cards import CardStyle
@@ -39,7 +39,7 @@ def nonce(session: GameSession, what: str) -> str:
     """The nonce of one message a game owes its channel: Discord returns the message already
     made with it by this bot (for a few minutes). From the game's random seed, not its id,
     which another database (a reset, a test) would reuse; mixed with the id, as a duplicate
-    match's games share their seed (bot/duplicate_match.py). At most 25 characters."""
+    match's games share their seed (bot/game/duplicate_match.py). At most 25 characters."""
     mixed = (session.seed ^ (session.id * 0x9E3779B97F4A7C15)) & ((1 << 62) - 1)
     return f"{mixed:x}"[:13] + what
 

@@ -16,11 +16,9 @@ from typing import Any, Final
 
 import discord
 
-from bot import game_lock
-from bot.i18n import tr
-from bot.session import GameSession
-from bot.sessions import Sessions
+from bot.game import GameSession, Sessions, game_lock
 from bot.storage import Storage
+from bot.words import tr
 
 from . import replies
 

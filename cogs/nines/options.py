@@ -17,8 +17,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.i18n import catalogue, language_of, read_trumps, trump_order, trumps_label
 from bot.storage import SettingValue
+from bot.words import catalogue, language_of, read_trumps, trump_order, trumps_label
 from engine import GAMES, RULESETS, TRUMP_PRESETS, Rules, SettingError
 
 from .setting_values import validate

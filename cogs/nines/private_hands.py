@@ -18,8 +18,9 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot import discord_internals, table_models
-from bot.session import GameSession
+from bot.base import discord_internals
+from bot.game import GameSession
+from bot.table import table_models
 
 from . import render, ui
 from .delivery import Delivery, link, token

@@ -18,9 +18,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot import names
-from bot.i18n import language_of, tr
 from bot.storage import FORMER_PLAYER_KEY, HistoryRow, Storage, player_key
+from bot.words import language_of, names, tr
 from engine import Game, game_record, game_type
 
 from . import replies

@@ -16,10 +16,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n import language_of, tr
-from bot.refusals import session_refusal
-from bot.session import SessionError
+from bot.game import session_refusal
+from bot.game.session import SessionError
 from bot.storage import SettingValue
+from bot.words import language_of, tr
 
 from .setting_values import SettingsInvalid
 

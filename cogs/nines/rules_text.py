@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from bot.i18n import tr, trump_order, trumps_label
-from bot.session import TIMEOUTS_BEFORE_AWAY
+from bot.game import TIMEOUTS_BEFORE_AWAY
+from bot.words import tr, trump_order, trumps_label
 from engine import NEIN_NINE, NINES, TRUMP_PRESETS, GameType, Rules
 from engine.games.nines import MAX_HANDS
 

@@ -12,9 +12,9 @@ from typing import Final
 
 from discord import app_commands
 
-from bot.i18n import read_trumps
-from bot.session import DEFAULT_TURN_SECONDS
+from bot.game.session import DEFAULT_TURN_SECONDS
 from bot.storage import SettingValue
+from bot.words import read_trumps
 from engine import RULESETS, Rules, SettingError
 from engine.players import DIFFICULTIES
 from engine.rules import DEFAULTS as RULE_DEFAULTS
@@ -39,7 +39,7 @@ DEFAULTS: Final[dict[str, SettingValue]] = {
     "language": "",  # empty: follow the server's preferred locale
     "threads": "off",
     "pings": True,  # a new message mentions whoever's turn it is (read by the table)
-    "four_colour": False,  # card faces of the four-colour deck (bot/card_faces.py)
+    "four_colour": False,  # card faces of the four-colour deck (bot/chat/card_faces.py)
     "tournament_role": 0,  # a role whose members run tournaments, besides Manage Server
 }
 TIMER_SECONDS: Final = (30, 900)

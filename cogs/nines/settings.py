@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.i18n import catalogue, language_of, tr, trump_order, trumps_label
 from bot.storage import SettingValue
+from bot.words import catalogue, language_of, tr, trump_order, trumps_label
 from engine import TRUMP_PRESETS, Rules
 
 from . import replies

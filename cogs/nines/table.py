@@ -1,8 +1,8 @@
 """The public side of a game in Discord: ``DiscordPresenter``, which implements
-``bot.session.Presenter`` from its parts (the table message, the turn pings, the private
+``bot.game.session.Presenter`` from its parts (the table message, the turn pings, the private
 hands), and says itself what starts and ends a game: the lobby and end messages.
 
-Implements ``bot.session.Presenter``. Its callers may hold the session's ``lock`` or not (a
+Implements ``bot.game.session.Presenter``. Its callers may hold the session's ``lock`` or not (a
 click's table edit is shown after the lock is released, so the next click need not wait for
 it); ``show`` keeps each game's messages in order under the session's ``table_lock``. Games in
 other channels do not wait for each other.
@@ -19,11 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import table_model, table_models
-from bot.failpoints import failpoint
-from bot.i18n import tr
-from bot.names import in_text
-from bot.session import Change, GameSession
+from bot.base import failpoint
+from bot.game.session import Change, GameSession
+from bot.table import table_model, table_models
+from bot.words import in_text, tr
 from engine import HandEnded
 
 from . import render, ui

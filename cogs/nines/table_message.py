@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import table_model, table_models
-from bot.failpoints import failpoint
-from bot.i18n import tr
-from bot.session import Change, GameSession
-from bot.table_model import TableModel
+from bot.base import failpoint
+from bot.game.session import Change, GameSession
+from bot.table import TableModel, table_model, table_models
+from bot.words import tr
 from engine import HandStarted, TrumpSet
 
 from . import render, ui

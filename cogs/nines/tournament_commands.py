@@ -14,10 +14,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot import names
-from bot.i18n import language_of, tr
 from bot.storage.tournament_values import TournamentRow, TournamentSpec
 from bot.tournament import TournamentError, TournamentRunner
+from bot.words import language_of, names, tr
 from engine import SettingError
 
 from . import replies

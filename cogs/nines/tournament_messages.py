@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
-from bot import discord_internals, names
-from bot.i18n import and_list, language_of, tr
-from bot.session import GameSession
-from bot.session_values import Change
+from bot.base import discord_internals
+from bot.game import Change, GameSession
 from bot.storage.tournament_values import Entrant, PairedTable, TournamentRow
 from bot.tournament import TournamentError
 from bot.tournament.standings import Standing, ranking
+from bot.words import and_list, language_of, names, tr
 
 if TYPE_CHECKING:
     from .table import NinesBot

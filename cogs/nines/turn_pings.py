@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from bot.failpoints import failpoint
-from bot.session import GameSession
+from bot.base import failpoint
+from bot.game import GameSession
 
 from . import render, ui
 from .delivery import KEPT_FOR_TABLES

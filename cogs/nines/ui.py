@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, cast
 
 import discord
 
-from bot import discord_internals, metrics
-from bot.faults import RETRYABLE, describe
-from bot.i18n import card_label as i18n_card_label
-from bot.i18n import tr
-from bot.session import GameLost
+from bot.base import RETRYABLE, describe, discord_internals, metrics
+from bot.game.session import GameLost
 from bot.storage import FencedOut
-from bot.table_model import LobbyModel, TableModel
+from bot.table import LobbyModel, TableModel
+from bot.words import card_label as i18n_card_label
+from bot.words import tr
 from engine import Card, Suit
 
 from . import ids, replies
@@ -73,7 +72,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"nine
             # the session; FencedOut: a presenter's write of the game refused the same way).
             log.info("button %s: the game's shard has another holder", self.custom_id)
         except RETRYABLE as exc:
-            # Discord unreachable or failing: one line, not a traceback (bot/faults.py).
+            # Discord unreachable or failing: one line, not a traceback (bot/base/faults.py).
             log.warning("button %s: %s", self.custom_id, describe(exc))
             with contextlib.suppress(*RETRYABLE):  # the apology may not get through either
                 await replies.apologise(interaction)
@@ -237,7 +236,7 @@ def forget_view(lang: str, user_id: int) -> Buttons:
     )
 
 
-#: The four-colour deck's button for each suit: the face's own ink (bot/card_faces.py), spades
+#: The four-colour deck's button for each suit: the face's own ink (bot/chat/card_faces.py), spades
 #: black on the neutral grey; none contradicts its face (issue 46).
 FOUR_COLOUR_STYLES: Final = {
     Suit.SPADES: B.secondary,
@@ -264,7 +263,7 @@ def card_style(card: Card, four_colour: bool, playable: bool = True) -> B:
 
 def card_label(lang: str, card: Card, notation: str, face: bool) -> str | None:
     """A card's button label. Beside a face, none: the face's emoji is named as the card in
-    words (``queen_of_hearts_…``, bot/emojis.py), which Discord shows on hover and a screen
+    words (``queen_of_hearts_…``, bot/chat/emojis.py), which Discord shows on hover and a screen
     reader says, and a button without a label is narrow enough for rows of four on a phone
     (``ROW_CARDS``). Without a face, the card as text (``D♠``: a screen reader says "D black
     spade suit"). The Joker: its word, beside its 🃏."""

@@ -3,7 +3,7 @@ and a lobby opened from a web table waiting in a channel with no game (``open``)
 
 The Activity's hub (bot/activity/hub.py) cannot import the extension (``bot/`` never imports
 ``cogs/``): it calls ``Hub.lobby_seat``, which the extension sets to ``WebLobby.act``. The
-same lobby methods a chat click uses (bot/lobby.py, cogs.nines.controller.lobby_click), under
+same lobby methods a chat click uses (bot/game/lobby.py, cogs.nines.controller.lobby_click), under
 the game's lock, with the host's rights as in chat; then the chat's lobby message is edited to
 match (a click edits it in its own answer; here there is none), and a start is shown as a
 click's is: the draw, the first table, the computers' first moves.
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Final
 
 import discord
 
-from bot import names, table_model
-from bot.i18n import language_of, tr
-from bot.session import DEFAULT_TURN_SECONDS, GameSession, Presenter, SessionError
-from bot.sessions import Sessions
+from bot.game import Sessions
+from bot.game.session import DEFAULT_TURN_SECONDS, GameSession, Presenter, SessionError
 from bot.storage import ChannelBusy, Storage
+from bot.table import table_model
+from bot.words import language_of, names, tr
 from engine import Rules
 
 from . import render, ui

@@ -1,12 +1,12 @@
 """Computer players (issue 4): rule-based and search-based, for every ruleset.
 
-A player decides from its seat's view alone (R1) and only among ``view.legal``. People choose
-a difficulty; ``make_player`` builds the player for its ``Level`` (``levels.LEVELS``), and
-``choose`` decides within a time budget (the bot runs it off its event loop: ``bot/computer.py``
-and its worker processes, ``bot/computer_pool.py``). The algorithms work over one hand-state
-protocol (``state.HandState``, searched by ``determinized.best_move``) and ask each game, by its
-type, for what the seat knows, its state, rule and search (``games.game_of``). What only measures
-them lives in ``bench/players``.
+A player decides from its seat's view alone (R1) and only among ``view.legal``. People choose a
+difficulty; ``make_player`` builds the player for its ``Level`` (``levels.LEVELS``), and ``choose``
+decides within a time budget (the bot runs it off its event loop: ``bot/game/computer.py`` and its
+worker processes, ``bot/computer_pool.py``). The algorithms work over one hand-state protocol
+(``state.HandState``, searched by ``determinized.best_move``) and ask each game, by its type, for
+what the seat knows, its state, rule and search (``games.game_of``). What only measures them lives
+in ``bench/players``.
 
 >>> from engine import Game, Rules, seat_view
 >>> game = Game(Rules.from_settings("classic"), seed=1)

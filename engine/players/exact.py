@@ -16,7 +16,7 @@ from . import make_player
 from .search import SearchPlayer
 
 #: Seconds a search may take before its level's worlds are all judged: far beyond any (the
-#: caller's own time limit, bot/computer.py, stops it first and plays the rule-based move).
+#: caller's own time limit, bot/game/computer.py, stops it first and plays the rule-based move).
 UNHURRIED_S: Final = 60.0
 
 

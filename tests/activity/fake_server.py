@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.activity.protocol import table_json
-from bot.table_model import TableModel
+from bot.table import TableModel
 from fakecord.server import ACCEPT_TURNS
 from testbed.browser import PAGE_GUARD
 from testbed.contract import check_client_frame, check_server_frame

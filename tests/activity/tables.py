@@ -1,5 +1,5 @@
 """Chosen table positions for the web table's browser tests, as the real table-model type
-(``bot/table_model.py``): the fake server turns them into TABLE with the bot's own serializer
+(``bot/table/table_model.py``): the fake server turns them into TABLE with the bot's own serializer
 (``bot.activity.protocol.table_json``), and checks every frame against the contract's schema
 (docs/activity-protocol.md). Positions hand-placed where a test needs one exact moment (whose
 turn, which cards); ``tests/activity/test_played.py`` draws a whole played game's tables too.
@@ -11,15 +11,7 @@ import dataclasses
 import time
 from typing import Any
 
-from bot.table_model import (
-    HandModel,
-    PlayedCard,
-    RankRow,
-    SeatModel,
-    TableModel,
-    TrickModel,
-    TurnModel,
-)
+from bot.table import HandModel, PlayedCard, RankRow, SeatModel, TableModel, TrickModel, TurnModel
 from engine import Card, HandEnded, Rules, SheetRow, game_type
 from engine.actions import parse_action
 from engine.cards import Suit

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.table_model import DuplicateRow, DuplicateSheet, PlayedCard, TableModel, TrickModel
+from bot.table import DuplicateRow, DuplicateSheet, PlayedCard, TableModel, TrickModel
 from engine import Card
 from testbed.browser import wait_js
 from tests.activity import tables

@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.app import NinesBot
-from bot.run import build_bot
+from bot.process.run import build_bot
 from fakecord import FakeDiscord
 from testbed.settings import bot_settings
 

@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 
 from bot.app import NinesBot
-from bot.i18n import card_label
+from bot.words import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import card_label
+from bot.words import card_label
 from engine import Card, Rules
 from fakecord import FakeDiscord
 from fakecord.models import User

@@ -24,7 +24,7 @@ import pytest
 
 from bot.activity.relay import APPLICATION_NAME, CHANNEL
 from bot.activity.seal import Seal
-from bot.i18n import card_label
+from bot.words import card_label
 from engine import Card
 from fakecord import FakeDiscord, User
 from fakecord.wiring import discord_pointed_at

@@ -10,7 +10,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.shards import LEASE_SECONDS
+from bot.process.shards import LEASE_SECONDS
 from fakecord import FakeDiscord
 from fakecord.wiring import discord_pointed_at
 from testbed.games import HANG_GUARD, open_game, text_of, wait_for

@@ -36,7 +36,7 @@ from .test_network_faults import free_port
 #: The routes a sign-in may ask Discord.
 TOKEN, AUTHORIZATION = "/oauth2/token", "/oauth2/@me"
 INSTANCE = "/applications/{application_id}/activity-instances/{instance_id}"
-#: The defaults of bot/settings.py, whose bound bot/activity/discord_api.py states.
+#: The defaults of bot/base/settings.py, whose bound bot/activity/discord_api.py states.
 DISCORD_BURST, DISCORD_PER_MINUTE = 50, 300
 ADDRESS_BURST, ADDRESS_PER_MINUTE = 60, 60
 INVALID_LIMIT = 1_000

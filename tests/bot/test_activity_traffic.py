@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.app import NinesBot
-from bot.i18n import card_label
+from bot.words import card_label
 from cogs.nines.delivery import TOKEN_SECONDS
 from engine import Card, Play, parse_action
 from fakecord import FakeDiscord

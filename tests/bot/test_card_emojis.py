@@ -13,13 +13,20 @@ from pathlib import Path
 import discord
 import pytest
 
-from bot import emojis
 from bot.app import NinesBot
-from bot.card_faces import Face, face_key, faces
-from bot.emojis import MAX_EMOJIS, CardFaces, emoji_name, sync_card_faces
-from bot.i18n import card_label
-from bot.run import build_bot
+from bot.chat import (
+    MAX_EMOJIS,
+    CardFaces,
+    Face,
+    emoji_name,
+    emojis,
+    face_key,
+    faces,
+    sync_card_faces,
+)
+from bot.process.run import build_bot
 from bot.storage import Storage
+from bot.words import card_label
 from engine import Card
 from fakecord import FakeDiscord
 from fakecord.app_emojis import AppEmoji
@@ -145,10 +152,10 @@ async def test_no_room_without_stale_faces_is_one_warning_and_text(
 ):
     fake = fake_discord
     foreign(fake, MAX_EMOJIS - 10)
-    with caplog.at_level(logging.WARNING, logger="bot.emojis"):
+    with caplog.at_level(logging.WARNING, logger="bot.chat.emojis"):
         found = await restart(fake, database)
     assert not found and creates(fake) == []
-    warnings = [r for r in caplog.records if r.name == "bot.emojis"]
+    warnings = [r for r in caplog.records if r.name == "bot.chat.emojis"]
     assert len(warnings) == 1 and "room for 10" in warnings[0].getMessage()
     assert fake.app_emojis.deleted == 0  # the owner's emojis are never ours to delete
 
@@ -217,11 +224,11 @@ async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
 ):
     fake = fake_discord
     fake.app_emojis.refuse_uploads = 50013  # Missing Permissions
-    with caplog.at_level(logging.WARNING, logger="bot.emojis"):
+    with caplog.at_level(logging.WARNING, logger="bot.chat.emojis"):
         bot = await start_bot(CARD_EMOJIS="on")
         assert bot.card_faces_synced is not None
         await asyncio.wait_for(bot.card_faces_synced, 60)
-    warnings = [r for r in caplog.records if r.name == "bot.emojis"]
+    warnings = [r for r in caplog.records if r.name == "bot.chat.emojis"]
     assert len(warnings) == 1, [r.getMessage() for r in warnings]
     assert "403" in warnings[0].getMessage() and "cards show as text" in warnings[0].getMessage()
     assert creates(fake) == [403], "one refusal, and no second try"
@@ -236,7 +243,7 @@ async def test_a_refused_upload_is_one_warning_and_the_game_plays_as_text(
     hands = record_hands(monkeypatch)
     end = await play_to_the_end(fake, [alice], fake.channel)
     assert "Winner" in end.embeds[0]["description"]
-    assert len([r for r in caplog.records if r.name == "bot.emojis"]) == 1
+    assert len([r for r in caplog.records if r.name == "bot.chat.emojis"]) == 1
     # Every card as today's text: no emoji on a button, its label the card with its suit.
     buttons = [b for hand in hands for b in card_buttons(hand)]
     assert buttons

@@ -22,9 +22,8 @@ from typing import Any
 import pytest
 
 from bot.app import NinesBot
-from bot.card_faces import face_key, faces
-from bot.emojis import card_words, emoji_name
-from bot.i18n import tr
+from bot.chat import card_words, emoji_name, face_key, faces
+from bot.words import tr
 from cogs.nines import ids
 from cogs.nines.ui import spoken
 from engine import Card

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import discord
 import pytest
 
-from bot.session import SeatInfo
-from bot.table_model import build
+from bot.game.session import SeatInfo
+from bot.table import build
 from cogs.nines import render, ui
 from engine import Game, Rules
 from engine.cli import random_game

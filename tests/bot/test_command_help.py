@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.i18n import catalogue
+from bot.words import catalogue
 from fakecord import FakeDiscord
 from fakecord.models import User
 from fakecord.permissions import Perm

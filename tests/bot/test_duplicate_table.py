@@ -11,8 +11,8 @@ import random
 import pytest
 
 from bot.app import NinesBot
-from bot.duplicate_match import points_of, score_match
-from bot.i18n import tr
+from bot.game import points_of, score_match
+from bot.words import tr
 from cogs.nines.render import rules_embed
 from engine import Game, Rules, parse_action
 from engine.duplicate import Rotations

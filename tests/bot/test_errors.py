@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import NinesBot
-from bot.session import GameSession
+from bot.game import GameSession
 from engine import Exchange, Play
 from fakecord import FakeDiscord
 from fakecord.models import Message, User

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import and_list, card_label
-from bot.session import GameSession
-from bot.table_model import build, tiebreak_of
+from bot.game import GameSession
+from bot.table import build, tiebreak_of
+from bot.words import and_list, card_label
 from cogs.nines import render
 from engine import Game, PublicView, Rules, SheetRow, TrickWon, public_view
 from fakecord import FakeDiscord

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.shards import LEASE_SECONDS
+from bot.process.shards import LEASE_SECONDS
 from bot.storage import Storage
 from engine import Game, Rules, parse_action
 from fakecord import FakeDiscord

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from bot.session import GameSession, SeatInfo
+from bot.game.session import GameSession, SeatInfo
 from bot.storage import GameRow
 from engine import JOKER, Game, Play, Rules
 

@@ -1,5 +1,5 @@
 """Issue 17.3: the health endpoint (healthy only while the gateway is connected and the
-database answers; ``python -m bot.health`` is the Docker HEALTHCHECK) and the Prometheus
+database answers; ``python -m bot.process.health`` is the Docker HEALTHCHECK) and the Prometheus
 metrics, scraped from the real bot. Both off unless their port is set."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pathlib import Path
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
-from bot.health import Endpoints, check
+from bot.base import metrics
+from bot.process.health import Endpoints, check
 from fakecord import FakeDiscord
 from testbed.games import HANG_GUARD, open_game, play_one
 
@@ -28,7 +28,7 @@ from .test_restart import ROOT, BotProcess
 def health_cli(port: int) -> subprocess.CompletedProcess[str]:
     env = {"PATH": os.environ.get("PATH", ""), "HEALTH_PORT": str(port)}
     return subprocess.run(
-        [sys.executable, "-m", "bot.health"],
+        [sys.executable, "-m", "bot.process.health"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -200,7 +200,7 @@ async def test_both_are_off_unless_their_port_is_set(start_bot: StartBot) -> Non
     env = {"PATH": os.environ.get("PATH", "")}
     unset = await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "bot.health"],
+        [sys.executable, "-m", "bot.process.health"],
         cwd=ROOT,
         env=env,
         capture_output=True,

@@ -3,7 +3,7 @@ reads the server's; Discord's command localisation carries the French names."""
 
 from __future__ import annotations
 
-from bot.i18n import card_label
+from bot.words import card_label
 from engine import Card
 from fakecord import FakeDiscord
 from fakecord.models import Channel, Message, User

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from bot.app import NinesBot
-from bot.i18n import and_list
-from bot.session import GameSession
-from bot.sheet_codes import short_codes
+from bot.game import GameSession
 from bot.storage import GameResult, Seat, SeatResult, player_key
+from bot.table import short_codes
+from bot.words import and_list
 from cogs.nines.render import SUMMARY_ROWS
 from engine import HandEnded
 from fakecord import FakeDiscord

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-import bot.session_state as state_module
+import bot.game.state as state_module
 from bot.app import NinesBot
-from bot.session import GameSession
+from bot.game import GameSession
 from cogs.nines import ids
 from engine import Action, Exchange
 from fakecord import FakeDiscord

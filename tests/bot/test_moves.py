@@ -1,7 +1,7 @@
-"""Issues 44 and 45: one move use case (bot/moves.py) for a chat click and a web table's tap,
+"""Issues 44 and 45: one move use case (bot/game/moves.py) for a chat click and a web table's tap,
 end to end through the real bot against the Discord double and a real websocket.
 
-A chat click and a tap are both played by ``bot.moves``; a tap made on an older table is
+A chat click and a tap are both played by ``bot.game.moves``; a tap made on an older table is
 refused as out of date, as a chat click is, even resent after a reconnect, while one made on
 the current table plays; a key that made a move is refused with another move or another table,
 both while this process remembers it and, after a restart, from what storage keeps.
@@ -16,9 +16,8 @@ from pathlib import Path
 import aiohttp
 
 from bot.app import NinesBot
-from bot.i18n import tr
-from bot.moves import Move, Moves, Reply
-from bot.session import GameSession
+from bot.game import GameSession, Move, Moves, Reply
+from bot.words import tr
 from fakecord import FakeDiscord
 from fakecord.models import User
 from testbed.people import open_hand
@@ -117,7 +116,7 @@ async def test_a_click_and_a_tap_are_played_by_the_one_move_use_case(
         for path in (ROOT / folder).rglob("*.py")
         if re.search(r"^ANSWER_WITHIN\b", path.read_text(), re.MULTILINE)
     ]
-    assert defined == [ROOT / "bot" / "moves.py"]
+    assert defined == [ROOT / "bot" / "game" / "moves.py"]
 
 
 async def test_a_tap_on_an_older_table_is_stale_and_one_on_the_current_table_plays(

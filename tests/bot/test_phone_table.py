@@ -17,10 +17,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.duplicate_match import points_of
-from bot.i18n import card_label, tr
-from bot.session import SeatInfo
-from bot.table_model import TableModel, build, build_lobby, trick_of
+from bot.game import points_of
+from bot.game.session import SeatInfo
+from bot.table import TableModel, build, build_lobby, trick_of
+from bot.words import card_label, tr
 from cogs.nines import render
 from cogs.nines.controller import computer_name
 from cogs.nines.render.phone import (
@@ -201,7 +201,7 @@ def test_an_instant_win_says_who_stopped_the_hand_and_what_the_total_did() -> No
     assert sum(result.tricks_won) == 11 and result.number == 2
     winner = next(u for u in range(3) if result.scores[u] <= 0)
     tricks = [trick_of(t, 3) for t in game.hands_log[1].tricks]
-    # Read as people do: the names stand between bidi isolates (bot/names.py).
+    # Read as people do: the names stand between bidi isolates (bot/words/names.py).
     text = as_read(render.hand_summary("en", model, result, tricks).description or "")
     name = model.seats[winner].name
     assert f"Instant win: {name} reached 0 at trick 11.\nThe hand stopped there" in text

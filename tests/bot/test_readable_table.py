@@ -15,9 +15,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot import sheet_codes
-from bot.session import SeatInfo
-from bot.table_model import build, trick_of
+from bot.game.session import SeatInfo
+from bot.table import build, sheet_codes, trick_of
 from cogs.nines import render, ui
 from engine import Card, Game, HandEnded, Rules, seat_view
 from engine.cli import random_game

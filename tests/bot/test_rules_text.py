@@ -234,7 +234,7 @@ def test_rules_tell_a_led_joker_and_the_stones(lang: str, led: str, stones: str)
 def test_the_rules_say_what_a_time_out_does(ruleset: str) -> None:
     """Issue 38, item 12: a computer plays for whoever runs out of time; after two time-outs
     in a row it keeps the seat until "I'm back" (PRODUCT: players who are not there)."""
-    from bot.session import TIMEOUTS_BEFORE_AWAY
+    from bot.game import TIMEOUTS_BEFORE_AWAY
     from cogs.nines.rules_text import rules_sections
 
     assert TIMEOUTS_BEFORE_AWAY == 2

@@ -2,7 +2,7 @@
 channel; after a restart the channel shows every hand's summary and the end exactly once, the
 live table is the newest table, and nothing is posted twice.
 
-The real bot runs as a subprocess; ``NINES_FAILPOINTS`` (bot/failpoints.py) makes it SIGKILL
+The real bot runs as a subprocess; ``NINES_FAILPOINTS`` (bot/base/failpoints.py) makes it SIGKILL
 itself at one named place, the first time it gets there.
 """
 

@@ -7,8 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot import ratings
-from bot.storage import Storage
+from bot.storage import Storage, ratings
 from tests.storage_backends import Backend
 from tests.test_storage import GUILD, Clock, computer, person, play_and_finish
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import tr
+from bot.words import tr
 from cogs.nines.setting_values import DEFAULTS, KEYS, SettingsInvalid, validate
 from fakecord import FakeDiscord
 from fakecord.errors import UsageRefused

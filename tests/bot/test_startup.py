@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from bot.app import INTENTS, NinesBot
-from bot.run import build_bot
+from bot.process.run import build_bot
 from fakecord import FakeDiscord
 from fakecord.wiring import run_client, stop_client
 from testbed.settings import bot_settings

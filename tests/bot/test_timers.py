@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-import bot.session_state as state_module
-from bot.session import TIMEOUTS_BEFORE_AWAY
+import bot.game.state as state_module
+from bot.game import TIMEOUTS_BEFORE_AWAY
 from bot.storage import Storage
 from fakecord import FakeDiscord
 from fakecord.models import User

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import bot.tournament.runner as runner_module
-from bot.computer import Computers
+from bot.game import Computers
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentRow, TournamentSpec
 from fakecord.clock import FakeClock

@@ -11,11 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.app import NinesBot
-from bot.computer import Computers
-from bot.session import GameSession
-from bot.session_values import Change
-from bot.sessions import Sessions
-from bot.settings import Settings
+from bot.base import Settings
+from bot.game import Change, Computers, GameSession, Sessions
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentRow, TournamentSpec
 from bot.tournament import TournamentError, TournamentRunner

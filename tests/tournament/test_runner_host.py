@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.computer import Computers
+from bot.game import Computers
 from bot.storage import Storage
 from bot.storage.tournament_values import PairedTable, TournamentSpec
 from bot.tournament import TournamentError

@@ -29,8 +29,8 @@ export function isRed(suit: SuitLetter | null): boolean {
 
 /**
  * The four-colour deck (the server's four_colour setting, as the chat's faces draw it,
- * bot/card_faces.py): spades black, hearts red, diamonds blue, clubs green. Its inks stay apart
- * for a deuteranope (issue 46; the figures are in bot/card_faces.py).
+ * bot/chat/card_faces.py): spades black, hearts red, diamonds blue, clubs green. Its inks stay apart
+ * for a deuteranope (issue 46; the figures are in bot/chat/card_faces.py).
  */
 let fourColour = false;
 

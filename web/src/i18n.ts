@@ -17,7 +17,7 @@ const NBH = "\u2011";
 
 type Shared = Record<keyof (typeof CATALOGUE)["en"], string>;
 
-/** A catalogue entry's `{name}` placeholders filled, as bot/i18n.py fills them. */
+/** A catalogue entry's `{name}` placeholders filled, as bot/words/i18n.py fills them. */
 function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }

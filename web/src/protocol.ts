@@ -5,7 +5,7 @@
  */
 
 /**
- * The web table's wire contract (docs/activity-protocol.md): every websocket frame either side sends, and TABLE, the table model (bot/table_model.py) as bot/activity/protocol.py's table_json writes it. The one source of the frames' shapes: web/src/protocol.ts is generated from it (cd web && npm run generate) and tests/test_activity_contract.py validates the bot's frames against it.
+ * The web table's wire contract (docs/activity-protocol.md): every websocket frame either side sends, and TABLE, the table model (bot/table/table_model.py) as bot/activity/protocol.py's table_json writes it. The one source of the frames' shapes: web/src/protocol.ts is generated from it (cd web && npm run generate) and tests/test_activity_contract.py validates the bot's frames against it.
  */
 export type Frame = ServerFrame | ClientFrame;
 /**
@@ -97,7 +97,7 @@ export interface You {
   seat: number | null;
 }
 /**
- * TABLE: what one seat (or a watcher) may see of a game at one moment (bot/table_model.py TableModel, as table_json writes it). The page draws it; it never computes what is legal or who wins.
+ * TABLE: what one seat (or a watcher) may see of a game at one moment (bot/table/table_model.py TableModel, as table_json writes it). The page draws it; it never computes what is legal or who wins.
  */
 export interface Table {
   game_id: number;
@@ -250,7 +250,7 @@ export interface RulesJson {
   [k: string]: unknown;
 }
 /**
- * One seat as everybody may see it (bot/table_model.py SeatModel).
+ * One seat as everybody may see it (bot/table/table_model.py SeatModel).
  */
 export interface Seat {
   /**

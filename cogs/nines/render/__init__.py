@@ -1,7 +1,7 @@
 """What people read: lobby, table, private hand, hand summary, score sheet, end of game, and
 the records' messages; one module for each.
 
-Pure functions from the table model (``bot/table_model.py``: what one reader may see, built
+Pure functions from the table model (``bot/table/table_model.py``: what one reader may see, built
 once from the session) and plain values (a language, notes) to text and embeds, in one
 language. No renderer reads a session or a game. Buttons are built in ``ui.py``.
 """

@@ -1,5 +1,5 @@
 """How a game's cards are written in chat: as the application's card-face emojis when the
-bot has them (issue 38, ``bot/emojis.py``), else as text (``10♥``, ``D♠``).
+bot has them (issue 38, ``bot/chat/emojis.py``), else as text (``10♥``, ``D♠``).
 
 The presenter builds one ``CardStyle`` per message from the bot's faces (empty until the
 start-up sync finishes, and for good if it failed) and the server's ``four_colour`` setting,
@@ -17,7 +17,7 @@ from typing import Final
 
 import discord
 
-from bot.emojis import CardFaces
+from bot.chat import CardFaces
 from engine import Card
 
 #: What an inline custom emoji costs in text: ``<:nines_qd_fr_4c_1a2b3c4d:123456789012345678>``

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import and_list, number, tr
 from bot.storage import RatingChange
-from bot.table_model import TableModel
+from bot.table import TableModel
+from bot.words import and_list, number, tr
 
 from .cards import TEXT, CardStyle
 from .hand import last_play_lines

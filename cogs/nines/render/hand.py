@@ -3,8 +3,8 @@ game ended."""
 
 from __future__ import annotations
 
-from bot.i18n import face_key, tr
-from bot.table_model import TableModel
+from bot.table import TableModel
+from bot.words import face_key, tr
 from engine import HandEnded, Rules
 
 from .cards import TEXT, CardStyle

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import tr
-from bot.names import in_text
-from bot.table_model import LobbyModel, TableModel
+from bot.table import LobbyModel, TableModel
+from bot.words import in_text, tr
 
 from .cards import TEXT, CardStyle
 from .phone import packed

@@ -46,7 +46,9 @@ def shown_length(line: str) -> int:
         line = _TIMESTAMP.sub("x" * 14, line)  # "in 59 minutes"
         line = _MENTION.sub("x" * 20, line)  # @ and a longish display name
     if "\\" in line:
-        line = _ESCAPED.sub(r"\1", line)  # a name's markdown escapes (bot/names.py): no backslash
+        line = _ESCAPED.sub(
+            r"\1", line
+        )  # a name's markdown escapes (bot/words/names.py): no backslash
     line = _MARKERS.sub("", line)
     if line.isascii():
         return len(line)  # no format character, none wide

@@ -6,9 +6,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import catalogue, number, ordinal, tr
-from bot.names import distinct, in_text
 from bot.storage import StatsRow
+from bot.words import catalogue, distinct, in_text, number, ordinal, tr
 from engine import Rules
 
 from ..rules_text import rules_sections

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.chart import drawable, legend_name, score_chart
-from bot.i18n import tr, trump_word
-from bot.names import in_text
-from bot.sheet_codes import clip, display_width
-from bot.table_model import DuplicateSheet, TableModel
+from bot.chat import drawable, legend_name, score_chart
+from bot.table import DuplicateSheet, TableModel, clip, display_width
+from bot.words import in_text, tr, trump_word
 from engine import SheetRow, Suit, Trump
 
 from .phone import packed, paragraph_lines
@@ -168,7 +166,7 @@ def sheet_legend(lang: str, model: TableModel, rows: Sequence[SheetRow]) -> str:
 
 
 def score_chart_png(lang: str, model: TableModel) -> bytes | None:
-    """The score sheet as a picture (bot/chart.py), or None before any hand was scored."""
+    """The score sheet as a picture (bot/chat/chart.py), or None before any hand was scored."""
     if not model.sheet:
         return None
     rules, kind = model.rules, model.kind

@@ -7,9 +7,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import tr
-from bot.names import in_text
-from bot.table_model import TableModel, TrickModel
+from bot.table import TableModel, TrickModel
+from bot.words import in_text, tr
 from engine import HandEnded, sort_hand
 
 from .cards import TEXT, CardStyle

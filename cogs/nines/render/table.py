@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import and_list, suit_name, tr
-from bot.table_model import TableModel
+from bot.table import TableModel
+from bot.words import and_list, suit_name, tr
 from engine import Rules, TrumpSet
 
 from .cards import TEXT, CardStyle

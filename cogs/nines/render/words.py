@@ -7,9 +7,8 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import and_list, tr, trump_name, trumps_label
-from bot.names import in_text
-from bot.table_model import PlayedCard, TableModel, TrickModel
+from bot.table import PlayedCard, TableModel, TrickModel
+from bot.words import and_list, in_text, tr, trump_name, trumps_label
 from engine import Card, Rules, stones
 
 from .cards import TEXT, CardStyle

@@ -43,10 +43,10 @@ import discord
 
 from engine import Card
 
+from ..base import RETRYABLE, describe
+from ..storage import Storage, StorageError
+from ..words import card_label
 from .card_faces import Face, face_key, faces
-from .faults import RETRYABLE, describe
-from .i18n import card_label
-from .storage import Storage, StorageError
 
 log = logging.getLogger(__name__)
 

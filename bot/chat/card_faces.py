@@ -11,7 +11,7 @@ Which faces there are (``faces()``): every card of the 52-card deck in both nota
 and the French R D V) and in both decks (the standard two-colour one and the four-colour one:
 spades black, hearts red, diamonds blue, clubs green, the usual convention of four-colour poker
 decks). A face is kept per notation even where the picture is the same (a 9, an ace): its
-emoji's name says the card in the notation's words (bot/emojis.py), which is what Discord shows
+emoji's name says the card in the notation's words (bot/chat/emojis.py), which is what Discord shows
 on hover and reads aloud. Spades and hearts look the same in both decks and are one face each.
 That is 2 x (52 + 26 four-colour clubs and diamonds) = 156 faces. The Joker has none: its sign
 everywhere is 🃏 (issue 46), which no drawing of ours would beat at 22 pixels.
@@ -28,7 +28,7 @@ the same olive. The green is darker and bluer, the red brighter: they part by li
 deuteranope keeps. Every ink is at least 4.5:1 against the white card (WCAG's contrast for text).
 
 The drawing is pure and deterministic: the same card, notation and deck give the same PNG
-bytes (with the same Pillow and FreeType), so a face's content hash names it (bot/emojis.py).
+bytes (with the same Pillow and FreeType), so a face's content hash names it (bot/chat/emojis.py).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine import Card, Suit
 from engine.cards import FULL_DECK
 
-from .i18n import card_label
+from ..words import card_label
 
 #: The emoji image's side in pixels (Discord's docs: "the 128x128 emoji image").
 SIZE: Final = 128

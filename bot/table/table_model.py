@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from bot.names import distinct
-from bot.sheet_codes import short_codes
+from bot.table.sheet_codes import short_codes
+from bot.words import distinct
 from engine import (
     Action,
     Card,
@@ -40,7 +40,7 @@ from engine.duplicate import Rotations, board_points
 from engine.gametype import GameType
 
 if TYPE_CHECKING:
-    from bot.session import SeatInfo
+    from bot.game.session import SeatInfo
 
 Status = Literal["lobby", "playing", "finished", "abandoned"]
 Phase = Literal["exchange", "play", "over"]
@@ -52,7 +52,7 @@ class SeatModel:
 
     seat: int
     #: The name to show, already told apart from every other seat's (``Alex``, ``Alex (2)``)
-    #: and cleaned of what no client should draw (``bot/names.py``); not escaped for any
+    #: and cleaned of what no client should draw (``bot/words/names.py``); not escaped for any
     #: medium: each renderer escapes for its own (markdown, a code block, HTML).
     name: str
     #: The score sheet's short code for this seat (``Ale``), unique in the game.
@@ -193,7 +193,7 @@ class TableModel:
     #: without these no table would ever hold them (PRODUCT 6). Empty otherwise, and once the
     #: game is over (``tricks`` holds the last hand's then).
     last_tricks: tuple[TrickModel, ...] = ()
-    #: A duplicate match's game (bot/duplicate_match.py): its running duplicate result.
+    #: A duplicate match's game (bot/game/duplicate_match.py): its running duplicate result.
     duplicate: DuplicateSheet | None = None
 
     def unit_seats(self, unit: int) -> tuple[SeatModel, ...]:
@@ -291,7 +291,7 @@ def match_of(source: TableSource) -> Rotations | None:
 
 
 def names_of(seats: Sequence[SeatInfo]) -> list[str]:
-    """The names to show for these seats: cleaned and told apart (``bot/names.py``)."""
+    """The names to show for these seats: cleaned and told apart (``bot/words/names.py``)."""
     return distinct([s.name for s in seats], [s.is_computer for s in seats])
 
 
@@ -373,7 +373,7 @@ def build(
     From the engine's views only: ``public_view`` for the table everyone sees, and for a seat
     ``seat_view`` besides (its hand and legal actions, ``with_hand``), so the model can hold
     no more than the engine lets that reader know. A seat's model is the public one and its
-    hand: the same table, whoever reads it (R1). ``bot/table_models.py`` builds each once per
+    hand: the same table, whoever reads it (R1). ``bot/table/table_models.py`` builds each once per
     change and shares it."""
     public = build_public(source, shown_tricks=shown_tricks)
     return public if viewer is None else with_hand(public, source, viewer)

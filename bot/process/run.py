@@ -10,13 +10,11 @@ import signal
 import time
 from collections.abc import Iterator
 
-from . import discord_internals, metrics
-from .app import NinesBot
-from .computer import Computers
-from .faults import RETRYABLE, Backoff, describe, sleep_or_stop
+from ..app import NinesBot
+from ..base import RETRYABLE, Backoff, Settings, describe, discord_internals, metrics, sleep_or_stop
+from ..game import Computers
+from ..storage import Storage
 from .health import Endpoints
-from .settings import Settings
-from .storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +47,7 @@ async def build_bot(settings: Settings) -> NinesBot:
     if settings.activity_on:
         # The web table's server, only when configured: its modules are not even imported
         # otherwise. The bot knows it only as a ``WebTable``.
-        from .activity import ActivityServer
+        from ..activity import ActivityServer
 
         bot.activity_server = ActivityServer(bot, settings)
     return bot

@@ -9,7 +9,7 @@ from typing import Final
 
 import discord
 
-from .faults import describe
+from ..base import describe
 
 #: What discord.py warns once a process when PyNaCl / davey (voice only) are missing.
 VOICE_WARNINGS: Final = frozenset(

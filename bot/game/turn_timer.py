@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Coroutine
 
-from .session_state import SessionState
+from .state import SessionState
 
 #: A decision: (how many actions the game had accepted, the seat due, None in a lobby).
 Decision = tuple[int, int | None]

@@ -47,7 +47,7 @@ class Settings:
     #: and the ones this process owns (None: all of them).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
-    #: Upload the card faces as application emojis at start (bot/emojis.py); off: cards as
+    #: Upload the card faces as application emojis at start (bot/chat/emojis.py); off: cards as
     #: text, no emoji requests.
     card_emojis: bool = True
     #: The Activity (the web table, bot/activity/): the port its HTTP server listens on (every
@@ -86,7 +86,7 @@ class Settings:
     activity_sockets: int = 2000
     activity_sockets_per_address: int = 200
     activity_sockets_per_person: int = 8
-    #: The secret the daily deals are derived from, with the date (bot/daily.py): every
+    #: The secret the daily deals are derived from, with the date (bot/game/daily.py): every
     #: process must have the same one, and nobody else (whoever knows it computes tomorrow's
     #: deals). None: the daily is not offered, and /nines daily says why.
     daily_secret: str | None = None

@@ -30,10 +30,10 @@ from typing import Final, Protocol
 
 from engine import Action
 
+from ..storage import KeyAnswered, Storage
 from .game_lock import hold
 from .session import GameSession, Presenter
-from .session_values import GameLost, SessionError
-from .storage import KeyAnswered, Storage
+from .values import GameLost, SessionError
 
 log = logging.getLogger(__name__)
 

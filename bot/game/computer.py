@@ -22,8 +22,8 @@ from engine.players import DIFFICULTIES, choose
 from engine.players.exact import choose_exact
 from engine.players.rules_player import rule_action
 
-from . import metrics
-from .computer_pool import ComputerPool
+from ..base import metrics
+from ..computer_pool import ComputerPool
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ their matchpoints, board by board, over the tops (the others who held that board
 Each game's session knows the games of its match before it (``GameSession.duplicate``, an
 ``engine.duplicate.Rotations``: set when the lobby opens, when the next rotation starts, and
 when a restart restores the game), so its sheet shows the running duplicate result beside the
-raw scores (``bot/table_model.py``).
+raw scores (``bot/table/table_model.py``).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from engine import Game, Rules, parse_action
 from engine.duplicate import BoardScore, GamePoints, Rotations, board_points, total_share
 
+from ..storage import IntegrityViolation, Seat
 from .session import GameSession
-from .session_values import Change, SeatInfo
 from .sessions import Sessions
-from .storage import IntegrityViolation, Seat
+from .values import Change, SeatInfo
 
 
 @dataclass(frozen=True, slots=True)

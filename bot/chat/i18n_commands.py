@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from discord import Locale, app_commands
 
-from .i18n import DEFAULT, LANGUAGES, catalogue, language_of
+from ..words import DEFAULT, LANGUAGES, catalogue, language_of
 
 
 class CatalogueTranslator(app_commands.Translator):

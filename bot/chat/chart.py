@@ -24,7 +24,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.names import clean
+from bot.words import clean
 
 #: 16:9, large enough that Discord's preview on a phone (about 360 dp wide) keeps the text at
 #: about 9 dp: a 30 px name drawn at 1200 px shrinks to a third.

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from engine import Event
 
-from .storage import player_key
+from ..storage import player_key
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ while the gateway is connected and the database answers, else 503 with what is w
 ``GET /metrics`` on ``METRICS_PORT`` (every interface, for Prometheus) is the metrics'
 exposition. Neither is served unless its port is set.
 
-``python -m bot.health`` is the Docker HEALTHCHECK: exit 0 if healthy, 1 otherwise.
+``python -m bot.process.health`` is the Docker HEALTHCHECK: exit 0 if healthy, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Final
 from aiohttp import web
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from . import metrics
+from ..base import metrics
 
 if TYPE_CHECKING:
-    from .app import NinesBot
+    from ..app import NinesBot
 
 #: The database must answer a read within this long.
 DATABASE_WITHIN: Final = 2.0

@@ -57,7 +57,7 @@ PRIVATE_ATTRIBUTES: Final = (
     PrivateAttribute("discord.shard.Shard", "reidentify", "launch_shard"),
     PrivateAttribute("discord.gateway", "ReconnectWebSocket", "launch_shard"),
     PrivateAttribute(
-        "discord.shard.AutoShardedClient", "launch_shards", "bot.shards (overrides it)"
+        "discord.shard.AutoShardedClient", "launch_shards", "bot.process.shards (overrides it)"
     ),
     PrivateAttribute("discord.http", "handle_message_parameters", "edit_message"),
     PrivateAttribute("discord.http.HTTPClient", "edit_message", "edit_message"),

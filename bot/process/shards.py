@@ -32,11 +32,10 @@ from typing import Any, Final
 
 from discord.ext import commands
 
-from . import discord_internals
-from .app import NinesBot
-from .computer import Computers
-from .settings import Settings
-from .storage import Fence, Storage
+from ..app import NinesBot
+from ..base import Settings, discord_internals
+from ..game import Computers
+from ..storage import Fence, Storage
 
 log = logging.getLogger(__name__)
 

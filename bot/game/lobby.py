@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 
 from engine import Game
 
-from .failpoints import failpoint
-from .session_state import SessionState
-from .session_values import Change, SeatInfo, SessionError
-from .storage import Seat
+from ..base import failpoint
+from ..storage import Seat
+from .state import SessionState
 from .turn_timer import TurnTimer
+from .values import Change, SeatInfo, SessionError
 
 
 class Lobby:

@@ -20,7 +20,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.exposition import generate_latest
 
 if TYPE_CHECKING:
-    from .storage import Storage
+    from ..storage import Storage
 
 
 #: A path segment this long is a token (interaction or webhook), never a route's own word.

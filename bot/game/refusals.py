@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import engine
 
-from .i18n import suit_name, tr
-from .session_values import SessionError
+from ..words import suit_name, tr
+from .values import SessionError
 
 #: The engine's refusals that need no detail, by their i18n key.
 PLAIN: tuple[tuple[type[engine.NinesError], str], ...] = (

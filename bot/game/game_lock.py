@@ -12,7 +12,7 @@ import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
-from . import discord_internals
+from ..base import discord_internals
 
 #: A request waits this long for a busy game before it is told it waits.
 WAIT_BEFORE_TELLING: Final = 1.0

@@ -9,10 +9,10 @@ at any moment loses nothing and applies nothing twice. The presenter keeps each 
 messages in order with ``table_lock``; a click's table edit is started under the lock and sent
 after it is released, so the next click need not wait for it.
 
-What a session holds and reads is ``SessionState`` (``bot/session_state.py``); the lobby's seat
-changes and the start are ``Lobby``'s (``bot/lobby.py``), the deadlines ``TurnTimer``'s
-(``bot/turn_timer.py``), both given the state alone; only a session ends its game, and its
-registry (``Sessions``, ``bot/sessions.py``) forgets it as it closes.
+What a session holds and reads is ``SessionState`` (``bot/game/state.py``); the lobby's seat
+changes and the start are ``Lobby``'s (``bot/game/lobby.py``), the deadlines ``TurnTimer``'s
+(``bot/game/turn_timer.py``), both given the state alone; only a session ends its game, and its
+registry (``Sessions``, ``bot/game/sessions.py``) forgets it as it closes.
 """
 
 from __future__ import annotations
@@ -29,21 +29,13 @@ from engine import (
     IllegalAction,
 )
 
+from ..base import failpoint
+from ..storage import ActionConflict, ChannelBusy, Fence, GameResult, GameRow, SeatResult, Storage
 from .computer import Computers
-from .failpoints import failpoint
 from .lobby import Lobby
-from .session_state import DEFAULT_TURN_SECONDS, SessionState, stored_rules
-from .session_values import Change, GameLost, SeatInfo, SessionError
-from .storage import (
-    ActionConflict,
-    ChannelBusy,
-    Fence,
-    GameResult,
-    GameRow,
-    SeatResult,
-    Storage,
-)
+from .state import DEFAULT_TURN_SECONDS, SessionState, stored_rules
 from .turn_timer import TurnTimer
+from .values import Change, GameLost, SeatInfo, SessionError
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +101,7 @@ class Deps:
 
 
 class Registry(Protocol):
-    """What a session tells the registry that runs it (``bot/sessions.py``'s ``Sessions``)."""
+    """What a session tells the registry that runs it (``bot/game/sessions.py``'s ``Sessions``)."""
 
     def forget(self, session: GameSession) -> None: ...
 

@@ -1,11 +1,10 @@
 """The table models of the games' latest changes, each built once and shared by every reader.
 
-One change of a game is read by several media at once: the clicker's private hand, the chat
-table, the next player's refreshed hand, each web viewer. Each asks ``table`` here, which builds
-what one kind of viewer (a seat, or the watchers) may see once per change
-(``bot.table_model.build``) and hands the same frozen model to every later reader of it. A seat's
-model is the watchers' with the seat's hand (``table_model.with_hand``): the public part is built
-once for everyone.
+One change of a game is read by several media at once: the clicker's private hand, the chat table,
+the next player's refreshed hand, each web viewer. Each asks ``table`` here, which builds what one
+kind of viewer (a seat, or the watchers) may see once per change (``bot.table.table_model.build``)
+and hands the same frozen model to every later reader of it. A seat's model is the watchers' with
+the seat's hand (``table_model.with_hand``): the public part is built once for everyone.
 
 A model is served only while everything ``build`` read to make it is unchanged: with each is
 kept its stamp (the game object itself, how many actions it holds, and every attribute of the

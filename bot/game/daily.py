@@ -38,18 +38,10 @@ from typing import Final
 from engine import GAMES, Game, Rules, parse_action
 from engine.duplicate import BoardScore, board_points, score_board, total_share
 
+from ..storage import ChannelBusy, DailyBoard, DailyTry, FieldCounts, GameKind, Seat, Storage
 from .session import GameSession
-from .session_values import SeatInfo, SessionError
 from .sessions import Sessions
-from .storage import (
-    ChannelBusy,
-    DailyBoard,
-    DailyTry,
-    FieldCounts,
-    GameKind,
-    Seat,
-    Storage,
-)
+from .values import SeatInfo, SessionError
 
 #: The person's seat in every daily.
 PERSON_SEAT: Final = 0

@@ -1,8 +1,8 @@
-"""What one game's session holds and reads, apart from what it does (``bot/session.py``).
+"""What one game's session holds and reads, apart from what it does (``bot/game/session.py``).
 
 ``SessionState`` is the part of ``GameSession`` that its own parts, the lobby's seat changes
-(``bot/lobby.py``) and the clock (``bot/turn_timer.py``), read and write: its seats, engine
-game, status and deadline, the preferences of its people, whose decision is due, and its
+(``bot/game/lobby.py``) and the clock (``bot/game/turn_timer.py``), read and write: its seats,
+engine game, status and deadline, the preferences of its people, whose decision is due, and its
 fenced writes. They are given it, not the whole session, so none of them imports another.
 """
 
@@ -16,9 +16,9 @@ from typing import Final, Protocol, TypeVar
 from engine import Action, Game, Play, Rules, SeatView, seat_view
 from engine.duplicate import Rotations
 
+from ..storage import Fence, FencedOut, GameRow, Storage
 from .computer import Computers
-from .session_values import GameLost, SeatInfo, SessionError
-from .storage import Fence, FencedOut, GameRow, Storage
+from .values import GameLost, SeatInfo, SessionError
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def stored_rules(row: GameRow) -> Rules:
 
 
 class StateDeps(Protocol):
-    """What the state uses of the session's dependencies (``bot/session.py``'s ``Deps``)."""
+    """What the state uses of the session's dependencies (``bot/game/session.py``'s ``Deps``)."""
 
     @property
     def storage(self) -> Storage: ...
@@ -89,11 +89,11 @@ class SessionState:
         #: is a Discord round trip, and the next click must not wait for it.
         self.table_lock = asyncio.Lock()
         self.closed = False
-        #: A daily deal (bot/daily.py): played by one person alone, shown to them only (the
+        #: A daily deal (bot/game/daily.py): played by one person alone, shown to them only (the
         #: presenter posts nothing of it in a channel but one line at the end), its computers'
         #: choices exact, and finished by the computers when the person is away.
         self.private = False
-        #: A duplicate match's game (bot/duplicate_match.py): the match's games before it, for
+        #: A duplicate match's game (bot/game/duplicate_match.py): the match's games before it, for
         #: its sheet's running duplicate result. None for any other game.
         self.duplicate: Rotations | None = None
         #: Stamped on every write of the game (storage's fencing.py): the lease under which

@@ -2,7 +2,7 @@
 
 A code stands for a player where a full name does not fit: the sheet's columns and dealer
 column, and a long hand's list of tricks; a legend under them spells each one out. They are
-part of the table model (``bot/table_model.py``) so that every medium names a seat alike.
+part of the table model (``bot/table/table_model.py``) so that every medium names a seat alike.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import functools
 import unicodedata
 from collections.abc import Sequence
 
-from bot.i18n import tr
+from bot.words import tr
 
 CODE_WIDTH = 3  # a player's column on the score sheet: 3 columns, so 4 players fit a phone
 

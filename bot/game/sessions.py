@@ -12,10 +12,10 @@ from typing import TypeVar
 
 from engine import Game, Rules, parse_action
 
+from ..storage import Seat
 from .session import Deps, GameSession
-from .session_state import DEFAULT_TURN_SECONDS, stored_rules
-from .session_values import Change, GameLost, SeatInfo
-from .storage import Seat
+from .state import DEFAULT_TURN_SECONDS, stored_rules
+from .values import Change, GameLost, SeatInfo
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class Sessions:
         self.closed_listeners: list[Callable[[GameSession], None]] = []
         #: Awaited with the sessions of each restore, before anything is shown of them: what
         #: a game keeps beside its row (a duplicate match's earlier games,
-        #: bot/duplicate_match.py) is read again.
+        #: bot/game/duplicate_match.py) is read again.
         self.restore_hooks: list[Callable[[list[GameSession]], Awaitable[None]]] = []
 
     def __len__(self) -> int:
