@@ -209,6 +209,39 @@ async def test_a_daily_that_ended_unscored_is_scored_when_asked_again(tmp_path: 
         await bot.close()
 
 
+async def test_a_daily_made_before_a_stop_its_try_never_took_is_taken_and_started(
+    tmp_path: Path,
+) -> None:
+    """The process stopped between making the try's game and the try taking it: restored as a
+    lobby in the try's place, the next ask takes that game and starts it (no second game, no
+    refusal)."""
+    bot = await open_bot(tmp_path / "one.sqlite3")
+    found, _ = await bot.storage.claim_daily(
+        DAY, "nines", 1, guild_id=100, channel_id=1000, name="p1"
+    )
+
+    async def stopped(*_: object) -> bool:
+        raise RuntimeError("the process stops here")
+
+    bot.storage.attach_daily_game = stopped  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        await bot.daily.open_game(found, language="en")
+    await bot.close()
+    bot = await open_bot(tmp_path / "one.sqlite3")
+    try:
+        (lobby,) = await bot.sessions.restore()
+        assert lobby.game is None and not lobby.private
+        found = await _try(bot, 1)
+        assert found.game_id is None
+        session = await bot.daily.open_game(found, language="en")
+        assert session is lobby and session.private and session.game is not None
+        assert (await _try(bot, 1)).game_id == session.id
+        await play_to_the_end(session)
+        assert (await bot.daily.record(session)) is not None
+    finally:
+        await bot.close()
+
+
 async def test_a_daily_left_alone_is_finished_by_the_computers(bots: tuple[Bot, Bot]) -> None:
     one, _ = bots
     session = await start(one, 1, guild_id=100)

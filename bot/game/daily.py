@@ -203,7 +203,9 @@ class Daily:
         """The game of a claimed try, created, started and stored (its first computer turns
         played): found open if it was created already. Two processes that both read the try
         before either made its game make one game: the try's place holds one open game
-        (``ChannelBusy``) and takes one game id; the other is told ``daily.elsewhere``."""
+        (``ChannelBusy``) and takes one game id; the other is told ``daily.elsewhere``. A game
+        made by a process that stopped before its try took it (restored here as a lobby in the
+        try's place) is taken now and started."""
         kind: GameKind = found.kind
         if found.game_id is not None:
             return self.running(found.game_id)
@@ -229,10 +231,13 @@ class Daily:
                 seats=seats,
             )
         except ChannelBusy as busy:  # made a moment ago, here or by another process
-            return self.running(busy.game_id)
+            await self.storage.attach_daily_game(found.day, kind, found.user_id, busy.game_id)
+            return await self.adopted(busy.game_id, found)
         if not await self.storage.attach_daily_game(found.day, kind, found.user_id, row.id):
-            await self.storage.abandon_game(row.id, "cancelled")
-            raise SessionError("daily.elsewhere")
+            taken = await self.storage.daily_try(found.day, kind, found.user_id)
+            if taken is None or taken.game_id != row.id:  # (not taken by a racing process)
+                await self.storage.abandon_game(row.id, "cancelled")
+                raise SessionError("daily.elsewhere")
         infos = [SeatInfo(found.name, found.user_id)]
         infos += [SeatInfo(name, None, LEVEL) for name in names]
         turn_seconds = await self.sessions._turn_seconds(found.guild_id, {})
@@ -245,6 +250,20 @@ class Daily:
         async with session.lock:
             await session.lobby.start(found.user_id)
             await session.run_computers()
+        return session
+
+    async def adopted(self, game_id: int, found: DailyTry) -> GameSession:
+        """The game in the try's place, if it is the try's: running here, and started if a
+        stop left it a lobby; ``daily.elsewhere`` otherwise."""
+        taken = await self.storage.daily_try(found.day, found.kind, found.user_id)
+        if taken is None or taken.game_id != game_id:
+            raise SessionError("daily.elsewhere")
+        session = self.running(game_id)
+        if session.game is None and session.status == "lobby":
+            session.private = True
+            async with session.lock:
+                await session.lobby.start(found.user_id)
+                await session.run_computers()
         return session
 
     def running(self, game_id: int) -> GameSession:
