@@ -11,6 +11,8 @@ try. Without the operator's secret, or for someone else's daily, nothing is sent
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 
 from bot.activity.daily import result_frame
 from bot.activity.hub import Hub
+from bot.activity.limits import PER_SECOND
 from bot.app import NinesBot
 from fakecord import FakeDiscord
 from fakecord.models import User
@@ -53,6 +56,7 @@ async def play(
     """Play the first legal action whenever the turn is the person's (seat 0): ``moves`` of
     them, or to the end (None). The last table read, and the result if it came."""
     asked: set[int] = set()
+    sent_at = 0.0
     while True:
         turn, hand = current["turn"], current["hand"]
         mine = turn is not None and turn["seat"] == 0 and hand is not None and hand["legal"]
@@ -60,6 +64,10 @@ async def play(
             return current, None
         if mine and current["n"] not in asked and (moves is None or len(asked) < moves):
             asked.add(current["n"])
+            # At most a socket's steady rate (bot/activity/limits.py): a person taps slower,
+            # and faster taps past its burst are refused ``busy``.
+            await asyncio.sleep(max(0.0, sent_at + 1 / PER_SECOND - time.monotonic()))
+            sent_at = time.monotonic()
             await table.send(
                 op="act", key=f"web-{current['n']}", action=hand["legal"][0], n=current["n"]
             )
