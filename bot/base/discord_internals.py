@@ -364,7 +364,9 @@ async def update_clicked(interaction: discord.Interaction[Any], **fields: Any) -
     updated: a card's answer, the clicker's hand) without asking Discord for the message back
     (``with_response``) and parsing it into an ``InteractionMessage`` that nothing reads; the
     response is marked done as the public call marks it. The public call always asks and
-    parses (a click's answer was one of three messages parsed a card)."""
+    parses (a click's answer was one of three messages parsed a card). Without
+    ``with_response`` Discord answers 204 No Content, as the double does:
+    https://discord.com/developers/docs/interactions/receiving-and-responding#create-interaction-response"""
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
