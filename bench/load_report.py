@@ -176,19 +176,20 @@ class Window:
         request, had the bot known); and how many edits were of ephemeral hands (flags 64 or
         no embed) against public tables (an embed)."""
         last: dict[str, Any] = {}
-        same = tables = 0
+        same = tables = same_tables = 0
         for r in self.requests:
             if r.method != "PATCH" or not r.route.endswith("/messages/{message_id}"):
                 continue
-            if isinstance(r.body, dict) and r.body.get("embeds"):
-                tables += 1
+            embed = isinstance(r.body, dict) and bool(r.body.get("embeds"))
+            tables += embed
             if r.path in last and last[r.path] == r.body:
                 same += 1
+                same_tables += embed
             last[r.path] = r.body
         edits = sum(1 for r in self.requests if r.method == "PATCH")
         print(
             f"   edits: {edits} ({tables} with an embed: tables, summaries); the same body as "
-            f"the message's previous edit: {same}"
+            f"the message's previous edit: {same} ({same_tables} with an embed)"
         )
 
     def bots_cpu(self) -> float:
