@@ -143,7 +143,7 @@ class TableMessage:
         # All the message is made of (``table_message``): the same, it reads the same. The
         # model as its stamp (all it was built from; kept instead of a model a game at rest).
         stamp = table_models.stamp_of(session, game)
-        drawing = (before, stamp, self.shown_tricks(delivery, model.hand_number), notes, style)
+        drawing = (before, stamp, shown, notes, style, served(self.messages.bot))
         if not new_hand and drawing == delivery.table_drawn and self.edits_in_place(delivery):
             # Drawn already: the game moved on before an earlier change's edit was made (the
             # edits of a game wait for each other, each drawing the game as it is then), and
