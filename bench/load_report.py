@@ -171,6 +171,27 @@ class Window:
             counts[key] = counts.get(key, 0) + 1
         return counts
 
+    def print_same_edits(self) -> None:
+        """Edits that changed nothing: the same body as the message's previous edit (a redundant
+        request, had the bot known); and how many edits were of ephemeral hands (flags 64 or
+        no embed) against public tables (an embed)."""
+        last: dict[str, Any] = {}
+        same = tables = same_tables = 0
+        for r in self.requests:
+            if r.method != "PATCH" or not r.route.endswith("/messages/{message_id}"):
+                continue
+            embed = isinstance(r.body, dict) and bool(r.body.get("embeds"))
+            tables += embed
+            if r.path in last and last[r.path] == r.body:
+                same += 1
+                same_tables += embed
+            last[r.path] = r.body
+        edits = sum(1 for r in self.requests if r.method == "PATCH")
+        print(
+            f"   edits: {edits} ({tables} with an embed: tables, summaries); the same body as "
+            f"the message's previous edit: {same} ({same_tables} with an embed)"
+        )
+
     def bots_cpu(self) -> float:
         return sum(cpu_of(Path(f"/proc/{pid}")) for pid in self.bots)
 
@@ -290,6 +311,7 @@ def report_sockets(
     print("Discord requests per card from a socket, by route:")
     for key, count in sorted(window.by_route().items(), key=lambda kv: -kv[1]):
         print(f"   {count / cards:6.3f}  {key}")
+    window.print_same_edits()
     window.print_429s()
     print(f"429s received: {sum(1 for r in window.requests if r.status == 429)}")
     print_loop(data)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import OrderedDict
@@ -96,7 +95,7 @@ class Client:
             self.queue.put_nowait(None)
             return
         self.heard = True
-        self.queue.put_nowait(frame if isinstance(frame, str) else json.dumps(frame))
+        self.queue.put_nowait(frame if isinstance(frame, str) else orjson.dumps(frame).decode())
 
 
 class Viewer(Protocol):

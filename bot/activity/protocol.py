@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine import GAMES, Card, HandEnded, SheetRow, Trump
+from engine import GAMES, Card, HandEnded, Rules, SheetRow, Trump
 
 from ..table import DuplicateSheet, HandModel, SeatModel, TableModel, TrickModel, TurnModel
 
@@ -136,6 +136,34 @@ def _result(result: HandEnded) -> Json:
     }
 
 
+#: The last games' ``kind`` and ``rules`` as JSON, by their ``Rules`` object (with it, so the
+#: id is never another's): fixed for a game's life, and ``dataclasses.asdict`` cost a third
+#: of ``table_json``, serialized at every change.
+_FIXED: dict[int, tuple[Rules, Json, Json]] = {}
+FIXED_KEPT: Final = 512
+
+
+def _fixed(model: TableModel) -> tuple[Json, Json]:
+    """``kind`` and ``rules`` as the contract writes them, each a new dict (the caller may
+    change it; what is inside is not to be changed)."""
+    rules = model.rules
+    kept = _FIXED.get(id(rules))
+    if kept is None or kept[0] is not rules or rules.kind is not model.kind:
+        kind = dataclasses.asdict(model.kind)
+        written = {
+            **rules.to_dict(),
+            "players": rules.players,
+            "quota": rules.quota,
+            "teams": None if rules.teams is None else [list(t) for t in rules.teams],
+        }
+        if rules.kind is not model.kind:  # (not a game's model: nothing to keep)
+            return kind, written
+        if len(_FIXED) >= FIXED_KEPT:
+            _FIXED.clear()
+        kept = _FIXED[id(rules)] = (rules, kind, written)
+    return dict(kept[1]), dict(kept[2])
+
+
 def viewer_json(model: TableModel) -> Json:
     """What of ``table_json`` is the reader's own: the seat it is for and that seat's hand.
     The rest is the same for every reader of the game at one moment."""
@@ -148,16 +176,11 @@ def table_json(
     """The table model as the client reads it. ``avatars``: the avatar URLs the server knows
     (of people who opened the Activity), by user id; others get null. ``four_colour``: the
     server's four-colour deck setting, which the chat's faces follow too (issue 46)."""
-    rules = model.rules
+    kind, rules = _fixed(model)
     return {
         "game_id": model.game_id,
-        "kind": dataclasses.asdict(model.kind),
-        "rules": {
-            **rules.to_dict(),
-            "players": rules.players,
-            "quota": rules.quota,
-            "teams": None if rules.teams is None else [list(t) for t in rules.teams],
-        },
+        "kind": kind,
+        "rules": rules,
         "status": model.status,
         # The letters the game's cards carry for every reader (K/Q/J or R/D/V), whatever the
         # reader's language.

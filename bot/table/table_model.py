@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from bot.table.sheet_codes import short_codes
 from bot.words import distinct
@@ -516,7 +516,19 @@ def with_hand(public: TableModel, source: TableSource, seat: int) -> TableModel:
         raise ValueError(f"Game {source.id} has no cards dealt yet: its model is build_lobby's.")
     view = seat_view(game, seat)
     hand = _hand(view, source.seats[seat].trumps_first, source.seats[seat].text_cards)
-    return dataclasses.replace(public, viewer=seat, hand=hand)
+    # ``dataclasses.replace`` made through ``__init__``, a third of this (the web table
+    # builds one a seat a change): the same fields set directly.
+    model = object.__new__(TableModel)
+    for name in _MODEL_FIELDS:
+        _set(model, name, getattr(public, name))
+    _set(model, "viewer", seat)
+    _set(model, "hand", hand)
+    return model
+
+
+#: ``TableModel``'s fields, for ``with_hand``'s copy; ``_set`` writes a frozen one's.
+_MODEL_FIELDS: Final = tuple(f.name for f in dataclasses.fields(TableModel))
+_set: Final = object.__setattr__
 
 
 def build_lobby(source: LobbySource) -> LobbyModel:

@@ -128,6 +128,10 @@ class Delivery:
     #: The token that created the table message (None: posted on the channel route), which
     #: edits it off the global limit while it lives.
     table_by: Token | None = None
+    #: What the table message's last edit or post drew: everything its text and buttons are
+    #: made of (``TableMessage.show``); an edit that would draw it again is not sent.
+    #: None: not drawn since this process started.
+    table_drawn: tuple[object, ...] | None = None
     #: Per person (user id): where their newest private hand can be edited from (an
     #: interaction token lives 15 minutes, so it is never stored)...
     hand_links: dict[int, HandLink] = field(default_factory=dict)

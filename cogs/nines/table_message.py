@@ -140,6 +140,18 @@ class TableMessage:
             return False
         if watched:
             notes = [*notes, tr(lang, "note.web_table")]
+        # All the message is made of (``table_message``): the same, it reads the same. The
+        # model as its stamp (all it was built from; kept instead of a model a game at rest).
+        stamp = table_models.stamp_of(session, game)
+        drawing = (before, stamp, shown, notes, style, served(self.messages.bot))
+        if not new_hand and drawing == delivery.table_drawn and self.edits_in_place(delivery):
+            # Drawn already: the game moved on before an earlier change's edit was made (the
+            # edits of a game wait for each other, each drawing the game as it is then), and
+            # that edit showed this change too. Sent again, it would change nothing.
+            delivery.table_behind = False
+            if changed:
+                await messages.save(session, delivery)
+            return False
         message = self.table_message(session, model, delivery, notes, style)
         if new_hand:
             once = nonce(session, f"t{model.hand_number}")
@@ -153,6 +165,7 @@ class TableMessage:
             delivery.table_message_id = await self.renew_table(session, delivery, message)
         delivery.tricks_shown, delivery.phase_shown = drawn, model.phase
         delivery.table_behind = False
+        delivery.table_drawn = (delivery.table_message_id, *drawing[1:])
         if changed or delivery.table_message_id != before:  # most edits keep the id
             await messages.save(session, delivery)
         return False
@@ -177,6 +190,13 @@ class TableMessage:
         if (by is not None and by.alive) or delivery.live_click() is not None:
             return False  # edits through a token cost nothing on the global limit
         return self.messages.played_at_web_table(session)
+
+    @staticmethod
+    def edits_in_place(delivery: Delivery) -> bool:
+        """Whether ``renew_table`` would edit the standing table (not move it onto a fresh
+        click's follow-up, which a redrawing of the same table still does)."""
+        by = delivery.table_by
+        return (by is not None and by.alive) or delivery.live_click() is None
 
     async def renew_table(
         self, session: GameSession, delivery: Delivery, message: dict[str, Any]

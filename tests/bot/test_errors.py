@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.app import NinesBot
 from bot.game import GameSession
+from bot.game.session import Change
 from engine import Exchange, Play
 from fakecord import FakeDiscord
 from fakecord.models import Message, User
@@ -122,6 +123,41 @@ async def test_computer_cards_after_a_persons_card_come_in_one_table_edit(
     # Two cards of theirs a trick; how many came before her first and last card shifts it.
     assert checked >= 3 and 2 * checked - 2 <= computer_cards <= 2 * checked + 2
     all_acknowledged(fake)
+
+
+async def test_a_table_already_drawn_is_not_edited_again(
+    fake_discord: FakeDiscord, start_bot: StartBot
+):
+    """A change shown once the table already shows it (the game's edits wait for each other,
+    each drawing the game as it is then, so a later change's edit can draw an earlier one's
+    too): the same table is not sent again. The next card is edited in as ever."""
+    fake = fake_discord
+    bot = await start_bot()
+    alice = fake.add_user("alice")
+    session = await live_game(fake, bot, alice, computers=2)
+    await until_person_plays(fake, session, alice)
+    await fake.settle()
+    table_id = delivery(session).table_message_id
+    shown = fake.store.message_by_id(table_id or 0).embeds
+    mark = len(fake.requests)
+    await bot.presenter.show(session, Change())  # (no click answered: a ping may follow)
+    await fake.settle()
+    assert [r.path for r in bot_requests_since(fake, mark) if r.method == "PATCH"] == []
+    assert fake.store.message_by_id(table_id or 0).embeds == shown
+    hand = await open_hand(fake, session, alice)
+    mark = len(fake.requests)
+    game = session.game
+    assert game is not None
+    card = next(a for a in game.legal_actions(game.turn or 0) if isinstance(a, Play))
+    ok(await forged_click(fake, alice, hand, move_id(session, card)))
+    await fake.settle()
+    edits = [
+        r
+        for r in bot_requests_since(fake, mark)
+        if r.method == "PATCH" and r.path.endswith(f"/messages/{table_id}")
+    ]
+    assert len(edits) == 1
+    assert fake.store.message_by_id(table_id or 0).embeds != shown
 
 
 # -- the exchange ------------------------------------------------------------------------------
