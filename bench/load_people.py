@@ -66,6 +66,9 @@ class ChatPlayed:
     hand_clicks: dict[str, int]
     table_lags: list[float]
     never_shown: int
+    #: Once every game was under way (the weighing at rest over) until new games stopped:
+    #: the bot's CPU seconds, the person moves and the games opened in that span.
+    steady: tuple[float, int, int] = (0.0, 0, 0)
 
 
 async def socket_people(
@@ -334,7 +337,19 @@ async def chat_people(
     signal_bots(signal.SIGHUP)
     await asyncio.sleep(0.5)
     go.set()
-    done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
+    # The steady play: every table has long opened its first game (the ramp is over), so a
+    # person move's CPU is a card's, not mostly the openings' (200 of them in the first 10 s
+    # against a few thousand cards in a minute; a real game has scores of cards an opening).
+    steady_from = (window.bots_cpu(), person_moves, games_started)
+    ending = asyncio.create_task(asyncio.wait(tasks, timeout=args.seconds + args.drain))
+    await asyncio.sleep(max(stop_at - time.monotonic(), 0.0))
+    steady_to = (window.bots_cpu(), person_moves, games_started)
+    steady = (
+        steady_to[0] - steady_from[0],
+        steady_to[1] - steady_from[1],
+        steady_to[2] - steady_from[2],
+    )
+    done, pending = await ending
     for task in pending:
         task.cancel()
     for task in done:
@@ -343,5 +358,12 @@ async def chat_people(
     window.close()
     never_shown += sum(len(waiting) for waiting in awaited.values())
     return window, ChatPlayed(
-        games_started, person_moves, refusals, unanswered, hand_clicks, table_lags, never_shown
+        games_started,
+        person_moves,
+        refusals,
+        unanswered,
+        hand_clicks,
+        table_lags,
+        never_shown,
+        steady,
     )
