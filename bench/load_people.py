@@ -11,7 +11,7 @@ import random
 import re
 import signal
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +119,7 @@ async def chat_people(
     clicking in the double; the bots weighed idle before, under load, and at rest."""
     from bot.chat import card_words
     from engine.cards import Card
+    from fakecord.errors import UsageRefused
     from fakecord.models import Channel, Message, User
 
     signal_bots(signal.SIGUSR1)
@@ -135,6 +136,9 @@ async def chat_people(
     # Why people clicked "My hand": no hand of this game yet, or the one shown had no move
     # when a notification said it was their turn.
     hand_clicks = {"first": 0, "stale": 0}
+    # Clicks on a message the bot had replaced (deleted) since the person last read it: a
+    # client no longer shows it; the bench's people hold it a moment longer.
+    gone: Counter[str] = Counter()
     games_started = 0
     stop_at = 0.0
 
@@ -261,7 +265,11 @@ async def chat_people(
             notified[user.id].clear()
             if not moves and note is not None:
                 hand_clicks["first" if hand is None else "stale"] += 1
-                inter = await fake.click(user, note, "My hand", wait=False)
+                try:
+                    inter = await fake.click(user, note, "My hand", wait=False)
+                except UsageRefused:  # the turn message was replaced meanwhile: read again
+                    gone["turn message"] += 1
+                    continue
                 await answered(inter)
                 if inter.message is not None:
                     hands[user.id] = hand = inter.message
@@ -274,7 +282,14 @@ async def chat_people(
             card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
             if card is not None:
                 awaited[channel.id].append(card)
-            inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
+            try:
+                inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
+            except UsageRefused:  # the hand was replaced meanwhile (a client shows the new one)
+                gone["hand"] += 1
+                hands.pop(user.id, None)
+                if card in awaited[channel.id]:
+                    awaited[channel.id].remove(card)
+                continue
             await answered(inter)
             person_moves += 1
             # A deferred answer (the game was busy) edits the hand a little later.
@@ -356,6 +371,8 @@ async def chat_people(
         if task.exception() is not None:
             print("a table failed:", repr(task.exception()))
     window.close()
+    if gone:
+        print(f"clicks on a message the bot had replaced meanwhile (read again): {dict(gone)}")
     never_shown += sum(len(waiting) for waiting in awaited.values())
     return window, ChatPlayed(
         games_started,

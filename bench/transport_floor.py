@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import os
 import random
-import subprocess
+import signal
 import sys
 import time
 from pathlib import Path
@@ -72,7 +72,8 @@ async def client_process() -> None:
         for guild in client.guilds:
             for channel in guild.text_channels:
                 await channel.send(
-                    "Your hand", view=PrebuiltView(*hand_rows(channel.id))  # type: ignore[arg-type]
+                    "Your hand",
+                    view=PrebuiltView(*hand_rows(channel.id)),  # type: ignore[arg-type]
                 )
         print("ready", flush=True)
 
@@ -107,7 +108,6 @@ async def client_process() -> None:
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    import signal
 
     def report() -> None:
         usage = os.times()
@@ -136,21 +136,20 @@ async def main(args: argparse.Namespace) -> None:
             FLOOR_TOKEN=fake.token,
             FLOOR_REQUESTS=str(args.requests),
         )
-        child = subprocess.Popen(
-            [sys.executable, "-m", "bench.transport_floor", "--child"],
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.transport_floor",
+            "--child",
             cwd=ROOT,
             env=env,
-            stdout=subprocess.PIPE,
-            text=True,
+            stdout=asyncio.subprocess.PIPE,
         )
         assert child.stdout is not None
-        lines: asyncio.Queue[str] = asyncio.Queue()
-        loop = asyncio.get_running_loop()
-        loop.add_reader(child.stdout.fileno(), lambda: lines.put_nowait(child.stdout.readline()))  # type: ignore[union-attr]
-        while not (await lines.get()).startswith("ready"):
+        out = child.stdout
+        # "ready" once the client has posted every table's hand.
+        while not (await out.readline()).startswith(b"ready"):
             pass
-        while any(not fake.store.messages.get(ch.id) for ch in channels):
-            await asyncio.sleep(0.1)
         rng = random.Random(1)
         clicks = 0
         stop_at = time.monotonic() + args.seconds
@@ -167,9 +166,8 @@ async def main(args: argparse.Namespace) -> None:
                 await asyncio.sleep(rng.uniform(3.0, 7.0))
 
         async def sample() -> tuple[float, int, int]:
-            child.send_signal(__import__("signal").SIGUSR1)
-            line = await lines.get()
-            _, cpu, _, sent = line.split()
+            child.send_signal(signal.SIGUSR1)
+            _, cpu, _, sent = (await out.readline()).decode().split()
             return float(cpu), int(sent), clicks
 
         tasks = [asyncio.create_task(person(i)) for i in range(args.tables)]
@@ -179,8 +177,7 @@ async def main(args: argparse.Namespace) -> None:
         cpu1, sent1, clicks1 = await sample()
         await asyncio.gather(*tasks)
         child.terminate()
-        child.wait(10)
-        loop.remove_reader(child.stdout.fileno())
+        await asyncio.wait_for(child.wait(), 10)
         n = clicks1 - clicks0
         print(
             f"{args.tables} tables, {n} clicks in {args.seconds - WARM:.0f} s after a "
