@@ -110,6 +110,7 @@ async def bench(games: int, seed: int) -> None:
                     await fake.click(guest, lobby, "Join")
                     await fake.click(host, lobby, "+ 🤖 Normal")
                     await fake.click(host, lobby, "Start")
+                    await fake.settle()  # the table is drawn once the Start is answered
                     session = bot.sessions.in_channel(fake.channel.id)
                     assert session is not None and session.game is not None
                     game = session.game

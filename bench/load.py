@@ -376,6 +376,13 @@ async def run(args: argparse.Namespace, database_url: str | None) -> dict[str, f
         f"{1000 * window.cpu / max(person_moves, 1):.2f} ms a person move (the lobbies, starts, "
         "computers' moves and tables of the play included; its start-up not)"
     )
+    steady_cpu, steady_moves, steady_opened = played.steady
+    if steady_moves:
+        print(
+            f"   bot CPU in the steady play (every table's first game under way, until "
+            f"--seconds): {steady_cpu:.1f} s, {1000 * steady_cpu / steady_moves:.2f} ms a "
+            f"person move ({steady_moves} moves; {steady_opened} games opened meanwhile)"
+        )
     print(f"429s received: {sum(1 for r in requests if r.status == 429)}")
     if base and loaded and loaded["live"]:
         per_game = (loaded["rss"] - base["rss"]) / loaded["live"]
@@ -439,7 +446,8 @@ HELP = {
     "are left (new games start only within --seconds)",
     "--global-limit": "make the double enforce a global limit of N requests a second on the "
     "bot's routes (interaction routes are not bound to it): Discord's 50 without N",
-    "--profile": "write a cProfile of the bot process here",
+    "--profile": "write a cProfile of the bot process here, of the play after the weighing at rest "
+    "(the steady play: cards, not the openings)",
 }
 
 

@@ -257,7 +257,6 @@ async def child(out: Path) -> None:
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGUSR1, lambda: snapshot("baseline"))
     loop.add_signal_handler(signal.SIGUSR2, lambda: snapshot("loaded"))
-    loop.add_signal_handler(signal.SIGHUP, lambda: snapshot("rest"))
     loop.add_signal_handler(signal.SIGTERM, stop.set)
     probe = asyncio.create_task(lag_probe())
     profile_to = os.environ.get("NINES_LOAD_PROFILE")
@@ -266,6 +265,16 @@ async def child(out: Path) -> None:
 
         profiler = cProfile.Profile()
         profiler.enable()
+
+    def at_rest() -> None:
+        nonlocal profiler
+        snapshot("rest")
+        if profile_to:  # the steady play follows: what a card costs, not the openings
+            profiler.disable()
+            profiler = cProfile.Profile()
+            profiler.enable()
+
+    loop.add_signal_handler(signal.SIGHUP, at_rest)
     async with bot:
         runner = asyncio.create_task(bot.start(settings.token))
         await stop.wait()

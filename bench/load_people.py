@@ -11,7 +11,7 @@ import random
 import re
 import signal
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +66,9 @@ class ChatPlayed:
     hand_clicks: dict[str, int]
     table_lags: list[float]
     never_shown: int
+    #: Once every game was under way (the weighing at rest over) until new games stopped:
+    #: the bot's CPU seconds, the person moves and the games opened in that span.
+    steady: tuple[float, int, int] = (0.0, 0, 0)
 
 
 async def socket_people(
@@ -116,6 +119,7 @@ async def chat_people(
     clicking in the double; the bots weighed idle before, under load, and at rest."""
     from bot.chat import card_words
     from engine.cards import Card
+    from fakecord.errors import UsageRefused
     from fakecord.models import Channel, Message, User
 
     signal_bots(signal.SIGUSR1)
@@ -132,6 +136,9 @@ async def chat_people(
     # Why people clicked "My hand": no hand of this game yet, or the one shown had no move
     # when a notification said it was their turn.
     hand_clicks = {"first": 0, "stale": 0}
+    # Clicks on a message the bot had replaced (deleted) since the person last read it: a
+    # client no longer shows it; the bench's people hold it a moment longer.
+    gone: Counter[str] = Counter()
     games_started = 0
     stop_at = 0.0
 
@@ -258,7 +265,11 @@ async def chat_people(
             notified[user.id].clear()
             if not moves and note is not None:
                 hand_clicks["first" if hand is None else "stale"] += 1
-                inter = await fake.click(user, note, "My hand", wait=False)
+                try:
+                    inter = await fake.click(user, note, "My hand", wait=False)
+                except UsageRefused:  # the turn message was replaced meanwhile: read again
+                    gone["turn message"] += 1
+                    continue
                 await answered(inter)
                 if inter.message is not None:
                     hands[user.id] = hand = inter.message
@@ -271,7 +282,14 @@ async def chat_people(
             card = (card_shown(user, choice), fake.clock.now()) if ":play:" in choice else None
             if card is not None:
                 awaited[channel.id].append(card)
-            inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
+            try:
+                inter = await fake.click(user, hand, choice, wait=False)  # type: ignore[arg-type]
+            except UsageRefused:  # the hand was replaced meanwhile (a client shows the new one)
+                gone["hand"] += 1
+                hands.pop(user.id, None)
+                if card in awaited[channel.id]:
+                    awaited[channel.id].remove(card)
+                continue
             await answered(inter)
             person_moves += 1
             # A deferred answer (the game was busy) edits the hand a little later.
@@ -334,14 +352,35 @@ async def chat_people(
     signal_bots(signal.SIGHUP)
     await asyncio.sleep(0.5)
     go.set()
-    done, pending = await asyncio.wait(tasks, timeout=args.seconds + args.drain)
+    # The steady play: every table has long opened its first game (the ramp is over), so a
+    # person move's CPU is a card's, not mostly the openings' (200 of them in the first 10 s
+    # against a few thousand cards in a minute; a real game has scores of cards an opening).
+    steady_from = (window.bots_cpu(), person_moves, games_started)
+    ending = asyncio.create_task(asyncio.wait(tasks, timeout=args.seconds + args.drain))
+    await asyncio.sleep(max(stop_at - time.monotonic(), 0.0))
+    steady_to = (window.bots_cpu(), person_moves, games_started)
+    steady = (
+        steady_to[0] - steady_from[0],
+        steady_to[1] - steady_from[1],
+        steady_to[2] - steady_from[2],
+    )
+    done, pending = await ending
     for task in pending:
         task.cancel()
     for task in done:
         if task.exception() is not None:
             print("a table failed:", repr(task.exception()))
     window.close()
+    if gone:
+        print(f"clicks on a message the bot had replaced meanwhile (read again): {dict(gone)}")
     never_shown += sum(len(waiting) for waiting in awaited.values())
     return window, ChatPlayed(
-        games_started, person_moves, refusals, unanswered, hand_clicks, table_lags, never_shown
+        games_started,
+        person_moves,
+        refusals,
+        unanswered,
+        hand_clicks,
+        table_lags,
+        never_shown,
+        steady,
     )

@@ -13,6 +13,7 @@ hand and legal actions; a watcher's (``viewer is None``) holds no hand at all.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal, Protocol
@@ -295,8 +296,12 @@ def names_of(seats: Sequence[SeatInfo]) -> list[str]:
     return distinct([s.name for s in seats], [s.is_computer for s in seats])
 
 
+@functools.lru_cache(maxsize=4096)
 def trick_of(trick: TrickWon, players: int) -> TrickModel:
-    """A completed trick from the game's record: each card beside its player, in play order."""
+    """A completed trick from the game's record: each card beside its player, in play order.
+
+    Cached: every model of a hand holds its completed tricks, each made again at every card
+    (a third of the public model's building); a trick and its model never change."""
     cards = tuple(
         PlayedCard((trick.leader + k) % players, c, trick.joker if c.suit is None else None)
         for k, c in enumerate(trick.cards)
