@@ -397,4 +397,12 @@ async def test_a_restart_between_a_post_and_its_mark_shows_it_once(
     assert len(calls) == 1 and {u.id for u in calls[0].mentions} == {p.id for p in people}
     if seam == "tournament_standings_posted":
         assert len(standings_posts(fake, "standings after round 1")) == 1
+
+        def calls() -> int:  # a table's people called, in its thread: after it is stored
+            return sum(
+                "is dealt" in (m.content or "") for ms in fake.store.messages.values() for m in ms
+            )
+
+        # Round two is paired and called after the break, in the runner's own time.
+        await wait_for(fake, lambda: calls() >= 2, what="round two's table called")
         assert len(await bot.storage.tournament_tables(t.id, 2)) == 1  # round two goes on
