@@ -33,9 +33,13 @@ def flat(lines: list[str]) -> None:
         entry[1] += sys.getsizeof(obj)
 
     tracked = gc.get_objects()
+    mine = {id(seen), id(tracked), id(by_type)}
     for obj in tracked:
-        count(obj)
+        if id(obj) not in mine:
+            count(obj)
     for obj in tracked:
+        if id(obj) in mine:
+            continue
         for ref in gc.get_referents(obj):
             if not gc.is_tracked(ref):
                 count(ref)
@@ -125,19 +129,24 @@ def census(bot: Any) -> str:
 def owners(lines: list[str]) -> None:
     """Who holds the kinds that weigh most: by the chain of holders' types of a sample."""
     tracked = gc.get_objects()
-    wanted = {"bytes": [], "int": [], "deque": [], "tuple": [], "list": [], "dict": []}
+    wanted: dict[str, list[object]] = {
+        k: [] for k in ("bytes", "str", "deque", "tuple", "list", "dict", "float", "code")
+    }
     seen: set[int] = set()
+    mine = {id(seen), id(tracked)}
     for obj in tracked:
+        if id(obj) in mine:
+            continue
         for ref in [obj, *gc.get_referents(obj)]:
             name = type(ref).__qualname__
             if name in wanted and id(ref) not in seen:
                 seen.add(id(ref))
                 wanted[name].append(ref)
     del tracked
-    mine = {id(wanted), *(id(v) for v in wanted.values())}
+    mine |= {id(wanted), *(id(v) for v in wanted.values())}
     for name, objs in wanted.items():
         chains: dict[str, list[int]] = {}
-        step = max(1, len(objs) // 400)
+        step = max(1, len(objs) // 60)  # each holder found is a scan of the heap
         sample = objs[::step]
         mine.add(id(sample))
         for obj in sample:
@@ -151,7 +160,8 @@ def owners(lines: list[str]) -> None:
                 ]
                 if not refs:
                     break
-                holder = refs[0]
+                # A named holder over a list (the census's own lists hold everything).
+                holder = next((r for r in refs if not isinstance(r, list)), refs[0])
                 chain.append(type(holder).__qualname__)
             key = " < ".join(chain)
             entry = chains.setdefault(key, [0, 0])
