@@ -98,6 +98,10 @@ def parts(bot: Any, lines: list[str]) -> None:
         "discord.py views": [connection._view_store],
         "loop": [bot.loop._scheduled, bot.loop._ready],
     }
+    lines.append(
+        f"\ntable models kept: {len(MODELS)}, built {MODELS.built}, reused {MODELS.reused}, "
+        f"check for quiet pending: {MODELS._sweep is not None}"
+    )
     lines.append(f"\ndeep sizes, per live game ({len(sessions)} live):")
     for name, roots in groups.items():
         size, by_type = deep(roots, stop)
