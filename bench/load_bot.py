@@ -212,8 +212,11 @@ async def child(out: Path) -> None:
                 f"a full collection now: {full_ms:.1f} ms, live games: {memory[name]['live']}\n"
                 + "\n".join(f"{n:10d} {size / 2**20:8.2f} MB  {name}" for name, (n, size) in top)
             )
+            from bench.load_census import census
+
             # Who holds a few objects of the kinds that should not outlive a click.
             with Path(os.environ["NINES_LOAD_CENSUS"]).open("a") as f:
+                f.write(census(bot))
                 for kind in ("View", "Task", "deque", "coroutine"):
                     found = [o for o in gc.get_objects() if type(o).__qualname__ == kind][-3:]
                     for obj in found:

@@ -101,7 +101,8 @@ async def test_an_instance_attribute_removed_is_named(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(asyncio.Lock, "__init__", without_waiters)
     assert await missing() == [
-        "asyncio.Lock._waiters (used by bot.discord_internals.lock_contended)"
+        "asyncio.Lock._waiters (used by bot.discord_internals.lock_contended)",
+        "asyncio.Lock._waiters (used by bot.discord_internals.QueueFreeLock)",
     ]
 
 

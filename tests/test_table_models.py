@@ -12,6 +12,7 @@ The web table's texts (``table_texts``) are the table JSON of each viewer's mode
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -150,3 +151,19 @@ def test_the_web_tables_texts_are_each_viewers_table(ruleset: str) -> None:
         for viewer, text in texts.items():
             model = table_for(session, viewer, shown_tricks=shown)
             assert json.loads(text) == table_json(model, avatars)
+
+
+async def test_a_quiet_store_empties_itself_and_a_later_read_builds_the_same() -> None:
+    """Models nobody read for ``quiet`` seconds are let go (a game at rest costs nothing here);
+    a read after that builds the model again, equal to the one let go."""
+    game = next(g for g in positions("classic") if len(g.log) == 9)
+    session = session_for(game)
+    store = TableModels(quiet=0.0)
+    before = store.table(session, 0)
+    assert len(store) == 2  # the seat's model and the watchers' it was made from
+    # The check for quiet is a loop timer due at once (quiet 0): a few turns of the loop.
+    while len(store):  # noqa: ASYNC110 (the store's own timer: no event to wait on)
+        await asyncio.sleep(0)
+    again = store.table(session, 0)
+    assert again is not before
+    assert again == before == build(session, 0)

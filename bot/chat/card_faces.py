@@ -126,9 +126,15 @@ class Face:
 
 
 @cache
+def _font_file() -> bytes:
+    """The font file's bytes, read once: every size draws from this copy (PIL keeps the
+    bytes its font was read from, and a BytesIO read whole returns the bytes it was given)."""
+    return resources.files(FONT_PACKAGE).joinpath("files", FONT_FILE).read_bytes()
+
+
+@cache
 def _font(size: int) -> ImageFont.FreeTypeFont:
-    data = resources.files(FONT_PACKAGE).joinpath("files", FONT_FILE).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
+    return ImageFont.truetype(io.BytesIO(_font_file()), size)
 
 
 def _heart(box: Box) -> list[tuple[float, float]]:

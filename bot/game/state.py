@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from functools import lru_cache
 from typing import Final, Protocol, TypeVar
 
 from engine import Action, Game, Play, Rules, SeatView, seat_view
 from engine.duplicate import Rotations
 
+from ..base.discord_internals import QueueFreeLock
 from ..storage import Fence, FencedOut, GameRow, Storage
 from .computer import Computers
 from .values import GameLost, SeatInfo, SessionError
@@ -30,8 +32,17 @@ DEFAULT_TURN_SECONDS: Final = 120
 
 def stored_rules(row: GameRow) -> Rules:
     """A stored game's rules. Storage keeps them as their dict (``Rules.to_dict``, written by
-    ``Sessions.open_lobby``); the bot passes ``Rules`` everywhere else."""
-    return Rules.from_dict(row.rules)
+    ``Sessions.open_lobby``); the bot passes ``Rules`` everywhere else. Games of the same
+    rules share one (frozen) ``Rules``: most games play the few same settings."""
+    try:
+        return _shared_rules(tuple(sorted(row.rules.items())))
+    except TypeError:  # a value that cannot be a key: this game's own
+        return Rules.from_dict(row.rules)
+
+
+@lru_cache(maxsize=256)
+def _shared_rules(settings: tuple[tuple[str, object], ...]) -> Rules:
+    return Rules.from_dict(dict(settings))
 
 
 class StateDeps(Protocol):
@@ -84,10 +95,10 @@ class SessionState:
         self.game = game
         self.deadline: float | None = row.turn_deadline
         self.deps = deps
-        self.lock = asyncio.Lock()
+        self.lock: asyncio.Lock = QueueFreeLock()
         #: Keeps the presenter's table edits of this game in order. Not ``lock``: a table edit
         #: is a Discord round trip, and the next click must not wait for it.
-        self.table_lock = asyncio.Lock()
+        self.table_lock: asyncio.Lock = QueueFreeLock()
         self.closed = False
         #: A daily deal (bot/game/daily.py): played by one person alone, shown to them only (the
         #: presenter posts nothing of it in a channel but one line at the end), its computers'

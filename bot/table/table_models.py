@@ -14,11 +14,14 @@ read. A move, a time-out (the away flag, the deadline), a restore or an undone m
 a stale model is never served, whichever path made the change.
 
 Few entries are kept, the most recently read (``KEPT``): the readers of one change come within
-moments of each other, and a game at rest should cost no memory here.
+moments of each other, and a game at rest should cost no memory here: once no model was read for
+``QUIET`` seconds (every game waiting on a person), the store empties itself (one loop timer per
+process, armed by a build; a read costs nothing more).
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from typing import Final
 
@@ -37,6 +40,10 @@ from .table_model import (
 #: within moments, and at 200 games people play ~40 changes a second, so this keeps the last
 #: ~half second's; about 4 KB each.
 KEPT: Final = 96
+
+#: Seconds without a read after which the store empties: its models were for changes whose
+#: readers have come (~0.5 MB at 200 games, kept at rest for nobody).
+QUIET: Final = 1.0
 
 #: What ``build`` read of a session, beyond the key: the game object (a restore, an undone
 #: move make another), its actions, the status, the turn's deadline, the language, the host,
@@ -67,11 +74,17 @@ def stamp_of(source: TableSource, game: Game) -> Stamp:
 class TableModels:
     """The models built for the latest changes, by (game, viewer, tricks shown)."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(self, kept: int = KEPT, quiet: float = QUIET) -> None:
         self.kept = kept
+        self.quiet = quiet
         self._models: OrderedDict[Key, tuple[Stamp, TableModel]] = OrderedDict()
         #: Builds and reuses, for the benchmarks (bench/table_models.py) and the tests.
         self.built = self.reused = 0
+        #: The pending check for quiet (set while the store holds models, in a loop), and
+        #: ``built + reused`` when it was armed.
+        self._sweep: asyncio.TimerHandle | None = None
+        self._sweep_loop: asyncio.AbstractEventLoop | None = None
+        self._reads = 0
 
     def table(
         self, source: TableSource, viewer: int | None, *, shown_tricks: int | None = None
@@ -98,7 +111,28 @@ class TableModels:
         self._models.move_to_end(key)
         while len(self._models) > self.kept:
             self._models.popitem(last=False)
+        if self._sweep is None or self._sweep_loop is None or self._sweep_loop.is_closed():
+            self._arm()
         return model
+
+    def _arm(self) -> None:
+        """Check for quiet in ``quiet`` seconds (in a loop only: outside one, as in the
+        benchmarks, the store is bounded by ``kept`` alone)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._reads = self.built + self.reused
+        self._sweep_loop = loop
+        self._sweep = loop.call_later(self.quiet, self._swept)
+
+    def _swept(self) -> None:
+        """No read since the check was armed: empty the store; else check again later."""
+        self._sweep = None
+        if self.built + self.reused == self._reads:
+            self._models.clear()
+        else:
+            self._arm()
 
     def __len__(self) -> int:
         return len(self._models)
