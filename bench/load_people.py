@@ -349,6 +349,14 @@ async def chat_people(
     # edited, the games still live.
     go.clear()
     await asyncio.sleep(3.0)
+    # ... once the double has heard nothing from the bot for a second (the tables' edits
+    # queued under the global limit go out first), at most 30 s more.
+    seen, quiet_since = len(fake.requests), time.monotonic()
+    until = quiet_since + 30.0
+    while time.monotonic() - quiet_since < 1.0 and time.monotonic() < until:
+        await asyncio.sleep(0.1)
+        if len(fake.requests) != seen:
+            seen, quiet_since = len(fake.requests), time.monotonic()
     signal_bots(signal.SIGHUP)
     await asyncio.sleep(0.5)
     go.set()
