@@ -48,15 +48,12 @@ def hand_rows(table: int) -> list[list[dict[str, Any]]]:
 async def client_process() -> None:
     """The bare client: answers every click as a card's traffic, counts what it sent."""
     import discord
-    import yarl
-    from discord.gateway import DiscordWebSocket
-    from discord.http import Route
 
     from bot.base import discord_internals
     from bot.base.discord_internals import PrebuiltView
 
-    Route.BASE = os.environ["FLOOR_API"]
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FLOOR_GATEWAY"])
+    # The bot's own way to its Discord (DISCORD_API_BASE, DISCORD_GATEWAY_URL).
+    discord_internals.point_at(os.environ["FLOOR_API"], os.environ["FLOOR_GATEWAY"])
     extra = float(os.environ["FLOOR_REQUESTS"]) - 2.0  # beyond the answer and the table edit
     rng = random.Random(7)
     client = discord.Client(intents=discord.Intents(guilds=True))
